@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/**
+ * `npm run --silent cli -- COMMAND ...`: one entry point, one file per command in
+ * bin/commands/ (a command `get manifest` lives in get.ts). Commands are loaded
+ * lazily so `token` does not pay for loading the DynamoDB client, and so adding a
+ * command never means editing this file.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { runCommand } from "./lib/run.ts";
+
+const [name, ...args] = process.argv.slice(2);
+
+const usage = `usage: npm run --silent cli -- COMMAND [ARGS]
+
+commands:
+  init                                   create the releases table (idempotent)
+  import [FILE|-] [--cluster C]          import Helm release Secrets/ConfigMaps (JSON)
+  list [--cluster C] [-n NS | -A]        list releases (latest revision of each)
+  history RELEASE -n NS                  revision history of a release
+  get manifest RELEASE -n NS             the stored manifest of a revision
+  status RELEASE -n NS                   live status of a release
+  token --cluster C                      an EKS token as ExecCredential JSON
+  kubeconfig --cluster C                 a kubeconfig using the token command
+
+Run COMMAND --help for its flags.`;
+
+if (!name || name === "--help" || name === "-h" || name === "help") {
+  process.stdout.write(`${usage}\n`);
+  process.exit(name ? 0 : 2);
+}
+
+const file = fileURLToPath(new URL(`./commands/${name}.ts`, import.meta.url));
+if (!/^[a-z][a-z-]*$/.test(name) || !existsSync(file)) {
+  process.stderr.write(`Error: unknown command "${name}"\n\n${usage}\n`);
+  process.exit(2);
+}
+
+process.exitCode = await runCommand(file, args);

@@ -1,0 +1,49 @@
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+
+/** One page of a listing; `cursor` is opaque and absent on the last page. */
+export interface Page<T> {
+  items: T[];
+  cursor?: string;
+}
+
+export interface PageRequest {
+  /** Page size; implementations cap it. */
+  limit?: number;
+  /** A cursor from a previous page. A malformed cursor is a ValidationError. */
+  cursor?: string;
+}
+
+export type PutResult = "created" | "unchanged";
+
+export interface ListFilter {
+  cluster?: string;
+  namespace?: string;
+  status?: ReleaseStatus;
+}
+
+/**
+ * Where release revisions live, like Helm's storage driver: one interface, a
+ * DynamoDB implementation and an in-memory one, both held to one contract suite.
+ * Every method throws the errors of shared/store/errors.ts.
+ */
+export interface ReleaseStore {
+  /** One revision with its manifest. ReleaseNotFoundError when absent. */
+  getRevision(key: ReleaseKey, revision: number): Promise<Release>;
+  /** The highest revision of any status (Helm's `Last`). ReleaseNotFoundError when none. */
+  getLatest(key: ReleaseKey): Promise<Release>;
+  /** Revision metadata only (no manifests), newest first. */
+  history(key: ReleaseKey, page?: PageRequest): Promise<Page<ReleaseMetadata>>;
+  /**
+   * Stores one revision. Re-putting identical content is `unchanged`; different
+   * content under an existing revision is a ReleaseConflictError (never overwritten).
+   */
+  putRevision(cluster: string, release: Release): Promise<PutResult>;
+  /** Sets the status (and optionally the description) of a stored revision. */
+  updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void>;
+  /** Like `helm list`: the latest revision of each release matching the filter. */
+  listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
+  /** Every release whose latest revision is deployed, across clusters (audits). */
+  listDeployed(page?: PageRequest): Promise<Page<ReleaseSummary>>;
+  /** Deletes one revision, or the whole release when `revision` is omitted. */
+  delete(key: ReleaseKey, revision?: number): Promise<void>;
+}
