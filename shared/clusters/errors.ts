@@ -1,0 +1,67 @@
+import { DomainError } from "../errors.ts";
+
+/**
+ * Errors of the cluster area: the registry (read once at cold start) and reaching a
+ * cluster through EKS. Messages name the cluster and say what failed; they never
+ * contain a token, a secret key or a kubeconfig.
+ */
+
+/** CLUSTERS / CLUSTERS_FILE is malformed: the product refuses to start (fail fast). */
+export class ClusterRegistryError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "ClusterRegistryInvalid";
+}
+
+/** A cluster that is not in the registry: nothing is ever sent over the network for it. */
+export class UnknownClusterError extends DomainError {
+  readonly kind = "not-found" as const;
+  readonly code = "ClusterNotFound";
+  readonly cluster: string;
+  constructor(cluster: string, options?: { cause?: unknown; known?: string[] }) {
+    const known = options?.known;
+    const hint = known === undefined ? "" : known.length ? ` (known: ${known.join(", ")})` : " (the registry is empty)";
+    super(`unknown cluster "${cluster}"${hint}`, options);
+    this.cluster = cluster;
+  }
+}
+
+/** DescribeCluster answered, but the cluster cannot serve requests (CREATING, DELETING, FAILED, ...). */
+export class ClusterNotActiveError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code = "ClusterNotActive";
+  readonly cluster: string;
+  readonly status: string;
+  constructor(cluster: string, status: string, options?: { cause?: unknown }) {
+    super(`cluster "${cluster}" is ${status}, not ACTIVE: its API server cannot be used now`, options);
+    this.cluster = cluster;
+    this.status = status;
+  }
+}
+
+/** EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS). */
+export class ClusterUnreachableError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code = "ClusterUnreachable";
+  readonly cluster: string;
+  constructor(cluster: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.cluster = cluster;
+  }
+}
+
+/** The product's own AWS identity was refused: DescribeCluster or AssumeRole denied, or no credentials at all. */
+export class ClusterAccessDeniedError extends DomainError {
+  readonly kind = "forbidden" as const;
+  readonly code = "ClusterAccessDenied";
+  readonly cluster: string;
+  constructor(cluster: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.cluster = cluster;
+  }
+}
+
+/** A kubeconfig file given with --kubeconfig is missing, unreadable or has no usable context. */
+export class KubeconfigFileError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "KubeconfigInvalid";
+}

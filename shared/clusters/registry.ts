@@ -1,0 +1,160 @@
+/**
+ * The cluster registry: which clusters the product may reach. Read once at cold start
+ * from CLUSTERS (inline JSON or YAML) or the file named by CLUSTERS_FILE; anything
+ * malformed stops the start with a message naming the entry and the field, because a
+ * registry half-understood would fail later, per request, far from its cause.
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import type { ClusterEntry } from "./connector.ts";
+import { ClusterRegistryError } from "./errors.ts";
+
+/** EKS CreateCluster's rule: 1-100 characters, letters, digits, '-' and '_', starting alphanumeric. */
+const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
+/** us-east-1, eu-central-2, us-gov-west-1, cn-north-1, ap-southeast-4, us-isob-east-1. */
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
+/** An IAM role (paths allowed) in any partition. */
+const ROLE_ARN = /^arn:aws(-cn|-us-gov|-iso|-iso-[a-z])?:iam::\d{12}:role\/([\w+=,.@-]+\/)*[\w+=,.@-]{1,64}$/;
+/** sts:AssumeRole's ExternalId constraint. */
+const EXTERNAL_ID = /^[\w+=,.@:/-]{2,1224}$/;
+
+const FIELDS = ["name", "region", "roleArn", "externalId", "eksEndpoint", "stsEndpoint"] as const;
+type Field = (typeof FIELDS)[number];
+
+/** Parses and validates a registry document (a JSON or YAML list); `source` names it in errors. */
+export function parseClusterRegistry(text: string, source: string): ClusterEntry[] {
+  if (text.trim() === "") throw new ClusterRegistryError(`${source}: the cluster registry is empty (expected a list)`);
+  let document: unknown;
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser reads both; duplicate keys are errors.
+    document = parse(text, { uniqueKeys: true, prettyErrors: false, maxAliasCount: 0 });
+  } catch (error) {
+    throw new ClusterRegistryError(`${source}: not valid JSON or YAML: ${firstLine(error)}`, { cause: error });
+  }
+  if (!Array.isArray(document)) {
+    throw new ClusterRegistryError(
+      `${source}: expected a list of clusters ({name, region, roleArn?, externalId?, eksEndpoint?, stsEndpoint?}), got ${describe(document)}`,
+    );
+  }
+  const seen = new Map<string, number>();
+  return document.map((item, index) => {
+    const entry = validateEntry(item, `${source}: entry ${index}`);
+    const first = seen.get(entry.name);
+    if (first !== undefined) {
+      throw new ClusterRegistryError(
+        `${source}: entry ${index} ("${entry.name}"): duplicate cluster name, already defined by entry ${first}`,
+      );
+    }
+    seen.set(entry.name, index);
+    return entry;
+  });
+}
+
+/**
+ * The registry configured in `env`: CLUSTERS (inline) or CLUSTERS_FILE (a path), not both.
+ * Neither set is an empty registry; use `clusterRegistryConfigured(env)` to tell the two apart.
+ */
+export function loadClusterRegistry(env: NodeJS.ProcessEnv): ClusterEntry[] {
+  const inline = env.CLUSTERS?.trim() ? env.CLUSTERS : undefined;
+  const file = env.CLUSTERS_FILE?.trim() ? env.CLUSTERS_FILE : undefined;
+  if (inline !== undefined && file !== undefined) {
+    throw new ClusterRegistryError("both CLUSTERS and CLUSTERS_FILE are set: set only one of them");
+  }
+  if (inline !== undefined) return parseClusterRegistry(inline, "CLUSTERS");
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? firstLine(error);
+    throw new ClusterRegistryError(`CLUSTERS_FILE ${file}: cannot read the file (${reason})`, { cause: error });
+  }
+  return parseClusterRegistry(text, `CLUSTERS_FILE ${file}`);
+}
+
+/** Whether CLUSTERS or CLUSTERS_FILE is set (an empty registry and no registry differ for the CLI). */
+export function clusterRegistryConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.CLUSTERS?.trim() || env.CLUSTERS_FILE?.trim());
+}
+
+function validateEntry(item: unknown, where: string): ClusterEntry {
+  if (item === null || typeof item !== "object" || Array.isArray(item)) {
+    throw new ClusterRegistryError(`${where}: expected an object {name, region, ...}, got ${describe(item)}`);
+  }
+  const record = item as Record<string, unknown>;
+  const named = typeof record.name === "string" && record.name ? `${where} ("${record.name}")` : where;
+  for (const key of Object.keys(record)) {
+    if (!(FIELDS as readonly string[]).includes(key)) {
+      throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")})`);
+    }
+  }
+  const text = (field: Field, required: boolean): string | undefined => {
+    const value = record[field];
+    if (value === undefined || value === null) {
+      if (required) throw new ClusterRegistryError(`${named}: field "${field}" is required`);
+      return undefined;
+    }
+    if (typeof value !== "string") {
+      throw new ClusterRegistryError(`${named}: field "${field}" must be a string, got ${describe(value)}`);
+    }
+    return value;
+  };
+  const check = (field: Field, value: string | undefined, ok: (v: string) => boolean, rule: string) => {
+    if (value !== undefined && !ok(value)) {
+      throw new ClusterRegistryError(`${named}: field "${field}" ${JSON.stringify(value)} is invalid: ${rule}`);
+    }
+  };
+
+  const name = text("name", true)!;
+  check("name", name, (v) => CLUSTER_NAME.test(v), "an EKS cluster name has 1-100 letters, digits, '-' or '_'");
+  const region = text("region", true)!;
+  check("region", region, (v) => REGION.test(v), "expected an AWS region such as us-east-1");
+  const roleArn = text("roleArn", false);
+  check("roleArn", roleArn, (v) => ROLE_ARN.test(v), "expected an IAM role ARN arn:aws:iam::123456789012:role/NAME");
+  const externalId = text("externalId", false);
+  check("externalId", externalId, (v) => EXTERNAL_ID.test(v), "2-1224 characters of letters, digits and +=,.@:/-");
+  if (externalId !== undefined && roleArn === undefined) {
+    throw new ClusterRegistryError(`${named}: field "externalId" is only meaningful with "roleArn"`);
+  }
+  const eksEndpoint = text("eksEndpoint", false);
+  check("eksEndpoint", eksEndpoint, isAcceptableEndpoint, endpointRule);
+  const stsEndpoint = text("stsEndpoint", false);
+  check("stsEndpoint", stsEndpoint, isAcceptableEndpoint, endpointRule);
+
+  const entry: ClusterEntry = { name, region };
+  if (roleArn !== undefined) entry.roleArn = roleArn;
+  if (externalId !== undefined) entry.externalId = externalId;
+  if (eksEndpoint !== undefined) entry.eksEndpoint = eksEndpoint;
+  if (stsEndpoint !== undefined) entry.stsEndpoint = stsEndpoint;
+  return entry;
+}
+
+const endpointRule = "expected an https:// URL without credentials, query or fragment (http:// only for loopback)";
+
+/** Credentials travel to these endpoints signed but in clear over http, so http is for loopback simulators only. */
+function isAcceptableEndpoint(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.search || url.hash) return false;
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && isLoopback(url.hostname);
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split("\n")[0];
+}
