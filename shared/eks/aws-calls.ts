@@ -1,0 +1,189 @@
+/**
+ * The two AWS calls behind a kubeconfig: sts:AssumeRole (per-cluster role) and
+ * eks:DescribeCluster (endpoint + CA). Each call is bounded by a deadline and every
+ * failure becomes a cluster DomainError that names the cluster, the call and the
+ * endpoint, so "unreachable" and "denied" read differently to an operator.
+ */
+import {
+  DescribeClusterCommand as DescribeClusterCommandClass,
+  type DescribeClusterCommandOutput,
+  EKSClient,
+} from "@aws-sdk/client-eks";
+import {
+  AssumeRoleCommand as AssumeRoleCommandClass,
+  type AssumeRoleCommandOutput,
+  STSClient,
+} from "@aws-sdk/client-sts";
+import type { ClusterEntry } from "../clusters/connector.ts";
+import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
+import type { AwsCredentials } from "./token.ts";
+
+export type CredentialsProvider = () => Promise<AwsCredentials>;
+export type DescribeClusterCommand = DescribeClusterCommandClass;
+export type AssumeRoleCommand = AssumeRoleCommandClass;
+
+/** The one method the connector needs from an EKS client: a stub only has to answer this. */
+export interface EksClientLike {
+  send(command: DescribeClusterCommand, options?: { abortSignal?: AbortSignal }): Promise<DescribeClusterCommandOutput>;
+}
+export interface StsClientLike {
+  send(command: AssumeRoleCommand, options?: { abortSignal?: AbortSignal }): Promise<AssumeRoleCommandOutput>;
+}
+export type EksClientFactory = (entry: ClusterEntry, credentials: CredentialsProvider) => EksClientLike;
+export type StsClientFactory = (entry: ClusterEntry, credentials: CredentialsProvider) => StsClientLike;
+
+/** Endpoint + CA of a usable cluster, as DescribeCluster gave them. */
+export interface ClusterFacts {
+  name: string;
+  /** https://… with no trailing slash. */
+  endpoint: string;
+  /** Base64 of the PEM CA bundle, passed unchanged to client-node's caData. */
+  caData: string;
+  status: string;
+  version?: string;
+  arn?: string;
+}
+
+/** Session name shown in CloudTrail and in the access entry's {{SessionName}}. */
+export const ROLE_SESSION_NAME = "helm-status-lambda";
+/** Statuses whose API server answers: UPDATING is a version/config update of a live cluster. */
+const USABLE_STATUSES = new Set(["ACTIVE", "UPDATING"]);
+
+/**
+ * SDK clients that give up quickly: two attempts at most, short socket timeouts, so a
+ * wrong or private endpoint fails within the caller's deadline instead of the SDK's minutes.
+ */
+export function sdkClientConfig(entry: ClusterEntry, endpoint: string | undefined, requestTimeoutMs: number) {
+  return {
+    region: entry.region,
+    endpoint,
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: Math.min(requestTimeoutMs, 3000), requestTimeout: requestTimeoutMs },
+  };
+}
+
+export function defaultEksClientFactory(requestTimeoutMs: number): EksClientFactory {
+  return (entry, credentials) =>
+    new EKSClient({ ...sdkClientConfig(entry, entry.eksEndpoint, requestTimeoutMs), credentials });
+}
+
+export function defaultStsClientFactory(requestTimeoutMs: number): StsClientFactory {
+  return (entry, credentials) =>
+    new STSClient({ ...sdkClientConfig(entry, entry.stsEndpoint, requestTimeoutMs), credentials });
+}
+
+export async function describeCluster(
+  entry: ClusterEntry,
+  client: EksClientLike,
+  timeoutMs: number,
+): Promise<ClusterFacts> {
+  const where = entry.eksEndpoint ?? `https://eks.${entry.region}.amazonaws.com`;
+  let output: DescribeClusterCommandOutput;
+  try {
+    output = await client.send(new DescribeClusterCommandClass({ name: entry.name }), {
+      abortSignal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw toClusterError(entry, "DescribeCluster", where, timeoutMs, error);
+  }
+  const cluster = output.cluster;
+  const status = cluster?.status ?? "UNKNOWN";
+  if (!USABLE_STATUSES.has(status)) throw new ClusterNotActiveError(entry.name, status);
+  const endpoint = cluster?.endpoint?.replace(/\/+$/, "");
+  const caData = cluster?.certificateAuthority?.data;
+  if (!endpoint || !caData) {
+    throw new ClusterUnreachableError(
+      entry.name,
+      `DescribeCluster for cluster "${entry.name}" returned no ${endpoint ? "certificate authority" : "endpoint"}`,
+    );
+  }
+  // A plain-http API server would carry the bearer token unencrypted and unverified.
+  if (!endpoint.startsWith("https://")) {
+    throw new ClusterUnreachableError(entry.name, `cluster "${entry.name}" has a non-https endpoint ${endpoint}`);
+  }
+  return { name: entry.name, endpoint, caData, status, version: cluster?.version, arn: cluster?.arn };
+}
+
+export async function assumeRole(
+  entry: ClusterEntry & { roleArn: string },
+  client: StsClientLike,
+  timeoutMs: number,
+): Promise<AwsCredentials> {
+  const where = entry.stsEndpoint ?? `https://sts.${entry.region}.amazonaws.com`;
+  let output: AssumeRoleCommandOutput;
+  try {
+    output = await client.send(
+      new AssumeRoleCommandClass({
+        RoleArn: entry.roleArn,
+        RoleSessionName: ROLE_SESSION_NAME,
+        ExternalId: entry.externalId,
+      }),
+      { abortSignal: AbortSignal.timeout(timeoutMs) },
+    );
+  } catch (error) {
+    throw toClusterError(entry, `AssumeRole ${entry.roleArn}`, where, timeoutMs, error);
+  }
+  const issued = output.Credentials;
+  if (!issued?.AccessKeyId || !issued.SecretAccessKey || !issued.SessionToken) {
+    throw new ClusterAccessDeniedError(entry.name, `AssumeRole ${entry.roleArn} returned no credentials`);
+  }
+  return {
+    accessKeyId: issued.AccessKeyId,
+    secretAccessKey: issued.SecretAccessKey,
+    sessionToken: issued.SessionToken,
+    expiration: issued.Expiration ? new Date(issued.Expiration) : undefined,
+  };
+}
+
+const DENIED = new Set([
+  "AccessDenied",
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "InvalidClientTokenId",
+  "ExpiredToken",
+  "ExpiredTokenException",
+  "SignatureDoesNotMatch",
+  "InvalidSignatureException",
+  "IncompleteSignature",
+  "MissingAuthenticationToken",
+  "NotAuthorizedException",
+  "CredentialsProviderError",
+]);
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/** Classifies an SDK failure; the original error stays reachable as `cause`. */
+export function toClusterError(entry: ClusterEntry, call: string, where: string, timeoutMs: number, error: unknown) {
+  const e = error as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const cluster = entry.name;
+  const detail = `${e.name ?? "Error"}: ${String(e.message ?? error).split("\n")[0]}`;
+  if (e.name === "CredentialsProviderError") {
+    return new ClusterAccessDeniedError(cluster, `${call} for cluster "${cluster}": no AWS credentials (${detail})`, {
+      cause: error,
+    });
+  }
+  const status = e.$metadata?.httpStatusCode;
+  if (DENIED.has(e.name ?? "") || status === 401 || status === 403) {
+    return new ClusterAccessDeniedError(cluster, `${call} for cluster "${cluster}" was denied: ${detail}`, {
+      cause: error,
+    });
+  }
+  if (e.name === "ResourceNotFoundException" || status === 404) {
+    return new ClusterUnreachableError(
+      cluster,
+      `cluster "${cluster}" does not exist in EKS region ${entry.region} (${call} at ${where}: ${detail})`,
+      { cause: error },
+    );
+  }
+  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ETIMEDOUT" || e.name === "TimeoutError") {
+    return new ClusterUnreachableError(
+      cluster,
+      `${call} for cluster "${cluster}": ${where} did not answer within ${timeoutMs} ms`,
+      { cause: error },
+    );
+  }
+  const code = e.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  const reason = code && NETWORK_CODES.has(code) ? code : detail;
+  return new ClusterUnreachableError(cluster, `${call} for cluster "${cluster}": cannot reach ${where} (${reason})`, {
+    cause: error,
+  });
+}
