@@ -38,7 +38,7 @@ export function parseClusterRegistry(text: string, source: string): ClusterEntry
   }
   const seen = new Map<string, number>();
   return document.map((item, index) => {
-    const entry = validateEntry(item, `${source}: entry ${index}`);
+    const entry = validateClusterEntry(item, `${source}: entry ${index}`);
     const first = seen.get(entry.name);
     if (first !== undefined) {
       throw new ClusterRegistryError(
@@ -77,7 +77,8 @@ export function clusterRegistryConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.CLUSTERS?.trim() || env.CLUSTERS_FILE?.trim());
 }
 
-function validateEntry(item: unknown, where: string): ClusterEntry {
+/** Validates one entry (also used for a cluster given on the command line); `where` prefixes errors. */
+export function validateClusterEntry(item: unknown, where: string): ClusterEntry {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     throw new ClusterRegistryError(`${where}: expected an object {name, region, ...}, got ${describe(item)}`);
   }

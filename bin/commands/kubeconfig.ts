@@ -1,0 +1,67 @@
+/**
+ * `kubeconfig --cluster NAME [--region R]`: a kubeconfig for the cluster whose user runs
+ * this project's `token` command as an exec plugin, so it never contains a token and
+ * never goes stale. Server and CA come from DescribeCluster.
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { stringify } from "yaml";
+import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
+import { createEksConnector } from "../../shared/eks/connector.ts";
+import type { CliIO } from "../lib/run.ts";
+
+const usage = `usage: npm run --silent cli -- kubeconfig --cluster NAME [--region R]
+
+Prints a kubeconfig for the EKS cluster (server and CA from DescribeCluster) whose user
+runs 'token --cluster NAME' of this project as a kubectl exec plugin. Save it and use
+it with kubectl --kubeconfig FILE, or with this CLI's --kubeconfig FILE.
+`;
+
+const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url));
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      cluster: { type: "string" },
+      region: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const { entry, registryEnv } = resolveCliCluster(io.env, values);
+  const facts = await createEksConnector({ registry: [entry] }).describe(entry.name);
+  const name = entry.name;
+  const kubeconfig = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name, cluster: { server: facts.endpoint, "certificate-authority-data": facts.caData } }],
+    contexts: [{ name, context: { cluster: name, user: name } }],
+    "current-context": name,
+    preferences: {},
+    users: [
+      {
+        name,
+        user: {
+          exec: {
+            apiVersion: "client.authentication.k8s.io/v1beta1",
+            // This very Node (24, with type stripping) and this checkout's CLI, by absolute path,
+            // so the plugin works from any directory and whatever `node` is first on PATH.
+            command: process.execPath,
+            args: [cliPath, "token", "--cluster", name, "--region", entry.region],
+            env: registryEnv ? [registryEnv] : null,
+            interactiveMode: "Never",
+            provideClusterInfo: false,
+          },
+        },
+      },
+    ],
+  };
+  io.stdout.write(stringify(kubeconfig));
+  return 0;
+}

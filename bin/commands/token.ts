@@ -1,0 +1,42 @@
+/**
+ * `token --cluster NAME [--region R]`: an EKS bearer token as the ExecCredential JSON
+ * `aws eks get-token` prints, so this CLI can be kubectl's exec plugin.
+ */
+import { parseArgs } from "node:util";
+import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
+import { createEksConnector } from "../../shared/eks/connector.ts";
+import { execCredentialApiVersion, formatExecCredential } from "../../shared/eks/exec-credential.ts";
+import type { CliIO } from "../lib/run.ts";
+
+const usage = `usage: npm run --silent cli -- token --cluster NAME [--region R]
+
+Prints an EKS token as ExecCredential JSON (the shape of 'aws eks get-token').
+The cluster's region, role (roleArn/externalId) and STS endpoint come from the registry
+(CLUSTERS or CLUSTERS_FILE) when one is set; otherwise --region or AWS_REGION is needed.
+Credentials: the AWS SDK default chain (AWS_ACCESS_KEY_ID..., AWS_PROFILE, SSO, IMDS).
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      cluster: { type: "string" },
+      region: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const { entry } = resolveCliCluster(io.env, values);
+  const connector = createEksConnector({ registry: [entry] });
+  const token = await connector.token(entry.name);
+  const apiVersion = execCredentialApiVersion(io.env.KUBERNETES_EXEC_INFO, (warning) =>
+    io.stderr.write(`${warning}\n`),
+  );
+  io.stdout.write(formatExecCredential(token, apiVersion));
+  return 0;
+}
