@@ -1,0 +1,65 @@
+import { ApiConfigError } from "./errors.ts";
+
+/**
+ * The API function's own settings, read once at cold start. A bad value stops
+ * the function before it serves anything (fail fast): a typo in STATUS_CONCURRENCY
+ * should be a clear init error, not a status page that silently runs serially.
+ */
+export interface ApiSettings {
+  /** The DynamoDB table holding the releases (RELEASES_TABLE). */
+  tableName: string;
+  /** Most resource GETs in flight per status request (STATUS_CONCURRENCY, 1..256, default 16). */
+  statusConcurrency: number;
+  /**
+   * Time kept back from the Lambda's remaining time when computing the status
+   * deadline, for rendering and returning the partial report (STATUS_DEADLINE_MARGIN_MS,
+   * 0..60000, default 1500).
+   */
+  deadlineMarginMs: number;
+  /** Largest response payload; Lambda refuses more than 6 MB (API_MAX_RESPONSE_BYTES to lower it). */
+  maxResponseBytes: number;
+  /** Largest accepted POST body in bytes, after base64 decoding (API_MAX_BODY_BYTES, default 6 MB). */
+  maxBodyBytes: number;
+}
+
+/** Lambda's synchronous invocation payload limit (6 MB), measured on the serialized result. */
+export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
+
+export const DEFAULT_TABLE_NAME = "helm-releases";
+
+type Env = Record<string, string | undefined>;
+
+export function apiSettingsFromEnv(env: Env): ApiSettings {
+  const problems: string[] = [];
+  const int = (key: string, fallback: number, min: number, max: number): number => {
+    const raw = env[key];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    if (!/^\d+$/.test(raw.trim())) {
+      problems.push(`${key}=${JSON.stringify(raw)} is not a whole number (expected ${min}..${max})`);
+      return fallback;
+    }
+    const value = Number(raw.trim());
+    if (value < min || value > max) {
+      problems.push(`${key}=${value} is out of range (expected ${min}..${max})`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const tableName = (env.RELEASES_TABLE ?? "").trim() || DEFAULT_TABLE_NAME;
+  // DynamoDB's own table-name rule, so a bad name fails here rather than on the first query.
+  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) {
+    problems.push(`RELEASES_TABLE=${JSON.stringify(tableName)} is not a valid DynamoDB table name`);
+  }
+  const settings: ApiSettings = {
+    tableName,
+    statusConcurrency: int("STATUS_CONCURRENCY", 16, 1, 256),
+    deadlineMarginMs: int("STATUS_DEADLINE_MARGIN_MS", 1500, 0, 60_000),
+    maxResponseBytes: int("API_MAX_RESPONSE_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
+    maxBodyBytes: int("API_MAX_BODY_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
+  };
+  if (problems.length > 0) {
+    throw new ApiConfigError(`invalid API configuration: ${problems.join("; ")}`);
+  }
+  return settings;
+}

@@ -1,0 +1,94 @@
+import type { MiddlewareObj } from "@middy/core";
+import { type ErrorKind, isDomainError } from "../../../shared/errors.ts";
+import type { ApiContext, ApiEvent, ApiLogger, ApiResult } from "../types.ts";
+
+/**
+ * The one place where failures become HTTP responses. Routes only throw; this
+ * turns a DomainError's `kind` into a status and `{error: {code, message}}`. A
+ * 5xx for a bug or damaged data never shows the error's message (it could name
+ * tables, hosts or stack frames): the caller gets a request id to quote instead,
+ * and the full error goes to the log.
+ */
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  validation: 400,
+  "not-found": 404,
+  conflict: 409,
+  forbidden: 403,
+  "too-large": 413,
+  unavailable: 502,
+  timeout: 504,
+  corrupt: 500,
+  internal: 500,
+};
+
+/** HTTP statuses no ErrorKind expresses. */
+const STATUS_BY_CODE: Record<string, number> = {
+  MethodNotAllowed: 405,
+  NotAcceptable: 406,
+};
+
+export interface HttpErrorBody {
+  error: { code: string; message: string; requestId?: string };
+}
+
+export function errorResponse(status: number, body: HttpErrorBody, headers: Record<string, string> = {}): ApiResult {
+  return {
+    statusCode: status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function toHttpError(error: unknown, requestId: string | undefined): ApiResult {
+  if (isDomainError(error)) {
+    const status = STATUS_BY_CODE[error.code] ?? STATUS_BY_KIND[error.kind] ?? 500;
+    const headers: Record<string, string> = {};
+    const allow = (error as { allow?: unknown }).allow;
+    if (Array.isArray(allow)) headers.allow = allow.join(", ");
+    if (status >= 500 && (error.kind === "internal" || error.kind === "corrupt")) {
+      const message =
+        error.kind === "corrupt"
+          ? "stored release data is damaged; quote the request id to an operator"
+          : "internal error; quote the request id to an operator";
+      return errorResponse(status, { error: { code: error.code, message, requestId } });
+    }
+    return errorResponse(status, { error: { code: error.code, message: error.message, requestId } }, headers);
+  }
+  return errorResponse(500, {
+    error: { code: "InternalError", message: "internal error; quote the request id to an operator", requestId },
+  });
+}
+
+/** What the log keeps of an error: enough to debug, without request bodies or credentials. */
+function loggable(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) };
+  const cause = error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : undefined;
+  return {
+    error: {
+      name: error.name,
+      code: (error as { code?: unknown }).code,
+      kind: (error as { kind?: unknown }).kind,
+      message: error.message,
+      stack: error.stack,
+      cause,
+    },
+  };
+}
+
+export function domainErrorsToHttp(logger: ApiLogger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  return {
+    onError: async (request) => {
+      if (request.response !== undefined) return;
+      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      const response = toHttpError(request.error, requestId);
+      if (response.statusCode && response.statusCode >= 500) {
+        logger.error("request failed", loggable(request.error));
+      } else {
+        const error = request.error as { code?: string; message?: string } | null;
+        logger.info("request refused", { errorCode: error?.code, reason: error?.message });
+      }
+      request.response = response;
+    },
+  };
+}

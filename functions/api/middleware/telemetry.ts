@@ -1,0 +1,67 @@
+import { performance } from "node:perf_hooks";
+import type { MiddlewareObj } from "@middy/core";
+import type { ApiContext, ApiEvent, ApiLogger, ApiMetrics, ApiResult } from "../types.ts";
+
+type Outcome = "success" | "client-error" | "server-error";
+
+function outcomeOf(statusCode: number | undefined): Outcome {
+  if (statusCode === undefined || statusCode >= 500) return "server-error";
+  return statusCode >= 400 ? "client-error" : "success";
+}
+
+/**
+ * One structured log line and one EMF metric set per request. Only what routes
+ * put in `context.annotations` is logged about the request (never headers,
+ * bodies or query strings: an Authorization header or an imported Secret must
+ * never reach CloudWatch).
+ */
+export function requestTelemetry(
+  logger: ApiLogger,
+  metrics: ApiMetrics,
+): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+  const started = new WeakMap<object, number>();
+
+  const finish = (request: { event: ApiEvent; context: ApiContext; response: ApiResult | null | undefined }) => {
+    const start = started.get(request.context) ?? performance.now();
+    const durationMs = Math.round((performance.now() - start) * 100) / 100;
+    const statusCode = request.response?.statusCode;
+    const outcome = outcomeOf(statusCode);
+    const annotations = request.context.annotations ?? {};
+    const route = annotations.route ?? "unmatched";
+    logger.info("request", {
+      route,
+      statusCode,
+      outcome,
+      durationMs,
+      cluster: annotations.cluster,
+      release: annotations.release,
+      revision: annotations.revision,
+      resourceCount: annotations.resourceCount,
+      partial: annotations.partial,
+    });
+    metrics.addDimension("route", route);
+    metrics.addDimension("outcome", outcome);
+    metrics.addMetric("RequestLatency", "Milliseconds", durationMs);
+    metrics.addMetric("Requests", "Count", 1);
+    if (annotations.resourceCount !== undefined)
+      metrics.addMetric("StatusResources", "Count", annotations.resourceCount);
+    metrics.publishStoredMetrics();
+    logger.resetKeys();
+  };
+
+  return {
+    before: (request) => {
+      started.set(request.context, performance.now());
+      request.context.annotations = {};
+      const http = request.event.requestContext?.http;
+      logger.appendKeys({
+        requestId: request.event.requestContext?.requestId,
+        awsRequestId: request.context.awsRequestId,
+        method: http?.method,
+        path: http?.path,
+      });
+    },
+    after: (request) => finish(request),
+    onError: (request) => finish(request),
+  };
+}

@@ -1,0 +1,56 @@
+import { renderStatusJson, renderStatusYaml } from "../../../shared/status/render-json.ts";
+import { renderStatusText } from "../../../shared/status/render-text.ts";
+import { releaseStatus } from "../../../shared/usecases/status.ts";
+import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
+import { onlyKnownQuery, optionalRevision } from "../params.ts";
+import { text } from "../respond.ts";
+import { defineRoute, type RouteDefinition } from "../route.ts";
+import type { ApiContext, ApiDeps } from "../types.ts";
+import { requireKnownCluster } from "./cluster-guard.ts";
+import { annotate, releaseKey } from "./releases.ts";
+
+/** When no Lambda context tells the remaining time (local tools), a status gets this long. */
+const DEFAULT_BUDGET_MS = 25_000;
+
+/**
+ * GET .../releases/{name}/status: the live status. The deadline is what the
+ * Lambda has left minus a margin, so a slow cluster yields a partial report
+ * ("not read in time") with a 200 instead of API Gateway's bare 504.
+ */
+export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
+  return [
+    defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
+      const key = releaseKey(event);
+      const query = event.queryStringParameters;
+      onlyKnownQuery(query, ["revision", "output"]);
+      const revision = optionalRevision(query);
+      const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "json");
+      annotate(context, {
+        cluster: key.cluster,
+        release: `${key.namespace}/${key.name}`,
+        revision,
+        sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
+      });
+      requireKnownCluster(deps.clusters, key.cluster);
+      const report = await releaseStatus(
+        { store: deps.store, clusters: deps.clusters, clock: deps.clock, logger: deps.logger },
+        {
+          ...key,
+          revision,
+          deadline: deadlineFor(context, deps.settings.deadlineMarginMs),
+          concurrency: deps.settings.statusConcurrency,
+        },
+      );
+      annotate(context, { revision: report.version, resourceCount: report.resources?.length, partial: report.partial });
+      if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
+      if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
+      return text(renderStatusJson(report), MEDIA_TYPES.json);
+    }),
+  ];
+}
+
+function deadlineFor(context: ApiContext, marginMs: number): Date {
+  const remaining =
+    typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
+  return new Date(Date.now() + Math.max(0, remaining - marginMs));
+}

@@ -1,0 +1,175 @@
+/**
+ * A small local HTTP server in front of the API Lambda handler: each request
+ * becomes a real API Gateway HTTP API (payload format 2.0) event plus a Lambda
+ * context, and the handler's result goes back as API Gateway would send it. The
+ * routes live only in the handler; nothing here knows about them.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+
+export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+export interface LocalServerOptions {
+  handler: LambdaHttpHandler;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Per-invocation budget, as the function's timeout (API Gateway's integration limit is 30 s). */
+  timeoutMs?: number;
+}
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** API Gateway HTTP APIs refuse request bodies over 10 MB. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-www-form-urlencoded|[\w.+-]+\+json))/i;
+
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const timeoutMs = options.timeoutMs ?? 29_000;
+  const server: Server = createServer((req, res) => {
+    serve(req, res, options.handler, timeoutMs).catch((error) => {
+      process.stderr.write(`local server: ${(error as Error).stack ?? error}\n`);
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
+      res.end('{"message":"Internal Server Error"}');
+    });
+  });
+  // Loopback only: the local stack serves simulated clusters and has no auth in front of it.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 3000, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, handler: LambdaHttpHandler, timeoutMs: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      res.writeHead(413, { "content-type": "application/json", connection: "close" });
+      res.end('{"message":"Request Entity Too Large"}');
+      req.destroy();
+      return;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const event = toApiGatewayEvent(req, Buffer.concat(chunks));
+  const context = lambdaContext(timeoutMs);
+  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+  writeResult(res, result);
+}
+
+/** The event API Gateway builds for a `$default` route (headers lower-cased, repeats joined with commas). */
+export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const rawPath = url.pathname;
+  const rawQueryString = url.search.startsWith("?") ? url.search.slice(1) : "";
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i].toLowerCase();
+    const value = req.rawHeaders[i + 1];
+    if (name === "cookie") {
+      cookies.push(
+        ...value
+          .split(";")
+          .map((c) => c.trim())
+          .filter(Boolean),
+      );
+      continue;
+    }
+    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
+  }
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) {
+    query[key] = query[key] === undefined ? value : `${query[key]},${value}`;
+  }
+  const now = new Date();
+  const requestId = randomUUID();
+  const isText = body.length === 0 || TEXT_TYPES.test(headers["content-type"] ?? "");
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath,
+    rawQueryString,
+    ...(cookies.length > 0 ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length > 0 ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "local",
+      domainName: headers.host ?? "127.0.0.1",
+      domainPrefix: "local",
+      http: {
+        method: (req.method ?? "GET").toUpperCase(),
+        path: rawPath,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
+        userAgent: headers["user-agent"] ?? "",
+      },
+      requestId,
+      routeKey: "$default",
+      stage: "$default",
+      time: apiGatewayTime(now),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: isText ? body.toString("utf8") : body.toString("base64") } : {}),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+export function lambdaContext(timeoutMs: number, functionName = "helm-status-api-local"): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: "1024",
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string | undefined) {
+  // API Gateway's format 2.0 inference: a result without statusCode is a 200 JSON body.
+  if (result === undefined || typeof result === "string" || typeof result !== "object" || !("statusCode" in result)) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(typeof result === "string" ? result : JSON.stringify(result ?? null));
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);
+  if (result.cookies?.length) headers["set-cookie"] = result.cookies;
+  const body =
+    result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? "base64" : "utf8");
+  headers["content-length"] = String(body.length);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+function apiGatewayTime(date: Date): string {
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+}
