@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { assessHealth, type HealthStatus } from "../../shared/health/index.ts";
+import { assessHealth, assessHealthWithPods, type HealthStatus } from "../../shared/health/index.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 // Fixed clock, so the Pod scheduling window never depends on when the suite runs.
@@ -168,4 +168,24 @@ function mangle(object: Record<string, unknown>, replacements: unknown[], random
     node[key] = replacements[Math.floor(random() * replacements.length)];
     return;
   }
+}
+
+// One line per case: controller fixture, its pods, verdict with pods, message pattern.
+const CRASHLOOP_POD =
+  /^1\/3 replicas ready; 1 pod has failed \(web-7d9f8b6c5-x2k4p: container app in CrashLoopBackOff\)$/;
+const WITH_PODS: [string, string[], HealthStatus, RegExp][] = [
+  ["deployment-not-ready.yaml", ["pod-crashloopbackoff.yaml", "pod-running-ready.yaml"], "Failed", CRASHLOOP_POD],
+  ["statefulset-not-ready.yaml", ["pod-unschedulable.yaml", "pod-crashloopbackoff.yaml"], "Failed", /2 pods have /],
+  ["replicaset-scaling.yaml", ["pod-imagepullbackoff.yaml"], "InProgress", /^1\/2 replicas available$/],
+  ["deployment-current.yaml", ["pod-crashloopbackoff.yaml"], "Current", /^3\/3 replicas ready$/],
+  ["daemonset-not-ready.yaml", ["pod-crashloopbackoff.yaml"], "InProgress", /^1\/3 pods ready$/],
+  ["deployment-lookalike-custom-group.yaml", ["pod-crashloopbackoff.yaml"], "Current", /no readiness rule/],
+];
+
+for (const [file, pods, status, message] of WITH_PODS) {
+  test(`${file} with pods ${pods.join(", ")} -> ${status}`, () => {
+    const verdict = assessHealthWithPods(load(file), pods.map(load), { now: NOW });
+    assert.equal(verdict.status, status, `message: ${verdict.message}`);
+    assert.match(verdict.message, message);
+  });
 }
