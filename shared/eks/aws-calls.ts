@@ -16,6 +16,7 @@ import {
 } from "@aws-sdk/client-sts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
+import { isDomainError } from "../errors.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -153,6 +154,8 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_A
 
 /** Classifies an SDK failure; the original error stays reachable as `cause`. */
 export function toClusterError(entry: ClusterEntry, call: string, where: string, timeoutMs: number, error: unknown) {
+  // Already classified (e.g. the credentials provider that the SDK client called failed).
+  if (isDomainError(error)) return error;
   const e = error as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const cluster = entry.name;
   const detail = `${e.name ?? "Error"}: ${String(e.message ?? error).split("\n")[0]}`;
