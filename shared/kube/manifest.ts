@@ -1,0 +1,133 @@
+import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
+
+/**
+ * The stored manifest -> the objects `helm status` looks up, in manifest order.
+ *
+ * Helm's manifest is a multi-document YAML stream where each document is
+ * preceded by `# Source: chart/templates/x.yaml`. Documents may be empty (a
+ * template rendered to nothing), and a `List` kind stands for its items
+ * (Helm's builder flattens lists). A document that cannot be understood never
+ * fails the whole status: it is returned as a problem for the report.
+ */
+
+export interface ManifestObject {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** As written in the manifest; discovery decides later whether the kind is namespaced. */
+  namespace?: string;
+  /** The template path from the `# Source:` comment, when there is one. */
+  source?: string;
+  /** Position in the manifest (after flattening lists), so renderers can keep manifest order. */
+  index: number;
+  /** The manifest object itself (selectors for related pods come from here, like Helm). */
+  object: Record<string, unknown>;
+}
+
+export interface ManifestProblem {
+  /** What we could read of the broken document, for the MISSING section. */
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  source?: string;
+  message: string;
+}
+
+export interface ParsedManifest {
+  objects: ManifestObject[];
+  problems: ManifestProblem[];
+}
+
+const SOURCE_COMMENT = /^#\s*Source:\s*(.+?)\s*$/m;
+
+export function parseManifest(manifest: string): ParsedManifest {
+  const objects: ManifestObject[] = [];
+  const problems: ManifestProblem[] = [];
+  if (!manifest.trim()) return { objects, problems };
+
+  const documents = parseAllDocuments(manifest, { uniqueKeys: false });
+  const list = Array.isArray(documents) ? documents : [];
+  for (const doc of list) {
+    const source = sourceOf(doc, manifest);
+    if (doc.errors.length > 0) {
+      problems.push({
+        ...identityFromText(doc, manifest),
+        source,
+        message: `invalid YAML: ${firstLine(doc.errors[0].message)}`,
+      });
+      continue;
+    }
+    // An empty document: a template that rendered nothing.
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) continue;
+    if (!isMap(doc.contents)) {
+      problems.push({ source, message: "document is not a mapping" });
+      continue;
+    }
+    const value = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    collect(value, source, objects, problems);
+  }
+  return { objects, problems };
+}
+
+function collect(
+  value: Record<string, unknown>,
+  source: string | undefined,
+  objects: ManifestObject[],
+  problems: ManifestProblem[],
+): void {
+  const apiVersion = typeof value.apiVersion === "string" ? value.apiVersion : undefined;
+  const kind = typeof value.kind === "string" ? value.kind : undefined;
+  const metadata = isRecord(value.metadata) ? value.metadata : {};
+  const name = typeof metadata.name === "string" ? metadata.name : undefined;
+
+  if (kind?.endsWith("List") && Array.isArray(value.items)) {
+    for (const item of value.items) {
+      if (isRecord(item)) collect(item, source, objects, problems);
+      else problems.push({ source, message: `an item of ${kind} is not an object` });
+    }
+    return;
+  }
+  const missing = [!apiVersion && "apiVersion", !kind && "kind", !name && "metadata.name"].filter(Boolean);
+  if (missing.length > 0) {
+    problems.push({ apiVersion, kind, name, source, message: `object has no ${missing.join(", ")}` });
+    return;
+  }
+  const namespace = typeof metadata.namespace === "string" && metadata.namespace ? metadata.namespace : undefined;
+  objects.push({
+    apiVersion: apiVersion!,
+    kind: kind!,
+    name: name!,
+    namespace,
+    source,
+    index: objects.length,
+    object: value,
+  });
+}
+
+function sourceOf(doc: Document, text: string): string | undefined {
+  const fromComment = doc.commentBefore?.match(/^\s*Source:\s*(.+?)\s*$/m)?.[1];
+  if (fromComment) return fromComment;
+  // Parse errors leave commentBefore empty; the raw text still has the comment.
+  const [start, , end] = doc.range ?? [0, 0, 0];
+  return text.slice(start, end).match(SOURCE_COMMENT)?.[1];
+}
+
+/** Best effort identity of a document the YAML parser refused, so MISSING can name it. */
+function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "apiVersion" | "kind" | "name"> {
+  const [start, , end] = doc.range ?? [0, 0, 0];
+  const raw = text.slice(start, end);
+  const field = (re: RegExp) => raw.match(re)?.[1]?.replace(/^["']|["']$/g, "");
+  return {
+    apiVersion: field(/^apiVersion:\s*(\S+)/m),
+    kind: field(/^kind:\s*(\S+)/m),
+    name: field(/^\s+name:\s*(\S+)/m),
+  };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0];
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

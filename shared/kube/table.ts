@@ -1,0 +1,85 @@
+import { isRecord } from "./manifest.ts";
+
+/**
+ * meta.k8s.io/v1 Tables as the API server prints them (kubernetes-api.md §2).
+ * The server computes the cells; we only read them. A server that ignores the
+ * Table Accept clause answers with the plain object or list, and then we build
+ * kubectl's client-side fallback table (NAME, AGE) ourselves.
+ */
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority: number;
+}
+
+export interface TableRow {
+  cells: unknown[];
+  /** The full live object (`includeObject=Object`). */
+  object?: Record<string, unknown>;
+}
+
+export interface Table {
+  columns: TableColumn[];
+  rows: TableRow[];
+}
+
+export function parseTable(body: unknown, now: Date): Table {
+  if (!isRecord(body)) throw new Error("the answer is not a JSON object");
+  if (body.kind === "Table") {
+    const columns = (Array.isArray(body.columnDefinitions) ? body.columnDefinitions : []).map(toColumn);
+    const rows = (Array.isArray(body.rows) ? body.rows : []).filter(isRecord).map((row) => ({
+      cells: Array.isArray(row.cells) ? row.cells : [],
+      object: isRecord(row.object) ? row.object : undefined,
+    }));
+    return { columns, rows };
+  }
+  const objects = Array.isArray(body.items) ? body.items.filter(isRecord) : [body];
+  return {
+    columns: [
+      { name: "Name", type: "string", format: "name", priority: 0 },
+      { name: "Age", type: "string", priority: 0 },
+    ],
+    rows: objects.map((object) => {
+      const metadata = isRecord(object.metadata) ? object.metadata : {};
+      const created = typeof metadata.creationTimestamp === "string" ? Date.parse(metadata.creationTimestamp) : NaN;
+      return {
+        cells: [metadata.name ?? "", Number.isNaN(created) ? "<unknown>" : humanDuration(now.getTime() - created)],
+        object,
+      };
+    }),
+  };
+}
+
+function toColumn(value: unknown): TableColumn {
+  const column = isRecord(value) ? value : {};
+  return {
+    name: typeof column.name === "string" ? column.name : "",
+    type: typeof column.type === "string" ? column.type : "string",
+    format: typeof column.format === "string" && column.format ? column.format : undefined,
+    description: typeof column.description === "string" ? column.description : undefined,
+    priority: typeof column.priority === "number" ? column.priority : 0,
+  };
+}
+
+/** apimachinery `duration.HumanDuration`, exactly (kubernetes-api.md §5). */
+export function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return "<invalid>";
+  if (seconds < 0) return "0s";
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.trunc(seconds / 60);
+  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.trunc(minutes / 60);
+  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+  if (hours < 48) return `${hours}h`;
+  const days = Math.trunc(hours / 24);
+  if (hours < 192) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
+  if (hours < 17520) return `${days}d`;
+  const years = Math.trunc(days / 365);
+  if (hours < 70080) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
+  return `${years}y`;
+}

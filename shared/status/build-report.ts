@@ -1,0 +1,158 @@
+import { assessHealth, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
+import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
+import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
+import type { Release } from "../release/model.ts";
+import { redactManifest } from "./redact.ts";
+import {
+  groupKeyOf,
+  type MissingEntry,
+  type MissingReason,
+  type ReleaseView,
+  type ResourceEntry,
+  type ResourceHealth,
+  type StatusReport,
+} from "./report.ts";
+
+/**
+ * Assembles the report from the stored release and what the cluster said.
+ * Pure: the use case does the I/O, this turns it into the one shape every
+ * caller reads.
+ */
+
+export interface ReportInput {
+  release: Release;
+  cluster: string;
+  observedAt: Date;
+  objects: ManifestObject[];
+  problems: ManifestProblem[];
+  /** What the fan-out read, or why the cluster could not be read at all (non-fatal statuses only). */
+  fetched: FetchResult | { failure: string };
+  durationMs: number;
+}
+
+const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
+  "not-found": "not found",
+  forbidden: "forbidden",
+  "unknown-kind": "unknown kind",
+  error: "error",
+  "not-read-in-time": "not read in time",
+};
+
+export function buildStatusReport(input: ReportInput): StatusReport {
+  const resources: ResourceEntry[] = [];
+  const missing: MissingEntry[] = [];
+  const health: ResourceHealth[] = [];
+  const now = input.observedAt;
+
+  for (const problem of input.problems) {
+    missing.push({ ...problem, reason: "error", message: problem.message });
+  }
+
+  if ("failure" in input.fetched) {
+    for (const object of input.objects) {
+      missing.push({ ...identity(object), reason: "error", message: input.fetched.failure });
+      health.push({ ...identity(object), status: "Unknown", message: input.fetched.failure });
+    }
+  } else {
+    for (const fetched of input.fetched.resources) {
+      const { object, namespace } = fetched;
+      const id = { ...identity(object), namespace: namespace ?? object.namespace };
+      if (fetched.outcome === "found" && fetched.table) {
+        const rows = fetched.table.rows;
+        const live = rows[0]?.object;
+        const verdict: HealthAssessment = live
+          ? assessHealth(live, { now })
+          : { status: "Unknown", message: "the server returned no object" };
+        resources.push({
+          groupKey: groupKeyOf(object.apiVersion, object.kind),
+          ...id,
+          source: object.source,
+          index: object.index,
+          columns: fetched.table.columns,
+          rows: rows.map((row) => row.cells),
+          object: live,
+          health: verdict,
+        });
+        health.push({ ...id, ...verdict });
+        continue;
+      }
+      const reason = fetched.outcome === "found" ? "error" : REASONS[fetched.outcome];
+      missing.push({ ...id, source: object.source, reason, message: fetched.message });
+      health.push({
+        ...id,
+        status: fetched.outcome === "not-found" ? "NotFound" : "Unknown",
+        message: fetched.message ?? reason,
+      });
+    }
+    for (const related of input.fetched.related) {
+      if (related.outcome === "found" || !related.message) continue;
+      missing.push({
+        apiVersion: "v1",
+        kind: "Pod(related)",
+        name: selectorText(related.selector),
+        namespace: related.namespace,
+        reason: REASONS[related.outcome],
+        message: related.message,
+      });
+    }
+  }
+
+  const relatedPods =
+    "failure" in input.fetched
+      ? []
+      : input.fetched.related
+          .filter((related) => related.outcome === "found" && related.table)
+          .map((related) => ({
+            namespace: related.namespace,
+            selector: related.selector,
+            columns: related.table!.columns,
+            rows: related.table!.rows.map((row) => row.cells),
+            objects: related.table!.rows.flatMap((row) => (row.object ? [row.object] : [])),
+          }));
+
+  const summary = summarizeHealth(health.map((entry) => entry.status));
+  const counters =
+    "failure" in input.fetched
+      ? { requests: 0, retries: 0, maxInFlight: 0 }
+      : {
+          requests: input.fetched.counters.requests,
+          retries: input.fetched.counters.retries,
+          maxInFlight: input.fetched.counters.maxInFlight,
+        };
+  return {
+    release: releaseView(input.release),
+    cluster: input.cluster,
+    observedAt: input.observedAt.toISOString(),
+    resources,
+    relatedPods,
+    missing,
+    health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
+    complete: missing.every((entry) => entry.reason === "not found"),
+    counters: { ...counters, durationMs: input.durationMs },
+  };
+}
+
+function identity(object: ManifestObject) {
+  return { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace };
+}
+
+export function selectorText(selector: Record<string, string>): string {
+  return Object.keys(selector)
+    .sort()
+    .map((key) => `${key}=${selector[key]}`)
+    .join(",");
+}
+
+/** The release without its config values, and with Secret values out of every manifest. */
+export function releaseView(release: Release): ReleaseView {
+  return {
+    name: release.name,
+    namespace: release.namespace,
+    version: release.version,
+    info: { ...release.info!, status: release.info!.status },
+    chart: release.chart?.metadata,
+    manifest: redactManifest(release.manifest ?? ""),
+    hooks: (release.hooks ?? []).map((hook) => ({ ...hook, manifest: redactManifest(hook.manifest ?? "") })),
+    apply_method: release.apply_method,
+  };
+}

@@ -1,0 +1,115 @@
+import type { HealthAssessment, HealthStatus } from "../health/index.ts";
+import type { TableColumn } from "../kube/table.ts";
+import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
+
+/**
+ * The status report: what the API, the CLI, the audits and chatops all get
+ * from `releaseStatus`. Plain data (JSON-serialisable, no classes), Secret
+ * values already redacted, the release's config values never included.
+ */
+
+/** Why a manifest resource has no row: the `==> MISSING` section's REASON. */
+export type MissingReason = "not found" | "forbidden" | "unknown kind" | "error" | "not read in time";
+
+export interface ReleaseView {
+  name: string;
+  namespace: string;
+  /** The revision. */
+  version: number;
+  info: ReleaseInfo & { status: ReleaseStatus };
+  chart?: ChartMetadata;
+  /** The stored manifest with Secret values redacted. */
+  manifest: string;
+  /** Hooks with Secret values in their manifests redacted. */
+  hooks: Hook[];
+  apply_method?: string;
+}
+
+export interface ResourceEntry {
+  /** Helm's group key: `v<version>/<Kind>`, API group dropped (`v1/Deployment`). */
+  groupKey: string;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** The template (`# Source:`) the object came from. */
+  source?: string;
+  /** Position in the manifest. */
+  index: number;
+  /** Table columns as the server defined them (all priorities; renderers show priority 0). */
+  columns: TableColumn[];
+  /** Server-printed cells, one array per row (one row for a single GET). */
+  rows: unknown[][];
+  /** The live object, Secret values redacted. */
+  object?: Record<string, unknown>;
+  health: HealthAssessment;
+}
+
+export interface RelatedPodsEntry {
+  namespace: string;
+  selector: Record<string, string>;
+  columns: TableColumn[];
+  rows: unknown[][];
+  /** The live pods, in row order. */
+  objects: Record<string, unknown>[];
+}
+
+export interface MissingEntry {
+  apiVersion?: string;
+  /** `Pod(related)` for a related-pods lookup that failed. */
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  source?: string;
+  reason: MissingReason;
+  /** The detail: the API server's message, the HTTP status, the attempts made. */
+  message?: string;
+}
+
+export interface ResourceHealth {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  status: HealthStatus;
+  message: string;
+}
+
+export interface StatusCounters {
+  /** HTTP requests sent to the API server, retries included. */
+  requests: number;
+  retries: number;
+  /** Highest number of requests in flight at once. */
+  maxInFlight: number;
+  durationMs: number;
+}
+
+export interface StatusReport {
+  release: ReleaseView;
+  cluster: string;
+  /** ISO 8601, when the cluster was read. */
+  observedAt: string;
+  /** Manifest resources that were read, in manifest order. */
+  resources: ResourceEntry[];
+  /** One entry per distinct workload selector (Helm's `v1/Pod(related)`). */
+  relatedPods: RelatedPodsEntry[];
+  /** Manifest resources (and related-pod lookups) without a row, with the reason. */
+  missing: MissingEntry[];
+  health: {
+    ruleset: string;
+    overall: HealthStatus;
+    message: string;
+    resources: ResourceHealth[];
+  };
+  /** True when every resource got an answer (a 404 is an answer; an error or the deadline is not). */
+  complete: boolean;
+  counters: StatusCounters;
+}
+
+/** `apps/v1` + `Deployment` -> `v1/Deployment`, Helm's key (the API group is dropped). */
+export function groupKeyOf(apiVersion: string, kind: string): string {
+  const version = apiVersion.includes("/") ? apiVersion.slice(apiVersion.indexOf("/") + 1) : apiVersion;
+  return `${version}/${kind}`;
+}
+
+export const RELATED_PODS_KEY = "v1/Pod(related)";
