@@ -24,7 +24,9 @@ export function apiDepsFromEnv(
   const settings = apiSettingsFromEnv(env);
   const logger: ApiLogger =
     overrides.logger ??
-    powertoolsLogger(new Logger({ serviceName: env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME, logLevel: logLevelFrom(env) }));
+    powertoolsLogger(
+      new Logger({ serviceName: env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME, logLevel: logLevelFrom(env) }),
+    );
   const metrics =
     overrides.metrics ??
     new Metrics({ namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "HelmStatus", serviceName: SERVICE_NAME });

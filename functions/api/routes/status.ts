@@ -41,7 +41,11 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
           concurrency: deps.settings.statusConcurrency,
         },
       );
-      annotate(context, { revision: report.version, resourceCount: report.resources?.length, partial: report.partial });
+      annotate(context, {
+        revision: report.release.version,
+        resourceCount: report.resources.length + report.missing.length,
+        partial: !report.complete,
+      });
       if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
       if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
       return text(renderStatusJson(report), MEDIA_TYPES.json);
@@ -49,8 +53,9 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
   ];
 }
 
-function deadlineFor(context: ApiContext, marginMs: number): Date {
+/** Epoch ms by which the report must be ready. */
+function deadlineFor(context: ApiContext, marginMs: number): number {
   const remaining =
     typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return new Date(Date.now() + Math.max(0, remaining - marginMs));
+  return Date.now() + Math.max(0, remaining - marginMs);
 }

@@ -1,0 +1,160 @@
+/**
+ * Shared by the API tests: real API Gateway HTTP API (payload 2.0) events, a
+ * Lambda context, and recording stand-ins for the logger and metrics sinks.
+ */
+import { randomUUID } from "node:crypto";
+import { gunzipSync } from "node:zlib";
+import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import type { ApiLogger, ApiMetrics, ApiResult } from "../../functions/api/types.ts";
+
+export interface EventOptions {
+  headers?: Record<string, string>;
+  body?: string;
+  isBase64Encoded?: boolean;
+  /** Set to mimic an explicit API Gateway route (routeKey + pathParameters) instead of `$default`. */
+  route?: { key: string; pathParameters: Record<string, string> };
+}
+
+/** The event API Gateway sends for `METHOD /path?query` (shape of the AWS sample event for format 2.0). */
+export function httpApiEvent(method: string, target: string, options: EventOptions = {}): APIGatewayProxyEventV2 {
+  const url = new URL(target, "https://abc123.execute-api.eu-west-1.amazonaws.com");
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  const headers: Record<string, string> = {
+    accept: "*/*",
+    "content-length": String(options.body?.length ?? 0),
+    host: url.host,
+    "user-agent": "curl/8.5.0",
+    "x-amzn-trace-id": `Root=1-${randomUUID().slice(0, 8)}-${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+    "x-forwarded-for": "203.0.113.7",
+    "x-forwarded-port": "443",
+    "x-forwarded-proto": "https",
+    ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+  };
+  const now = new Date();
+  return {
+    version: "2.0",
+    routeKey: options.route?.key ?? "$default",
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ""),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(options.route ? { pathParameters: options.route.pathParameters } : {}),
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "abc123",
+      authorizer: { iam: iamAuthorizer() } as never,
+      domainName: url.host,
+      domainPrefix: "abc123",
+      http: {
+        method,
+        path: url.pathname,
+        protocol: "HTTP/1.1",
+        sourceIp: "203.0.113.7",
+        userAgent: "curl/8.5.0",
+      },
+      requestId: `${randomUUID().slice(0, 14)}=`,
+      routeKey: options.route?.key ?? "$default",
+      stage: "$default",
+      time: "02/Dec/2025:17:20:00 +0000",
+      timeEpoch: now.getTime(),
+    },
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    isBase64Encoded: options.isBase64Encoded ?? false,
+  };
+}
+
+function iamAuthorizer() {
+  return {
+    accessKey: "ASIAEXAMPLEEXAMPLE00",
+    accountId: "123456789012",
+    callerId: "AROAEXAMPLE:ci",
+    cognitoIdentity: null,
+    principalOrgId: null,
+    userArn: "arn:aws:sts::123456789012:assumed-role/ci/ci",
+    userId: "AROAEXAMPLE:ci",
+  };
+}
+
+export function lambdaContext(remainingMs = 29_000): Context {
+  const deadline = Date.now() + remainingMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: "helm-status-lambda-dev-api",
+    functionVersion: "$LATEST",
+    invokedFunctionArn: "arn:aws:lambda:eu-west-1:123456789012:function:helm-status-lambda-dev-api",
+    memoryLimitInMB: "1024",
+    awsRequestId: randomUUID(),
+    logGroupName: "/aws/lambda/helm-status-lambda-dev-api",
+    logStreamName: "2025/12/02/[$LATEST]0123456789abcdef",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+export interface LogLine {
+  level: string;
+  message: string;
+  attributes: Record<string, unknown>;
+}
+
+export class RecordingLogger implements ApiLogger {
+  lines: LogLine[] = [];
+  #keys: Record<string, unknown> = {};
+  #log(level: string, message: string, attributes?: Record<string, unknown>) {
+    this.lines.push({ level, message, attributes: { ...this.#keys, ...attributes } });
+  }
+  debug(message: string, attributes?: Record<string, unknown>) {
+    this.#log("DEBUG", message, attributes);
+  }
+  info(message: string, attributes?: Record<string, unknown>) {
+    this.#log("INFO", message, attributes);
+  }
+  warn(message: string, attributes?: Record<string, unknown>) {
+    this.#log("WARN", message, attributes);
+  }
+  error(message: string, attributes?: Record<string, unknown>) {
+    this.#log("ERROR", message, attributes);
+  }
+  appendKeys(attributes: Record<string, unknown>) {
+    Object.assign(this.#keys, attributes);
+  }
+  resetKeys() {
+    this.#keys = {};
+  }
+  /** Everything logged, as one string (for "never logs X" assertions). */
+  text(): string {
+    return JSON.stringify(this.lines);
+  }
+}
+
+export class RecordingMetrics implements ApiMetrics {
+  published: { dimensions: Record<string, string>; metrics: Record<string, number> }[] = [];
+  #dimensions: Record<string, string> = {};
+  #metrics: Record<string, number> = {};
+  addDimension(name: string, value: string) {
+    this.#dimensions[name] = value;
+  }
+  addMetric(name: string, _unit: string, value: number) {
+    this.#metrics[name] = value;
+  }
+  publishStoredMetrics() {
+    this.published.push({ dimensions: this.#dimensions, metrics: this.#metrics });
+    this.#dimensions = {};
+    this.#metrics = {};
+  }
+}
+
+/** The response body as text, decoding base64 and gzip as a client would. */
+export function bodyText(result: ApiResult): string {
+  const raw = Buffer.from(result.body ?? "", result.isBase64Encoded ? "base64" : "utf8");
+  return result.headers?.["Content-Encoding"] === "gzip" || result.headers?.["content-encoding"] === "gzip"
+    ? gunzipSync(raw).toString("utf8")
+    : raw.toString("utf8");
+}
+
+export function bodyJson(result: ApiResult): unknown {
+  return JSON.parse(bodyText(result));
+}

@@ -1,0 +1,159 @@
+/**
+ * `osls package` offline, once: no AWS credentials, a registry given by
+ * CLUSTERS_FILE, artifacts in a temp dir. Then the CloudFormation and the zip
+ * are inspected: least-privilege IAM (no `*` action anywhere, resources scoped
+ * to the table, its indexes, the registry's clusters and roles), IAM auth on
+ * every route, and a bundle that holds no simulator code.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+
+const root = new URL("../..", import.meta.url).pathname;
+const hasUnzip = spawnSync("unzip", ["-v"]).status === 0;
+
+let work: string;
+let template: {
+  Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+};
+let zipPath: string;
+let packaged: ReturnType<typeof spawnSync>;
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), "helm-status-package-"));
+  const registry = join(work, "clusters.yml");
+  writeFileSync(
+    registry,
+    [
+      "- name: prod-eu",
+      "  region: eu-west-1",
+      "- name: prod-us",
+      "  region: us-east-1",
+      "- name: partner",
+      "  region: eu-central-1",
+      "  roleArn: arn:aws:iam::111122223333:role/helm-status-reader",
+      "  externalId: partner-ext-1",
+      "",
+    ].join("\n"),
+  );
+  const out = join(work, "artifacts");
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
+    HOME: work,
+    CLUSTERS_FILE: registry,
+    // Offline, no credentials: packaging must not need AWS at all.
+    AWS_CONFIG_FILE: join(work, "no-aws-config"),
+    AWS_SHARED_CREDENTIALS_FILE: join(work, "no-aws-credentials"),
+    AWS_EC2_METADATA_DISABLED: "true",
+    SLS_TELEMETRY_DISABLED: "1",
+    SLS_NOTIFICATIONS_MODE: "off",
+    CI: "1",
+  };
+  packaged = spawnSync("osls", ["package", "--stage", "test", "--region", "eu-west-1", "--package", out], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
+  if (packaged.status === 0) {
+    template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
+    zipPath = join(out, readdirSync(out).find((file) => file.endsWith(".zip"))!);
+  }
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function resourcesOfType(type: string) {
+  return Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+}
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+function allStatements(): Statement[] {
+  const statements: Statement[] = [];
+  for (const [, role] of resourcesOfType("AWS::IAM::Role")) {
+    for (const policy of (role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]) ?? []) {
+      statements.push(...policy.PolicyDocument.Statement);
+    }
+  }
+  for (const [, policy] of resourcesOfType("AWS::IAM::Policy")) {
+    statements.push(...(policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  }
+  return statements;
+}
+
+test("osls package succeeds offline without AWS credentials", () => {
+  assert.equal(packaged.status, 0, `osls package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+});
+
+test("no IAM statement grants a '*' action (bare or service-wide)", () => {
+  const statements = allStatements();
+  assert.ok(statements.length > 0);
+  for (const statement of statements) {
+    const actions = [statement.Action].flat();
+    for (const action of actions) assert.doesNotMatch(action, /\*/, `wildcard action ${action}`);
+    assert.notEqual(statement.Resource, "*");
+    assert.ok(![statement.Resource].flat().includes("*"), `statement ${actions} on '*'`);
+  }
+});
+
+test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
+  const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
+  assert.equal(dynamo.length, 1);
+  const resources = JSON.stringify(dynamo[0].Resource);
+  assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
+  assert.match(resources, /\/index\/GSI1/);
+  assert.match(resources, /\/index\/GSI2/);
+  assert.ok(!(dynamo[0].Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+});
+
+test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles", () => {
+  const statements = allStatements();
+  const eks = statements.filter((s) => [s.Action].flat().includes("eks:DescribeCluster"));
+  assert.equal(eks.length, 1);
+  const arns = JSON.stringify(eks[0].Resource);
+  assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
+  assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
+  assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
+  const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
+  assert.deepEqual(sts.map((s) => s.Resource), [["arn:aws:iam::111122223333:role/helm-status-reader"]]);
+});
+
+test("the function runs on nodejs24.x with the registry and table in its environment", () => {
+  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
+  assert.equal(fn.Properties.Runtime, "nodejs24.x");
+  assert.equal(fn.Properties.Handler, "functions/api/handler.handler");
+  const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  assert.deepEqual(variables.RELEASES_TABLE, { Ref: "ReleasesTable" });
+  const clusters = JSON.parse(variables.CLUSTERS as string);
+  assert.deepEqual(
+    clusters.map((c: { name: string }) => c.name),
+    ["prod-eu", "prod-us", "partner"],
+  );
+});
+
+test("every HTTP API route requires IAM authorization", () => {
+  const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
+  assert.equal(routes.length, 9);
+  for (const [, route] of routes) assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
+});
+
+test("the table comes from infra/ with on-demand billing", () => {
+  const [[, table]] = resourcesOfType("AWS::DynamoDB::Table");
+  assert.equal(table.Properties.BillingMode, "PAY_PER_REQUEST");
+});
+
+test("the bundle holds the handler and no simulator or AWS SDK code", { skip: !hasUnzip && "unzip not installed" }, () => {
+  const list = spawnSync("unzip", ["-Z1", zipPath], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+  assert.ok(list.includes("functions/api/handler.mjs"), list.join(", "));
+  const map = JSON.parse(
+    spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout,
+  ) as { sources: string[] };
+  const offenders = map.sources.filter((source) => /(^|\/)local\/|@aws-sdk\//.test(source));
+  assert.deepEqual(offenders, []);
+  const code = spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  assert.doesNotMatch(code.stdout, /startSimulatedEks|local\/sim/);
+});
