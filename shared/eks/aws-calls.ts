@@ -4,16 +4,11 @@
  * failure becomes a cluster DomainError that names the cluster, the call and the
  * endpoint, so "unreachable" and "denied" read differently to an operator.
  */
-import {
+import type {
   DescribeClusterCommand as DescribeClusterCommandClass,
-  type DescribeClusterCommandOutput,
-  EKSClient,
+  DescribeClusterCommandOutput,
 } from "@aws-sdk/client-eks";
-import {
-  AssumeRoleCommand as AssumeRoleCommandClass,
-  type AssumeRoleCommandOutput,
-  STSClient,
-} from "@aws-sdk/client-sts";
+import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
 import { isDomainError } from "../errors.ts";
@@ -63,14 +58,38 @@ export function sdkClientConfig(entry: ClusterEntry, endpoint: string | undefine
   };
 }
 
+// The SDK clients are imported on first use: the `token` exec plugin never needs EKS,
+// and needs STS only for a cluster with a role, so it does not pay for loading them.
 export function defaultEksClientFactory(requestTimeoutMs: number): EksClientFactory {
-  return (entry, credentials) =>
-    new EKSClient({ ...sdkClientConfig(entry, entry.eksEndpoint, requestTimeoutMs), credentials });
+  return (entry, credentials) => {
+    let client: Promise<EksClientLike> | undefined;
+    const load = async () => {
+      const { EKSClient } = await import("@aws-sdk/client-eks");
+      return new EKSClient({ ...sdkClientConfig(entry, entry.eksEndpoint, requestTimeoutMs), credentials });
+    };
+    return {
+      async send(command, options) {
+        client ??= load();
+        return (await client).send(command, options);
+      },
+    };
+  };
 }
 
 export function defaultStsClientFactory(requestTimeoutMs: number): StsClientFactory {
-  return (entry, credentials) =>
-    new STSClient({ ...sdkClientConfig(entry, entry.stsEndpoint, requestTimeoutMs), credentials });
+  return (entry, credentials) => {
+    let client: Promise<StsClientLike> | undefined;
+    const load = async () => {
+      const { STSClient } = await import("@aws-sdk/client-sts");
+      return new STSClient({ ...sdkClientConfig(entry, entry.stsEndpoint, requestTimeoutMs), credentials });
+    };
+    return {
+      async send(command, options) {
+        client ??= load();
+        return (await client).send(command, options);
+      },
+    };
+  };
 }
 
 export async function describeCluster(
@@ -79,9 +98,10 @@ export async function describeCluster(
   timeoutMs: number,
 ): Promise<ClusterFacts> {
   const where = entry.eksEndpoint ?? `https://eks.${entry.region}.amazonaws.com`;
+  const { DescribeClusterCommand } = await import("@aws-sdk/client-eks");
   let output: DescribeClusterCommandOutput;
   try {
-    output = await client.send(new DescribeClusterCommandClass({ name: entry.name }), {
+    output = await client.send(new DescribeClusterCommand({ name: entry.name }), {
       abortSignal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
@@ -111,10 +131,11 @@ export async function assumeRole(
   timeoutMs: number,
 ): Promise<AwsCredentials> {
   const where = entry.stsEndpoint ?? `https://sts.${entry.region}.amazonaws.com`;
+  const { AssumeRoleCommand } = await import("@aws-sdk/client-sts");
   let output: AssumeRoleCommandOutput;
   try {
     output = await client.send(
-      new AssumeRoleCommandClass({
+      new AssumeRoleCommand({
         RoleArn: entry.roleArn,
         RoleSessionName: ROLE_SESSION_NAME,
         ExternalId: entry.externalId,

@@ -9,7 +9,7 @@
  * One refresh per cluster is in flight at a time; concurrent callers share it.
  */
 import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
@@ -155,6 +155,9 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       credentials,
       signingDate: clock.now(),
     });
+    // Loaded on first use: client-node takes about a second to import, which the `token`
+    // exec plugin (run by kubectl before every command) must not pay.
+    const { KubeConfig } = await import("@kubernetes/client-node");
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromOptions({
       clusters: [{ name: entry.name, server: facts.endpoint, caData: facts.caData, skipTLSVerify: false }],

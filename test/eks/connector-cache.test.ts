@@ -57,7 +57,7 @@ function harness(
           $metadata: {},
           cluster: {
             name: entry.name,
-            status: options.status ?? "ACTIVE",
+            status: (options.status ?? "ACTIVE") as "ACTIVE",
             endpoint: `https://${entry.name}.example.test/`,
             certificateAuthority: { data: Buffer.from("-----BEGIN CERTIFICATE-----\n").toString("base64") },
           },
