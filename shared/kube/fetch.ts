@@ -173,6 +173,7 @@ function interpret(
 function redactTable(kind: string, table: Table): Table {
   return {
     columns: table.columns,
+    metadata: table.metadata,
     rows: table.rows.map((row) => ({
       cells: redactCells(kind, table.columns, row.cells),
       object: row.object ? redactObject(row.object) : undefined,

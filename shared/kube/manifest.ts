@@ -47,8 +47,10 @@ export function parseManifest(manifest: string): ParsedManifest {
 
   const documents = parseAllDocuments(manifest, { uniqueKeys: false });
   const list = Array.isArray(documents) ? documents : [];
+  let previousEnd = 0;
   for (const doc of list) {
-    const source = sourceOf(doc, manifest);
+    const source = sourceOf(doc, manifest, previousEnd);
+    previousEnd = doc.range?.[2] ?? previousEnd;
     if (doc.errors.length > 0) {
       problems.push({
         ...identityFromText(doc, manifest),
@@ -104,12 +106,14 @@ function collect(
   });
 }
 
-function sourceOf(doc: Document, text: string): string | undefined {
-  const fromComment = doc.commentBefore?.match(/^\s*Source:\s*(.+?)\s*$/m)?.[1];
-  if (fromComment) return fromComment;
-  // Parse errors leave commentBefore empty; the raw text still has the comment.
-  const [start, , end] = doc.range ?? [0, 0, 0];
-  return text.slice(start, end).match(SOURCE_COMMENT)?.[1];
+/**
+ * The `# Source:` line of a document. The parser puts a leading comment outside
+ * the first document's range, and leaves commentBefore empty on parse errors,
+ * so it is read from the raw text since the previous document's end.
+ */
+function sourceOf(doc: Document, text: string, previousEnd: number): string | undefined {
+  const end = doc.range?.[2] ?? previousEnd;
+  return text.slice(previousEnd, end).match(SOURCE_COMMENT)?.[1];
 }
 
 /** Best effort identity of a document the YAML parser refused, so MISSING can name it. */

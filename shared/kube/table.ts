@@ -24,6 +24,8 @@ export interface TableRow {
 export interface Table {
   columns: TableColumn[];
   rows: TableRow[];
+  /** The list metadata (resourceVersion), kept for Helm's PodList shape. */
+  metadata?: Record<string, unknown>;
 }
 
 export function parseTable(body: unknown, now: Date): Table {
@@ -34,7 +36,11 @@ export function parseTable(body: unknown, now: Date): Table {
       cells: Array.isArray(row.cells) ? row.cells : [],
       object: isRecord(row.object) ? row.object : undefined,
     }));
-    return { columns, rows };
+    const metadata =
+      isRecord(body.metadata) && typeof body.metadata.resourceVersion === "string"
+        ? { resourceVersion: body.metadata.resourceVersion }
+        : {};
+    return { columns, rows, metadata };
   }
   const objects = Array.isArray(body.items) ? body.items.filter(isRecord) : [body];
   return {

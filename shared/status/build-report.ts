@@ -108,6 +108,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
             columns: related.table!.columns,
             rows: related.table!.rows.map((row) => row.cells),
             objects: related.table!.rows.flatMap((row) => (row.object ? [row.object] : [])),
+            listMetadata: related.table!.metadata ?? {},
           }));
 
   const summary = summarizeHealth(health.map((entry) => entry.status));

@@ -66,7 +66,7 @@ function resourcesByGroup(report: StatusReport): Record<string, unknown[]> {
         apiVersion: "v1",
         items: pods.objects.map(sortKeys),
         kind: "PodList",
-        metadata: {},
+        metadata: pods.listMetadata,
       })),
     );
   }

@@ -52,6 +52,8 @@ export interface RelatedPodsEntry {
   rows: unknown[][];
   /** The live pods, in row order. */
   objects: Record<string, unknown>[];
+  /** The LIST's metadata (resourceVersion), for Helm's PodList shape. */
+  listMetadata: Record<string, unknown>;
 }
 
 export interface MissingEntry {
