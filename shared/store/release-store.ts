@@ -13,7 +13,11 @@ export interface PageRequest {
   cursor?: string;
 }
 
-export type PutResult = "created" | "unchanged";
+/**
+ * `updated`: the revision existed with the same content and only what Helm itself
+ * rewrites in place changed (status, description, deleted time, hook last runs).
+ */
+export type PutResult = "created" | "unchanged" | "updated";
 
 export interface ListFilter {
   cluster?: string;
@@ -31,19 +35,19 @@ export interface ReleaseStore {
   getRevision(key: ReleaseKey, revision: number): Promise<Release>;
   /** The highest revision of any status (Helm's `Last`). ReleaseNotFoundError when none. */
   getLatest(key: ReleaseKey): Promise<Release>;
-  /** Revision metadata only (no manifests), newest first. */
+  /** Revision metadata only (no manifests), newest first. ReleaseNotFoundError when the release has no revision. */
   history(key: ReleaseKey, page?: PageRequest): Promise<Page<ReleaseMetadata>>;
   /**
    * Stores one revision. Re-putting identical content is `unchanged`; different
    * content under an existing revision is a ReleaseConflictError (never overwritten).
    */
   putRevision(cluster: string, release: Release): Promise<PutResult>;
-  /** Sets the status (and optionally the description) of a stored revision. */
+  /** Sets the status (and optionally the description) of a stored revision. ReleaseNotFoundError when absent. */
   updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /** Every release whose latest revision is deployed, across clusters (audits). */
   listDeployed(page?: PageRequest): Promise<Page<ReleaseSummary>>;
-  /** Deletes one revision, or the whole release when `revision` is omitted. */
+  /** Deletes one revision, or the whole release when `revision` is omitted. ReleaseNotFoundError when absent. */
   delete(key: ReleaseKey, revision?: number): Promise<void>;
 }

@@ -1,0 +1,99 @@
+import {
+  InvalidClusterNameError,
+  InvalidNamespaceError,
+  InvalidReleaseNameError,
+  InvalidReleaseStatusError,
+  InvalidRevisionError,
+  quoteInput,
+} from "./errors.ts";
+import { isReleaseStatus, RELEASE_STATUSES, type ReleaseKey, type ReleaseStatus } from "./model.ts";
+
+// Helm v4 pkg/chart/v2/util/validate_name.go: a DNS-1123 subdomain, at most 53 bytes
+// (63 for a label minus 10 reserved for the suffixes charts append).
+const RELEASE_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+const RELEASE_NAME = new RegExp(RELEASE_NAME_PATTERN);
+export const MAX_RELEASE_NAME_BYTES = 53;
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const MAX_NAMESPACE_LENGTH = 63;
+
+// EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting with an alphanumeric.
+// '#' can never appear, which keeps the store's composite keys unambiguous.
+const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+export const MAX_CLUSTER_NAME_LENGTH = 100;
+
+export const MAX_REVISION = 2_147_483_647;
+
+/** Helm v4's `ValidateReleaseName`, with its exact messages. */
+export function validateReleaseName(name: unknown): string {
+  if (name === undefined || name === null || name === "") throw new InvalidReleaseNameError("no name provided");
+  if (
+    typeof name !== "string" ||
+    Buffer.byteLength(name, "utf8") > MAX_RELEASE_NAME_BYTES ||
+    !RELEASE_NAME.test(name)
+  ) {
+    throw new InvalidReleaseNameError(
+      `invalid release name, must match regex ${RELEASE_NAME_PATTERN} and the length must not be longer than ${MAX_RELEASE_NAME_BYTES}`,
+    );
+  }
+  return name;
+}
+
+/** A Kubernetes namespace: a DNS-1123 label, kube-apiserver's wording. */
+export function validateNamespace(namespace: unknown): string {
+  if (namespace === undefined || namespace === null || namespace === "") {
+    throw new InvalidNamespaceError("no namespace provided");
+  }
+  if (typeof namespace !== "string" || namespace.length > MAX_NAMESPACE_LENGTH || !DNS1123_LABEL.test(namespace)) {
+    throw new InvalidNamespaceError(
+      `invalid namespace ${quoteInput(namespace)}: a lowercase RFC 1123 label must consist of lower case alphanumeric ` +
+        `characters or '-', start and end with an alphanumeric character, and be at most ${MAX_NAMESPACE_LENGTH} characters`,
+    );
+  }
+  return namespace;
+}
+
+export function validateClusterName(cluster: unknown): string {
+  if (cluster === undefined || cluster === null || cluster === "") {
+    throw new InvalidClusterNameError("no cluster name provided");
+  }
+  if (typeof cluster !== "string" || cluster.length > MAX_CLUSTER_NAME_LENGTH || !CLUSTER_NAME.test(cluster)) {
+    throw new InvalidClusterNameError(
+      `invalid cluster name ${quoteInput(cluster)}: use letters, digits, '-' and '_', start with a letter or digit, ` +
+        `at most ${MAX_CLUSTER_NAME_LENGTH} characters`,
+    );
+  }
+  return cluster;
+}
+
+/** A revision as a number or as text (flag, path, query): a positive int32, digits only for text. */
+export function validateRevision(value: unknown): number {
+  let revision: number;
+  if (typeof value === "number") revision = value;
+  else if (typeof value === "string" && /^[0-9]{1,10}$/.test(value)) revision = Number(value);
+  else revision = Number.NaN;
+  if (!Number.isInteger(revision) || revision < 1 || revision > MAX_REVISION) {
+    throw new InvalidRevisionError(
+      `invalid revision ${quoteInput(value)}: must be a positive integer no greater than ${MAX_REVISION}`,
+    );
+  }
+  return revision;
+}
+
+export function validateStatus(value: unknown): ReleaseStatus {
+  if (!isReleaseStatus(value)) {
+    throw new InvalidReleaseStatusError(
+      `invalid release status ${quoteInput(value)}: must be one of ${RELEASE_STATUSES.join(", ")}`,
+    );
+  }
+  return value;
+}
+
+/** Validates the three parts of a release's identity, cluster first (the order of the key). */
+export function validateReleaseKey(key: ReleaseKey): ReleaseKey {
+  return {
+    cluster: validateClusterName(key?.cluster),
+    namespace: validateNamespace(key?.namespace),
+    name: validateReleaseName(key?.name),
+  };
+}

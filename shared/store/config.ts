@@ -1,0 +1,88 @@
+/**
+ * Store configuration from the AWS SDK's standard variables plus RELEASES_TABLE,
+ * validated once at start so a typo fails fast with a message naming the variable.
+ */
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDbReleaseStore } from "./dynamodb-store.ts";
+import { StoreConfigError } from "./errors.ts";
+import { DEFAULT_TABLE_NAME } from "./table-schema.ts";
+
+export interface StoreConfig {
+  region: string;
+  /** AWS_ENDPOINT_URL_DYNAMODB: DynamoDB Local, a VPC endpoint... */
+  endpoint?: string;
+  tableName: string;
+  /** Explicit keys (the embedded DynamoDB Local); otherwise the SDK's default provider chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+/** Local engines ignore the region (DynamoDB Local runs with -sharedDb), so one is only required for AWS itself. */
+const LOCAL_DEFAULT_REGION = "us-east-1";
+
+export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
+  const endpoint = optional(env.AWS_ENDPOINT_URL_DYNAMODB);
+  if (endpoint !== undefined) validateEndpoint(endpoint);
+  const region =
+    optional(env.AWS_REGION) ?? optional(env.AWS_DEFAULT_REGION) ?? (endpoint ? LOCAL_DEFAULT_REGION : undefined);
+  if (region === undefined) {
+    throw new StoreConfigError(
+      "AWS_REGION is not set: set it to the region of the releases table, or set AWS_ENDPOINT_URL_DYNAMODB for a local engine",
+    );
+  }
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(region)) {
+    throw new StoreConfigError(`AWS_REGION ${JSON.stringify(region)} is not a region name (e.g. eu-west-1)`);
+  }
+  const tableName = optional(env.RELEASES_TABLE) ?? DEFAULT_TABLE_NAME;
+  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) {
+    throw new StoreConfigError(
+      `RELEASES_TABLE ${JSON.stringify(tableName.slice(0, 300))} is not a DynamoDB table name: 3-255 characters of letters, digits, '_', '-', '.'`,
+    );
+  }
+  return endpoint === undefined ? { region, tableName } : { region, endpoint, tableName };
+}
+
+function optional(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function validateEndpoint(endpoint: string): void {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new StoreConfigError(
+      `AWS_ENDPOINT_URL_DYNAMODB ${JSON.stringify(endpoint)} is not a URL (e.g. http://127.0.0.1:8000)`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new StoreConfigError(`AWS_ENDPOINT_URL_DYNAMODB must be an http:// or https:// URL, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new StoreConfigError("AWS_ENDPOINT_URL_DYNAMODB must not contain credentials");
+  }
+}
+
+export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: config.region,
+    endpoint: config.endpoint,
+    credentials: config.credentials,
+    maxAttempts: 3,
+    // An unreachable endpoint must fail in seconds, not hang a CLI or a Lambda.
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 20_000 },
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+export function openReleaseStore(config: StoreConfig): DynamoDbReleaseStore {
+  return new DynamoDbReleaseStore({
+    client: createDocumentClient(config),
+    tableName: config.tableName,
+    region: config.region,
+    endpoint: config.endpoint,
+  });
+}

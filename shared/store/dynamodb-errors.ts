@@ -1,0 +1,72 @@
+/** Turns AWS SDK failures into the store's domain errors, naming the endpoint and table. */
+import { isDomainError } from "../errors.ts";
+import { StoreForbiddenError, StoreTimeoutError, StoreUnavailableError } from "./errors.ts";
+
+export interface StoreLocation {
+  tableName: string;
+  region: string;
+  endpoint?: string;
+}
+
+export function describeEndpoint(location: StoreLocation): string {
+  return location.endpoint ?? `dynamodb.${location.region}.amazonaws.com`;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host name lookup failed",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  EPIPE: "connection closed",
+};
+const DENIED = new Set([
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "InvalidSignatureException",
+  "ExpiredTokenException",
+  "MissingAuthenticationTokenException",
+]);
+const THROTTLED = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "ServiceUnavailable",
+  "InternalServerError",
+]);
+
+export function translateAwsError(error: unknown, location: StoreLocation): unknown {
+  if (isDomainError(error)) return error;
+  const e = error as { name?: string; code?: string; message?: string; errors?: { code?: string }[] };
+  const where = `DynamoDB at ${describeEndpoint(location)}`;
+  const code = e?.code ?? e?.errors?.find((inner) => inner?.code)?.code;
+  if (code && NETWORK_CODES[code]) {
+    return new StoreUnavailableError(`cannot reach ${where}: ${NETWORK_CODES[code]} (${code})`, "StoreUnreachable", {
+      cause: error,
+    });
+  }
+  if (e?.name === "TimeoutError" || code === "ETIMEDOUT" || e?.name === "RequestTimeout") {
+    return new StoreTimeoutError(`${where} did not answer in time`, { cause: error });
+  }
+  if (e?.name === "ResourceNotFoundException") {
+    return new StoreUnavailableError(
+      `table "${location.tableName}" does not exist at ${describeEndpoint(location)} (region ${location.region}); ` +
+        "create it with `npm run --silent cli -- init`",
+      "TableNotFound",
+      { cause: error },
+    );
+  }
+  if (e?.name === "CredentialsProviderError") {
+    return new StoreForbiddenError(`no AWS credentials to call ${where}: ${e.message}`, { cause: error });
+  }
+  if (e?.name && DENIED.has(e.name)) {
+    return new StoreForbiddenError(`${where} refused our credentials: ${e.name}`, { cause: error });
+  }
+  if (e?.name && THROTTLED.has(e.name)) {
+    return new StoreUnavailableError(`${where} is throttling or failing requests: ${e.name}`, "StoreThrottled", {
+      cause: error,
+    });
+  }
+  return error;
+}

@@ -1,0 +1,130 @@
+/** How a revision maps to DynamoDB items (layout in table-schema.ts). */
+import type { ChartMetadata, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import type { ManifestRecord } from "./manifest-chunks.ts";
+import { revisionSortKey } from "./manifest-chunks.ts";
+import { assembleMetadata, type MutableFields, type RevisionParts } from "./revision-content.ts";
+import { DEPLOYED_INDEX, RELEASES_INDEX } from "./table-schema.ts";
+
+export type Item = Record<string, unknown>;
+
+export const LATEST_SORT_KEY = "LATEST";
+
+export function releasePartitionKey(key: ReleaseKey): string {
+  return `REL#${key.cluster}#${key.namespace}#${key.name}`;
+}
+
+/** The order of `helm list` across clusters: cluster, then namespace, then name. */
+export function listingPosition(key: ReleaseKey): string {
+  return `${key.cluster}#${key.namespace}#${key.name}`;
+}
+
+export function revisionItem(key: ReleaseKey, parts: RevisionParts, record: ManifestRecord, storedAt: string): Item {
+  const item: Item = {
+    PK: releasePartitionKey(key),
+    SK: revisionSortKey(parts.fixed.version),
+    cluster: key.cluster,
+    namespace: key.namespace,
+    name: key.name,
+    revision: parts.fixed.version,
+    ...mutableAttributes(parts.mutable),
+    meta: JSON.stringify(parts.fixed),
+    contentHash: parts.contentHash,
+    manifest: record,
+    storedAt,
+  };
+  if (parts.fixed.info?.last_deployed) item.updated = parts.fixed.info.last_deployed;
+  if (parts.fixed.chart?.metadata) item.chart = parts.fixed.chart.metadata;
+  return item;
+}
+
+/** The LATEST pointer is a full copy of the revision item plus the index keys. */
+export function latestItemFrom(revision: Item): Item {
+  const item: Item = { ...revision, SK: LATEST_SORT_KEY };
+  const position = `${revision.cluster}#${revision.namespace}#${revision.name}`;
+  item[RELEASES_INDEX.partitionKey] = RELEASES_INDEX.value;
+  item[RELEASES_INDEX.sortKey] = position;
+  if (revision.status === "deployed") {
+    item[DEPLOYED_INDEX.partitionKey] = DEPLOYED_INDEX.value;
+    item[DEPLOYED_INDEX.sortKey] = position;
+  }
+  return item;
+}
+
+export function mutableAttributes(mutable: MutableFields): Item {
+  const attributes: Item = { status: mutable.status };
+  if (mutable.description !== undefined) attributes.description = mutable.description;
+  if (mutable.deleted !== undefined) attributes.deleted = mutable.deleted;
+  if (mutable.hookRuns !== undefined) attributes.hookRuns = JSON.stringify(mutable.hookRuns);
+  return attributes;
+}
+
+export function mutableFromItem(item: Item): MutableFields {
+  const mutable: MutableFields = { status: item.status as ReleaseStatus };
+  if (typeof item.description === "string") mutable.description = item.description;
+  if (typeof item.deleted === "string") mutable.deleted = item.deleted;
+  if (typeof item.hookRuns === "string") mutable.hookRuns = JSON.parse(item.hookRuns);
+  return mutable;
+}
+
+export function metadataFromItem(item: Item): ReleaseMetadata {
+  return assembleMetadata(JSON.parse(item.meta as string) as ReleaseMetadata, mutableFromItem(item));
+}
+
+export function summaryFromItem(item: Item): ReleaseSummary {
+  const summary: ReleaseSummary = {
+    cluster: item.cluster as string,
+    namespace: item.namespace as string,
+    name: item.name as string,
+    revision: Number(item.revision),
+    status: item.status as ReleaseStatus,
+  };
+  if (typeof item.updated === "string") summary.updated = item.updated;
+  if (item.chart) summary.chart = item.chart as ChartMetadata;
+  if (typeof item.description === "string") summary.description = item.description;
+  return summary;
+}
+
+/**
+ * SET/REMOVE for the mutable fields of an existing item. `replace` clears
+ * fields absent from `mutable` (a re-put states them all); otherwise only the
+ * given ones change (updateStatus).
+ */
+export function mutableUpdate(
+  mutable: Partial<MutableFields>,
+  replace: boolean,
+  onLatest: boolean,
+): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const set: string[] = [];
+  const remove: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const attributes = mutableAttributes({ status: mutable.status ?? "unknown", ...mutable });
+  if (mutable.status === undefined) delete attributes.status;
+  for (const field of ["status", "description", "deleted", "hookRuns"]) {
+    names[`#${field}`] = field;
+    if (attributes[field] !== undefined) {
+      set.push(`#${field} = :${field}`);
+      values[`:${field}`] = attributes[field];
+    } else if (replace) {
+      remove.push(`#${field}`);
+    } else {
+      delete names[`#${field}`];
+    }
+  }
+  if (onLatest && mutable.status !== undefined) {
+    names["#gpk"] = DEPLOYED_INDEX.partitionKey;
+    names["#gsk"] = DEPLOYED_INDEX.sortKey;
+    if (mutable.status === "deployed") {
+      set.push("#gpk = :gpk", "#gsk = #gsi2sk");
+      names["#gsi2sk"] = RELEASES_INDEX.sortKey;
+      values[":gpk"] = DEPLOYED_INDEX.value;
+    } else {
+      // REMOVE, never an empty string: that is how an item leaves a sparse index.
+      remove.push("#gpk", "#gsk");
+    }
+  }
+  const expression = [set.length ? `SET ${set.join(", ")}` : "", remove.length ? `REMOVE ${remove.join(", ")}` : ""]
+    .filter(Boolean)
+    .join(" ");
+  return { expression, names, values };
+}

@@ -1,0 +1,504 @@
+/**
+ * The DynamoDB ReleaseStore (layout in table-schema.ts). Writes are transactions
+ * with conditions: a revision is created only if absent, and the LATEST pointer
+ * only moves forward, so concurrent writers of one revision cannot both win.
+ * Metadata reads (history, list, latest metadata) never touch manifest chunks.
+ */
+import {
+  BatchWriteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { ReleaseTooLargeError } from "../release/errors.ts";
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
+import { type StoreLocation, translateAwsError } from "./dynamodb-errors.ts";
+import {
+  type Item,
+  LATEST_SORT_KEY,
+  latestItemFrom,
+  listingPosition,
+  metadataFromItem,
+  mutableFromItem,
+  mutableUpdate,
+  releasePartitionKey,
+  revisionItem,
+  summaryFromItem,
+} from "./dynamodb-items.ts";
+import { InvalidCursorError, ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
+import {
+  blobPrefix,
+  blobSortKey,
+  type ManifestRecord,
+  packBody,
+  revisionBlobPrefix,
+  revisionSortKey,
+  unpackBody,
+} from "./manifest-chunks.ts";
+import { decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
+import {
+  assembleRelease,
+  type MutableFields,
+  sameMutable,
+  splitRelease,
+  validateReleaseForStore,
+} from "./revision-content.ts";
+import { DEPLOYED_INDEX, RELEASES_INDEX, SUMMARY_ATTRIBUTES } from "./table-schema.ts";
+
+/** Bounds every internal loop: filtered listing pages, retries of unprocessed batch items, pointer races. */
+const MAX_QUERY_ROUNDS = 25;
+const MAX_BATCH_RETRIES = 8;
+const MAX_WRITE_ATTEMPTS = 5;
+/** Metadata items must stay well under 400 KB (two copies: REV# and LATEST). */
+const MAX_METADATA_BYTES = 350 * 1024;
+
+export interface DynamoDbStoreOptions extends StoreLocation {
+  client: DynamoDBDocumentClient;
+  now?: () => Date;
+}
+
+export class DynamoDbReleaseStore implements ReleaseStore {
+  readonly #db: DynamoDBDocumentClient;
+  readonly #location: StoreLocation;
+  readonly #table: string;
+  readonly #now: () => Date;
+
+  constructor(options: DynamoDbStoreOptions) {
+    this.#db = options.client;
+    this.#location = { tableName: options.tableName, region: options.region, endpoint: options.endpoint };
+    this.#table = options.tableName;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
+    const k = validateReleaseKey(key);
+    const rev = validateRevision(revision);
+    const item = await this.#getItem(releasePartitionKey(k), revisionSortKey(rev));
+    if (!item) throw new ReleaseNotFoundError(k, rev);
+    return this.#withBody(k, item);
+  }
+
+  async getLatest(key: ReleaseKey): Promise<Release> {
+    const k = validateReleaseKey(key);
+    const item = await this.#getItem(releasePartitionKey(k), LATEST_SORT_KEY);
+    if (!item) throw new ReleaseNotFoundError(k);
+    return this.#withBody(k, item);
+  }
+
+  async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {
+    const k = validateReleaseKey(key);
+    const limit = resolveLimit(page.limit);
+    const pk = releasePartitionKey(k);
+    const before =
+      page.cursor === undefined ? undefined : validateRevision(decodeCursor("history", page.cursor).before);
+    const { items, more } = await this.#collect(
+      {
+        TableName: this.#table,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :rev)",
+        ExpressionAttributeValues: { ":pk": pk, ":rev": "REV#" },
+        ProjectionExpression: "PK, SK, revision, meta, #status, description, deleted, hookRuns",
+        ExpressionAttributeNames: { "#status": "status" },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ExclusiveStartKey: before === undefined ? undefined : { PK: pk, SK: revisionSortKey(before) },
+      },
+      limit,
+    );
+    if (items.length === 0 && page.cursor === undefined) throw new ReleaseNotFoundError(k);
+    const metadata = items.map(metadataFromItem);
+    return more
+      ? { items: metadata, cursor: encodeCursor("history", { before: metadata.at(-1)!.version }) }
+      : { items: metadata };
+  }
+
+  async putRevision(cluster: string, release: Release): Promise<PutResult> {
+    validateReleaseForStore(cluster, release);
+    const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
+    const parts = splitRelease(release);
+    const pk = releasePartitionKey(key);
+    const existing = await this.#getItem(pk, revisionSortKey(release.version));
+    if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
+
+    const { record, chunks } = packBody(parts.body, parts.contentHash);
+    const item = revisionItem(key, parts, record, this.#now().toISOString());
+    const metadataBytes = Buffer.byteLength(item.meta as string) + Buffer.byteLength((item.hookRuns as string) ?? "");
+    if (metadataBytes > MAX_METADATA_BYTES) {
+      throw new ReleaseTooLargeError(
+        `release metadata (values, notes, hooks) of ${key.namespace}/${key.name} revision ${release.version} is ` +
+          `${metadataBytes} bytes; at most ${MAX_METADATA_BYTES} bytes can be stored`,
+      );
+    }
+    await this.#writeChunks(pk, release.version, record, chunks);
+    try {
+      await this.#createRevision(key, item);
+      return "created";
+    } catch (error) {
+      if (!(error instanceof RevisionExistsSignal)) throw error;
+      const winner = await this.#getItem(pk, revisionSortKey(release.version));
+      if ((winner?.manifest as ManifestRecord | undefined)?.blobId !== record.blobId) {
+        await this.#deleteChunks(pk, blobPrefix(release.version, record.blobId));
+      }
+      if (!winner) throw new ReleaseConflictError(key, release.version, "revision was deleted while being written");
+      return this.#reconcile(key, winner, parts.contentHash, parts.mutable);
+    }
+  }
+
+  async updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void> {
+    const k = validateReleaseKey(key);
+    const rev = validateRevision(revision);
+    validateStatus(status);
+    const change: Partial<MutableFields> = description === undefined ? { status } : { status, description };
+    await this.#applyMutable(k, rev, change, false);
+  }
+
+  async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    const cluster =
+      filter.cluster === undefined
+        ? undefined
+        : validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" }).cluster;
+    const namespace =
+      filter.namespace === undefined
+        ? undefined
+        : validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" }).namespace;
+    const status = filter.status === undefined ? undefined : validateStatus(filter.status);
+    // Deployed releases have their own sparse index: an exact Query instead of a filtered one.
+    const index = status === "deployed" ? DEPLOYED_INDEX : RELEASES_INDEX;
+    const prefix =
+      cluster === undefined ? undefined : namespace === undefined ? `${cluster}#` : `${cluster}#${namespace}#`;
+    const filters: string[] = [];
+    const values: Record<string, unknown> = { ":gpk": index.value };
+    const names: Record<string, string> = { "#gpk": index.partitionKey, "#gsk": index.sortKey };
+    if (prefix !== undefined) values[":prefix"] = prefix;
+    if (cluster === undefined && namespace !== undefined) {
+      filters.push("#namespace = :namespace");
+      names["#namespace"] = "namespace";
+      values[":namespace"] = namespace;
+    }
+    if (status !== undefined && status !== "deployed") {
+      filters.push("#status = :status");
+      names["#status"] = "status";
+      values[":status"] = status;
+    }
+    return this.#listIndex("list", index, page, {
+      KeyConditionExpression: prefix === undefined ? "#gpk = :gpk" : "#gpk = :gpk AND begins_with(#gsk, :prefix)",
+      FilterExpression: filters.length ? filters.join(" AND ") : undefined,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  }
+
+  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return this.#listIndex("deployed", DEPLOYED_INDEX, page, {
+      KeyConditionExpression: "#gpk = :gpk",
+      ExpressionAttributeNames: { "#gpk": DEPLOYED_INDEX.partitionKey },
+      ExpressionAttributeValues: { ":gpk": DEPLOYED_INDEX.value },
+    });
+  }
+
+  async delete(key: ReleaseKey, revision?: number): Promise<void> {
+    const k = validateReleaseKey(key);
+    const pk = releasePartitionKey(k);
+    if (revision === undefined) {
+      const keys = await this.#allKeys({
+        TableName: this.#table,
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": pk },
+      });
+      if (!keys.some((item) => String(item.SK).startsWith("REV#"))) throw new ReleaseNotFoundError(k);
+      // LATEST first: from then on listings no longer show a half-deleted release.
+      keys.sort((a, b) => (a.SK === LATEST_SORT_KEY ? -1 : b.SK === LATEST_SORT_KEY ? 1 : 0));
+      await this.#batchDelete(keys);
+      return;
+    }
+    const rev = validateRevision(revision);
+    const latest = await this.#getItem(pk, LATEST_SORT_KEY);
+    const sk = revisionSortKey(rev);
+    const deleteRevision = {
+      Delete: { TableName: this.#table, Key: { PK: pk, SK: sk }, ConditionExpression: "attribute_exists(PK)" },
+    };
+    const actions: object[] = [deleteRevision];
+    if (latest && Number(latest.revision) === rev) {
+      // Deleting the highest revision is the one case where LATEST moves back.
+      const { items } = await this.#collect(
+        {
+          TableName: this.#table,
+          KeyConditionExpression: "PK = :pk AND SK BETWEEN :low AND :high",
+          ExpressionAttributeValues: { ":pk": pk, ":low": "REV#", ":high": revisionSortKey(rev - 1) },
+          ScanIndexForward: false,
+          ConsistentRead: true,
+        },
+        1,
+      );
+      const condition = { ConditionExpression: "revision = :rev", ExpressionAttributeValues: { ":rev": rev } };
+      actions.push(
+        items[0]
+          ? { Put: { TableName: this.#table, Item: latestItemFrom(items[0]), ...condition } }
+          : { Delete: { TableName: this.#table, Key: { PK: pk, SK: LATEST_SORT_KEY }, ...condition } },
+      );
+    }
+    const reasons = await this.#transact(actions);
+    if (reasons?.[0] === "ConditionalCheckFailed") throw new ReleaseNotFoundError(k, rev);
+    if (reasons) throw new ReleaseConflictError(k, rev, "the release changed while deleting; retry");
+    await this.#deleteChunks(pk, revisionBlobPrefix(rev));
+  }
+
+  // --- internals -----------------------------------------------------------------------------------
+
+  async #reconcile(key: ReleaseKey, existing: Item, contentHash: string, mutable: MutableFields): Promise<PutResult> {
+    const revision = Number(existing.revision);
+    if (existing.contentHash !== contentHash) {
+      throw new ReleaseConflictError(key, revision, "already stored with different content (not overwritten)");
+    }
+    if (sameMutable(mutableFromItem(existing), mutable)) return "unchanged";
+    await this.#applyMutable(key, revision, mutable, true, contentHash);
+    return "updated";
+  }
+
+  /** Creates REV#n and, unless a newer revision is already the latest, moves LATEST to it. */
+  async #createRevision(key: ReleaseKey, item: Item): Promise<void> {
+    const revision = item.revision as number;
+    const putRevision = {
+      Put: { TableName: this.#table, Item: item, ConditionExpression: "attribute_not_exists(PK)" },
+    };
+    const putLatest = {
+      Put: {
+        TableName: this.#table,
+        Item: latestItemFrom(item),
+        ConditionExpression: "attribute_not_exists(PK) OR revision < :rev",
+        ExpressionAttributeValues: { ":rev": revision },
+      },
+    };
+    const reasons = await this.#transact([putRevision, putLatest]);
+    if (!reasons) return;
+    if (reasons[0] === "ConditionalCheckFailed") throw new RevisionExistsSignal();
+    if (reasons[1] !== "ConditionalCheckFailed") {
+      throw new ReleaseConflictError(key, revision, `write was cancelled (${reasons.join(", ")}); retry`);
+    }
+    // A newer revision is already the latest: store this one without touching the pointer.
+    const alone = await this.#transact([putRevision]);
+    if (alone?.[0] === "ConditionalCheckFailed") throw new RevisionExistsSignal();
+    if (alone) throw new ReleaseConflictError(key, revision, `write was cancelled (${alone.join(", ")}); retry`);
+  }
+
+  /** Updates the mutable fields of REV#n, and of LATEST when it points at n, in one transaction. */
+  async #applyMutable(
+    key: ReleaseKey,
+    revision: number,
+    change: Partial<MutableFields>,
+    replace: boolean,
+    contentHash?: string,
+  ): Promise<void> {
+    const pk = releasePartitionKey(key);
+    const onRevision = mutableUpdate(change, replace, false);
+    const condition = contentHash === undefined ? "attribute_exists(PK)" : "contentHash = :hash";
+    const revisionUpdate = {
+      Update: {
+        TableName: this.#table,
+        Key: { PK: pk, SK: revisionSortKey(revision) },
+        UpdateExpression: onRevision.expression,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: onRevision.names,
+        ExpressionAttributeValues: {
+          ...onRevision.values,
+          ...(contentHash === undefined ? {} : { ":hash": contentHash }),
+        },
+      },
+    };
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const latest = await this.#getItem(pk, LATEST_SORT_KEY, "revision");
+      const actions: object[] = [revisionUpdate];
+      if (latest && Number(latest.revision) === revision) {
+        const onLatest = mutableUpdate(change, replace, true);
+        actions.push({
+          Update: {
+            TableName: this.#table,
+            Key: { PK: pk, SK: LATEST_SORT_KEY },
+            UpdateExpression: onLatest.expression,
+            ConditionExpression: "revision = :rev",
+            ExpressionAttributeNames: onLatest.names,
+            ExpressionAttributeValues: { ...onLatest.values, ":rev": revision },
+          },
+        });
+      }
+      const reasons = await this.#transact(actions);
+      if (!reasons) return;
+      if (reasons[0] === "ConditionalCheckFailed") {
+        if (contentHash === undefined) throw new ReleaseNotFoundError(key, revision);
+        throw new ReleaseConflictError(key, revision, "content changed while updating its status");
+      }
+      // LATEST moved between our read and the write: read it again.
+    }
+    throw new ReleaseConflictError(key, revision, "the release kept changing while updating its status; retry");
+  }
+
+  async #withBody(key: ReleaseKey, item: Item): Promise<Release> {
+    const revision = Number(item.revision);
+    const record = item.manifest as ManifestRecord;
+    const problem = (message: string, cause?: unknown): never => {
+      throw new ManifestCorruptError(key, revision, message, { cause });
+    };
+    if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
+    const chunks: { index: number; data: Uint8Array }[] = [];
+    const prefix = blobPrefix(revision, record.blobId);
+    await this.#queryAll(
+      {
+        TableName: this.#table,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :blob)",
+        ExpressionAttributeValues: { ":pk": item.PK, ":blob": prefix },
+        ConsistentRead: true,
+      },
+      (chunk) => {
+        chunks.push({ index: Number(String(chunk.SK).slice(prefix.length)), data: chunk.data as Uint8Array });
+        if (chunks.length > record.chunks) problem(`more than ${record.chunks} chunk(s) stored`);
+      },
+    );
+    const body = unpackBody(record, chunks, problem);
+    return assembleRelease(metadataFromItem(item), body);
+  }
+
+  async #writeChunks(pk: string, revision: number, record: ManifestRecord, chunks: Buffer[]): Promise<void> {
+    const requests = chunks.map((data, index) => ({
+      PutRequest: { Item: { PK: pk, SK: blobSortKey(revision, record.blobId, index), data } },
+    }));
+    await this.#batchWrite(requests);
+  }
+
+  async #deleteChunks(pk: string, prefix: string): Promise<void> {
+    const keys = await this.#allKeys({
+      TableName: this.#table,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
+      ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
+    });
+    await this.#batchDelete(keys);
+  }
+
+  async #batchDelete(keys: Item[]): Promise<void> {
+    await this.#batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
+  }
+
+  async #batchWrite(requests: object[]): Promise<void> {
+    // 25 items per call is DynamoDB's limit; 20 chunks keep a call under its 16 MB cap with room to spare.
+    for (let start = 0; start < requests.length; start += 20) {
+      let pending: object[] = requests.slice(start, start + 20);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt === MAX_BATCH_RETRIES)
+          throw translateAwsError(
+            Object.assign(new Error("unprocessed items"), { name: "ThrottlingException" }),
+            this.#location,
+          );
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        const result = await this.#send(new BatchWriteCommand({ RequestItems: { [this.#table]: pending as never } }));
+        pending = (result.UnprocessedItems?.[this.#table] as object[] | undefined) ?? [];
+      }
+    }
+  }
+
+  async #listIndex(
+    kind: string,
+    index: typeof DEPLOYED_INDEX | typeof RELEASES_INDEX,
+    page: PageRequest,
+    query: Partial<QueryCommandInput>,
+  ): Promise<Page<ReleaseSummary>> {
+    const limit = resolveLimit(page.limit);
+    const after = page.cursor === undefined ? undefined : String(decodeCursor(kind, page.cursor).after);
+    if (after !== undefined && after.split("#").length !== 3) throw new InvalidCursorError();
+    const startKey = (position: string) => ({
+      PK: `REL#${position}`,
+      SK: LATEST_SORT_KEY,
+      [index.partitionKey]: index.value,
+      [index.sortKey]: position,
+    });
+    const { items, more, lastKey } = await this.#collect(
+      {
+        TableName: this.#table,
+        IndexName: index.name,
+        ProjectionExpression: SUMMARY_ATTRIBUTES.map((a) => `#p_${a}`).join(", "),
+        ...query,
+        ExpressionAttributeNames: {
+          ...query.ExpressionAttributeNames,
+          ...Object.fromEntries(SUMMARY_ATTRIBUTES.map((a) => [`#p_${a}`, a])),
+        },
+        ExclusiveStartKey: after === undefined ? undefined : startKey(after),
+      },
+      limit,
+    );
+    const summaries = items.map(summaryFromItem);
+    if (!more) return { items: summaries };
+    const position = summaries.length ? listingPosition(summaries.at(-1)!) : String(lastKey?.[index.sortKey]);
+    return { items: summaries, cursor: encodeCursor(kind, { after: position }) };
+  }
+
+  /** Reads up to limit+1 items (to know whether another page exists), across DynamoDB's 1 MB pages, boundedly. */
+  async #collect(input: QueryCommandInput, limit: number): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
+    const items: Item[] = [];
+    let startKey = input.ExclusiveStartKey;
+    for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
+      const result = await this.#send(
+        new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
+      );
+      items.push(...((result.Items ?? []) as Item[]));
+      startKey = result.LastEvaluatedKey;
+      if (items.length > limit) return { items: items.slice(0, limit), more: true };
+      if (!startKey) return { items, more: false };
+    }
+    // Filtered listings can need many pages; hand back what we have with a cursor to continue.
+    return { items, more: true, lastKey: startKey };
+  }
+
+  async #queryAll(input: QueryCommandInput, each: (item: Item) => void): Promise<void> {
+    let startKey: Record<string, unknown> | undefined;
+    // A 5 MB manifest is ~16 chunks, ~6 pages; 10,000 pages is far beyond any real release.
+    for (let round = 0; round < 10_000; round++) {
+      const result = await this.#send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+      for (const item of result.Items ?? []) each(item as Item);
+      startKey = result.LastEvaluatedKey;
+      if (!startKey) return;
+    }
+  }
+
+  async #allKeys(input: QueryCommandInput): Promise<Item[]> {
+    const keys: Item[] = [];
+    await this.#queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
+    return keys;
+  }
+
+  async #getItem(pk: string, sk: string, projection?: string): Promise<Item | undefined> {
+    const result = await this.#send(
+      new GetCommand({
+        TableName: this.#table,
+        Key: { PK: pk, SK: sk },
+        ConsistentRead: true,
+        ProjectionExpression: projection,
+      }),
+    );
+    return result.Item as Item | undefined;
+  }
+
+  /** Runs a transaction; returns undefined on success, or the positional cancellation reason codes. */
+  async #transact(actions: object[]): Promise<string[] | undefined> {
+    try {
+      await this.#send(new TransactWriteCommand({ TransactItems: actions as never }));
+      return undefined;
+    } catch (error) {
+      if ((error as { name?: string }).name !== "TransactionCanceledException") throw error;
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      return actions.map((_, i) => reasons[i]?.Code ?? "None");
+    }
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: each command has its own output type
+  async #send(command: object): Promise<any> {
+    try {
+      return await this.#db.send(command as never);
+    } catch (error) {
+      throw translateAwsError(error, this.#location);
+    }
+  }
+}
+
+/** Internal: the conditional create found the revision already there. */
+class RevisionExistsSignal extends Error {}

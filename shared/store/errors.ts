@@ -1,0 +1,81 @@
+import { DomainError, ValidationError } from "../errors.ts";
+import type { ReleaseKey } from "../release/model.ts";
+
+export function describeKey(key: ReleaseKey, revision?: number): string {
+  return `${key.cluster}/${key.namespace}/${key.name}${revision === undefined ? "" : ` revision ${revision}`}`;
+}
+
+/** Helm's own text (`Error: release: not found`); the key is kept for logs and the API. */
+export class ReleaseNotFoundError extends DomainError {
+  readonly kind = "not-found" as const;
+  readonly code = "ReleaseNotFound";
+  readonly key: ReleaseKey;
+  readonly revision?: number;
+  constructor(key: ReleaseKey, revision?: number) {
+    super("release: not found");
+    this.key = key;
+    this.revision = revision;
+  }
+}
+
+/** A revision already stored with different content, or a write that lost a race. */
+export class ReleaseConflictError extends DomainError {
+  readonly kind = "conflict" as const;
+  readonly code = "ReleaseConflict";
+  readonly key: ReleaseKey;
+  readonly revision: number;
+  constructor(key: ReleaseKey, revision: number, reason: string, options?: { cause?: unknown }) {
+    super(`${describeKey(key, revision)}: ${reason}`, options);
+    this.key = key;
+    this.revision = revision;
+  }
+}
+
+/** Stored manifest chunks are missing, extra, or fail their size/sha256 check: never returned truncated. */
+export class ManifestCorruptError extends DomainError {
+  readonly kind = "corrupt" as const;
+  readonly code = "ManifestCorrupt";
+  constructor(key: ReleaseKey, revision: number, problem: string, options?: { cause?: unknown }) {
+    super(`stored manifest of ${describeKey(key, revision)} is corrupt: ${problem}`, options);
+  }
+}
+
+/** The store's endpoint cannot be reached, the table is missing, or DynamoDB throttled us out. */
+export class StoreUnavailableError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code: string;
+  constructor(message: string, code = "StoreUnavailable", options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export class StoreTimeoutError extends DomainError {
+  readonly kind = "timeout" as const;
+  readonly code = "StoreTimeout";
+}
+
+/** The product's own credentials were refused by DynamoDB. */
+export class StoreForbiddenError extends DomainError {
+  readonly kind = "forbidden" as const;
+  readonly code = "StoreForbidden";
+}
+
+export class InvalidCursorError extends ValidationError {
+  constructor(message = "invalid cursor: pass the cursor of a previous page unchanged") {
+    super(message, "InvalidCursor");
+  }
+}
+
+export class InvalidPageLimitError extends ValidationError {
+  constructor(message: string) {
+    super(message, "InvalidPageLimit");
+  }
+}
+
+/** Bad store configuration (environment variables): fail fast at start. */
+export class StoreConfigError extends ValidationError {
+  constructor(message: string) {
+    super(message, "InvalidStoreConfig");
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A real in-memory ReleaseStore with the DynamoDB store's semantics (content
+ * hashes, in-place status updates, conflicts, ordering, cursors), held to the same
+ * contract suite. For unit tests of other areas and for runs without any engine.
+ */
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
+import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
+import { decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
+import {
+  assembleMetadata,
+  assembleRelease,
+  type RevisionParts,
+  sameMutable,
+  splitRelease,
+  summaryOf,
+  validateReleaseForStore,
+} from "./revision-content.ts";
+
+interface StoredRelease {
+  key: ReleaseKey;
+  revisions: Map<number, RevisionParts>;
+}
+
+const sortKey = (key: ReleaseKey) => `${key.cluster}#${key.namespace}#${key.name}`;
+
+export class MemoryReleaseStore implements ReleaseStore {
+  readonly #releases = new Map<string, StoredRelease>();
+
+  async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
+    const k = validateReleaseKey(key);
+    const rev = validateRevision(revision);
+    const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
+    if (!parts) throw new ReleaseNotFoundError(k, rev);
+    return structuredClone(assembleRelease(assembleMetadata(parts.fixed, parts.mutable), parts.body));
+  }
+
+  async getLatest(key: ReleaseKey): Promise<Release> {
+    const k = validateReleaseKey(key);
+    const latest = this.#latest(this.#releases.get(sortKey(k)));
+    if (!latest) throw new ReleaseNotFoundError(k);
+    return this.getRevision(k, latest.fixed.version);
+  }
+
+  async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {
+    const k = validateReleaseKey(key);
+    const limit = resolveLimit(page.limit);
+    const before = page.cursor === undefined ? Infinity : Number(decodeCursor("history", page.cursor).before);
+    const stored = this.#releases.get(sortKey(k));
+    if (!stored?.revisions.size && page.cursor === undefined) throw new ReleaseNotFoundError(k);
+    const revisions = [...(stored?.revisions.keys() ?? [])].filter((r) => r < before).sort((a, b) => b - a);
+    const items = revisions.slice(0, limit).map((r) => {
+      const parts = stored!.revisions.get(r)!;
+      return structuredClone(assembleMetadata(parts.fixed, parts.mutable));
+    });
+    const more = revisions.length > limit;
+    return more ? { items, cursor: encodeCursor("history", { before: items.at(-1)!.version }) } : { items };
+  }
+
+  async putRevision(cluster: string, release: Release): Promise<PutResult> {
+    validateReleaseForStore(cluster, release);
+    const parts = splitRelease(structuredClone(release));
+    const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
+    const id = sortKey(key);
+    let stored = this.#releases.get(id);
+    const existing = stored?.revisions.get(release.version);
+    if (existing) {
+      if (existing.contentHash !== parts.contentHash) {
+        throw new ReleaseConflictError(key, release.version, "already stored with different content");
+      }
+      if (sameMutable(existing.mutable, parts.mutable)) return "unchanged";
+      existing.mutable = parts.mutable;
+      return "updated";
+    }
+    if (!stored) {
+      stored = { key, revisions: new Map() };
+      this.#releases.set(id, stored);
+    }
+    stored.revisions.set(release.version, parts);
+    return "created";
+  }
+
+  async updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void> {
+    const k = validateReleaseKey(key);
+    const rev = validateRevision(revision);
+    validateStatus(status);
+    const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
+    if (!parts) throw new ReleaseNotFoundError(k, rev);
+    parts.mutable = { ...parts.mutable, status };
+    if (description !== undefined) parts.mutable.description = description;
+  }
+
+  async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    if (filter.cluster !== undefined) validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" });
+    if (filter.namespace !== undefined) validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" });
+    if (filter.status !== undefined) validateStatus(filter.status);
+    return this.#page("list", page, (summary) => {
+      return (
+        (filter.cluster === undefined || summary.cluster === filter.cluster) &&
+        (filter.namespace === undefined || summary.namespace === filter.namespace) &&
+        (filter.status === undefined || summary.status === filter.status)
+      );
+    });
+  }
+
+  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return this.#page("deployed", page, (summary) => summary.status === "deployed");
+  }
+
+  async delete(key: ReleaseKey, revision?: number): Promise<void> {
+    const k = validateReleaseKey(key);
+    const id = sortKey(k);
+    const stored = this.#releases.get(id);
+    if (revision === undefined) {
+      if (!stored?.revisions.size) throw new ReleaseNotFoundError(k);
+      this.#releases.delete(id);
+      return;
+    }
+    const rev = validateRevision(revision);
+    if (!stored?.revisions.delete(rev)) throw new ReleaseNotFoundError(k, rev);
+    if (stored.revisions.size === 0) this.#releases.delete(id);
+  }
+
+  #latest(stored: StoredRelease | undefined): RevisionParts | undefined {
+    if (!stored?.revisions.size) return undefined;
+    return stored.revisions.get(Math.max(...stored.revisions.keys()));
+  }
+
+  #page(kind: string, page: PageRequest, keep: (s: ReleaseSummary) => boolean): Page<ReleaseSummary> {
+    const limit = resolveLimit(page.limit);
+    const after = page.cursor === undefined ? "" : String(decodeCursor(kind, page.cursor).after);
+    const matching = [...this.#releases.values()]
+      .map((stored) => ({ id: sortKey(stored.key), stored, latest: this.#latest(stored) }))
+      .filter((entry) => entry.latest && entry.id > after)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((entry) => ({
+        id: entry.id,
+        summary: summaryOf(entry.stored.key.cluster, assembleMetadata(entry.latest!.fixed, entry.latest!.mutable)),
+      }))
+      .filter((entry) => keep(entry.summary));
+    const items = matching.slice(0, limit);
+    const result: Page<ReleaseSummary> = { items: structuredClone(items.map((i) => i.summary)) };
+    if (matching.length > limit) result.cursor = encodeCursor(kind, { after: items.at(-1)!.id });
+    return result;
+  }
+}

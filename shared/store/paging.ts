@@ -1,0 +1,43 @@
+/** Page sizes and opaque cursors shared by both stores. */
+import { InvalidCursorError, InvalidPageLimitError } from "./errors.ts";
+
+export const DEFAULT_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 1000;
+const MAX_CURSOR_LENGTH = 4096;
+
+export function resolveLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new InvalidPageLimitError(`invalid page limit ${String(limit)}: must be a positive integer`);
+  }
+  return Math.min(limit, MAX_PAGE_LIMIT);
+}
+
+/**
+ * Cursors are base64url JSON tagged with the listing they belong to, so a history
+ * cursor handed to a listing (or a hand-edited one) is a clear 400, not a strange page.
+ */
+export function encodeCursor(kind: string, position: Record<string, string | number>): string {
+  return Buffer.from(JSON.stringify({ k: kind, p: position }), "utf8").toString("base64url");
+}
+
+export function decodeCursor(kind: string, cursor: string): Record<string, string | number> {
+  if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) {
+    throw new InvalidCursorError();
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  const p = (parsed as { p?: unknown })?.p;
+  if ((parsed as { k?: unknown })?.k !== kind || !p || typeof p !== "object" || Array.isArray(p)) {
+    throw new InvalidCursorError();
+  }
+  for (const value of Object.values(p)) {
+    if (typeof value !== "string" && typeof value !== "number") throw new InvalidCursorError();
+  }
+  return p as Record<string, string | number>;
+}

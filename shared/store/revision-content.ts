@@ -1,0 +1,170 @@
+/**
+ * What both stores agree a revision *is*: the immutable content (hashed, so a
+ * re-put is recognised as identical and a different one as a conflict), the few
+ * fields Helm itself rewrites in place on an existing revision (status,
+ * description, deleted time, hook last runs), and the manifest bodies that live
+ * apart from the metadata.
+ */
+import { createHash } from "node:crypto";
+import { ValidationError } from "../errors.ts";
+import type {
+  Hook,
+  HookLastRun,
+  HookMetadata,
+  Release,
+  ReleaseInfo,
+  ReleaseMetadata,
+  ReleaseStatus,
+  ReleaseSummary,
+} from "../release/model.ts";
+import {
+  validateClusterName,
+  validateNamespace,
+  validateReleaseName,
+  validateRevision,
+  validateStatus,
+} from "../release/validation.ts";
+
+/** Fields Helm updates on a stored revision (superseded on upgrade, uninstalled, `helm test` runs). */
+export interface MutableFields {
+  status: ReleaseStatus;
+  description?: string;
+  deleted?: string;
+  /** One entry per hook, in hook order. */
+  hookRuns?: (HookLastRun | null)[];
+}
+
+/** The manifest and the hook manifests, stored compressed apart from the metadata. */
+export interface ManifestBody {
+  manifest: string;
+  hooks: string[];
+}
+
+export interface RevisionParts {
+  /** Metadata without the mutable fields: never changes once stored. */
+  fixed: ReleaseMetadata;
+  mutable: MutableFields;
+  body: ManifestBody;
+  /** sha256 over the canonical JSON of `fixed` + `body`. */
+  contentHash: string;
+}
+
+/** Checks what a store needs before writing; the messages name the bad field. */
+export function validateReleaseForStore(cluster: string, release: Release): void {
+  validateClusterName(cluster);
+  if (!release || typeof release !== "object") throw new ValidationError("release must be an object");
+  validateReleaseName(release.name);
+  validateNamespace(release.namespace);
+  validateRevision(release.version);
+  validateStatus(release.info?.status);
+  if (typeof release.manifest !== "string") throw new ValidationError("release manifest must be a string");
+  for (const [i, hook] of (release.hooks ?? []).entries()) {
+    if (typeof hook?.manifest !== "string") throw new ValidationError(`hooks[${i}].manifest must be a string`);
+  }
+}
+
+export function splitRelease(release: Release): RevisionParts {
+  const info = release.info ?? { status: "unknown" as const };
+  const hooks = release.hooks ?? [];
+  const mutable: MutableFields = { status: info.status };
+  if (info.description !== undefined) mutable.description = info.description;
+  if (info.deleted !== undefined) mutable.deleted = info.deleted;
+  if (hooks.some((h) => h.last_run)) mutable.hookRuns = hooks.map((h) => h.last_run ?? null);
+
+  const { manifest, hooks: _hooks, info: _info, ...rest } = release;
+  const fixed: ReleaseMetadata = { ...rest };
+  const fixedInfo: Partial<ReleaseInfo> = { ...info };
+  delete fixedInfo.status;
+  delete fixedInfo.description;
+  delete fixedInfo.deleted;
+  fixed.info = fixedInfo as ReleaseInfo;
+  if (release.hooks) {
+    fixed.hooks = hooks.map(({ manifest: _m, last_run: _r, ...hook }) => hook);
+  }
+  const body: ManifestBody = { manifest, hooks: hooks.map((h) => h.manifest) };
+  const contentHash = sha256Hex(canonicalJson({ fixed, body }));
+  return { fixed, mutable, body, contentHash };
+}
+
+export function sameMutable(a: MutableFields, b: MutableFields): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** Rebuilds metadata in Helm's JSON field order. */
+export function assembleMetadata(fixed: ReleaseMetadata, mutable: MutableFields): ReleaseMetadata {
+  const src = (fixed.info ?? {}) as Partial<ReleaseInfo>;
+  const info: ReleaseInfo = { status: mutable.status };
+  const ordered: Partial<ReleaseInfo> = {
+    first_deployed: src.first_deployed,
+    last_deployed: src.last_deployed,
+    deleted: mutable.deleted,
+    description: mutable.description,
+    status: mutable.status,
+    notes: src.notes,
+  };
+  for (const [k, v] of Object.entries(ordered))
+    if (v !== undefined) (info as unknown as Record<string, unknown>)[k] = v;
+  const result: Record<string, unknown> = { name: fixed.name, info };
+  if (fixed.chart) result.chart = fixed.chart;
+  if (fixed.config) result.config = fixed.config;
+  if (fixed.hooks) {
+    result.hooks = fixed.hooks.map((hook, i): HookMetadata => {
+      const run = mutable.hookRuns?.[i];
+      return run ? { ...hook, last_run: run } : { ...hook };
+    });
+  }
+  result.version = fixed.version;
+  result.namespace = fixed.namespace;
+  if (fixed.labels) result.labels = fixed.labels;
+  if (fixed.apply_method) result.apply_method = fixed.apply_method;
+  return result as unknown as ReleaseMetadata;
+}
+
+/** Metadata plus bodies, in Helm's field order (manifest after config, hooks after manifest). */
+export function assembleRelease(metadata: ReleaseMetadata, body: ManifestBody): Release {
+  const { hooks, version, namespace, labels, apply_method, ...head } = metadata;
+  const release: Record<string, unknown> = { ...head, manifest: body.manifest };
+  if (hooks) release.hooks = hooks.map((hook, i): Hook => insertManifest(hook, body.hooks[i] ?? ""));
+  release.version = version;
+  release.namespace = namespace;
+  if (labels) release.labels = labels;
+  if (apply_method) release.apply_method = apply_method;
+  return release as unknown as Release;
+}
+
+function insertManifest(hook: HookMetadata, manifest: string): Hook {
+  const { name, kind, path, ...rest } = hook;
+  return { name, kind, path, manifest, ...rest };
+}
+
+export function summaryOf(cluster: string, metadata: ReleaseMetadata): ReleaseSummary {
+  const summary: ReleaseSummary = {
+    cluster,
+    namespace: metadata.namespace,
+    name: metadata.name,
+    revision: metadata.version,
+    status: metadata.info?.status ?? "unknown",
+  };
+  if (metadata.info?.last_deployed) summary.updated = metadata.info.last_deployed;
+  if (metadata.chart?.metadata) summary.chart = metadata.chart.metadata;
+  if (metadata.info?.description !== undefined) summary.description = metadata.info.description;
+  return summary;
+}
+
+/** JSON with object keys sorted, so equal content hashes equally whatever encoder wrote it. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => {
+    if (v && typeof v === "object" && !Array.isArray(v)) {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, v[k]]),
+      );
+    }
+    return v;
+  });
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}

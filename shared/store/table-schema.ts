@@ -1,0 +1,59 @@
+/**
+ * The releases table, in one place: `init` creates it from here and
+ * infra/releases-table.yml mirrors it (a test keeps the two in step).
+ *
+ *   PK = REL#<cluster>#<namespace>#<name>
+ *     SK = REV#0000000007              revision metadata (small: no manifest)
+ *     SK = BLOB#0000000007#<id>#0000   gzip manifest + hook manifests, <= 350 KB per chunk
+ *                                      (not under REV#, so a descending REV# query never meets a chunk)
+ *     SK = LATEST                      copy of the highest revision's metadata + index keys
+ *   GSI1 (sparse): GSI1PK = DEPLOYED, GSI1SK = <cluster>#<namespace>#<name>, only while latest is deployed
+ *   GSI2: GSI2PK = RELEASES, GSI2SK = <cluster>#<namespace>#<name>, on every LATEST item (helm list)
+ *   TTL: expiresAt (epoch seconds), for status-history snapshots (SNAP# items)
+ */
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+export const PARTITION_KEY = "PK";
+export const SORT_KEY = "SK";
+export const TTL_ATTRIBUTE = "expiresAt";
+
+export const DEPLOYED_INDEX = { name: "GSI1", partitionKey: "GSI1PK", sortKey: "GSI1SK", value: "DEPLOYED" } as const;
+export const RELEASES_INDEX = { name: "GSI2", partitionKey: "GSI2PK", sortKey: "GSI2SK", value: "RELEASES" } as const;
+
+/** What listings read from an index: a release summary, never the metadata JSON. */
+export const SUMMARY_ATTRIBUTES = [
+  "cluster",
+  "namespace",
+  "name",
+  "revision",
+  "status",
+  "updated",
+  "description",
+  "chart",
+];
+
+export const DEFAULT_TABLE_NAME = "helm-releases";
+
+export function createTableInput(tableName: string): CreateTableCommandInput {
+  const index = (spec: typeof DEPLOYED_INDEX | typeof RELEASES_INDEX) => ({
+    IndexName: spec.name,
+    KeySchema: [
+      { AttributeName: spec.partitionKey, KeyType: "HASH" as const },
+      { AttributeName: spec.sortKey, KeyType: "RANGE" as const },
+    ],
+    Projection: { ProjectionType: "INCLUDE" as const, NonKeyAttributes: [...SUMMARY_ATTRIBUTES] },
+  });
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [PARTITION_KEY, SORT_KEY, "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"].map((name) => ({
+      AttributeName: name,
+      AttributeType: "S" as const,
+    })),
+    KeySchema: [
+      { AttributeName: PARTITION_KEY, KeyType: "HASH" },
+      { AttributeName: SORT_KEY, KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: [index(DEPLOYED_INDEX), index(RELEASES_INDEX)],
+  };
+}
