@@ -70,16 +70,19 @@ function iamStatements(entries) {
 const TABLE = "ReleasesTable";
 /** The store's indexes (shared/store/table-schema.ts): listings read them, nothing scans. */
 const INDEXES = ["GSI1", "GSI2"];
-/** Exactly the calls shared/store makes (TransactWriteItems is authorised per contained action). */
+/**
+ * Exactly the item calls shared/store/dynamodb-store.ts makes: Get, Query, BatchWrite
+ * (manifest chunks, written and cleaned up) and TransactWriteItems, which IAM
+ * authorises per contained Put/Update/Delete. No table-level action (the table
+ * is created by CloudFormation, not by `init`).
+ */
 const DYNAMODB_ACTIONS = [
   "dynamodb:GetItem",
-  "dynamodb:BatchGetItem",
   "dynamodb:Query",
   "dynamodb:PutItem",
   "dynamodb:UpdateItem",
   "dynamodb:DeleteItem",
   "dynamodb:BatchWriteItem",
-  "dynamodb:ConditionCheckItem",
 ];
 
 function tableStatement() {

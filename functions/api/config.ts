@@ -1,3 +1,6 @@
+import type { ClusterEntry } from "../../shared/clusters/connector.ts";
+import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
+import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { ApiConfigError } from "./errors.ts";
 
 /**
@@ -6,8 +9,6 @@ import { ApiConfigError } from "./errors.ts";
  * should be a clear init error, not a status page that silently runs serially.
  */
 export interface ApiSettings {
-  /** The DynamoDB table holding the releases (RELEASES_TABLE). */
-  tableName: string;
   /** Most resource GETs in flight per status request (STATUS_CONCURRENCY, 1..256, default 16). */
   statusConcurrency: number;
   /**
@@ -25,9 +26,39 @@ export interface ApiSettings {
 /** Lambda's synchronous invocation payload limit (6 MB), measured on the serialized result. */
 export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
 
-export const DEFAULT_TABLE_NAME = "helm-releases";
-
 type Env = Record<string, string | undefined>;
+
+/** Everything the API reads from its environment. */
+export interface ApiConfig {
+  /** The releases table (RELEASES_TABLE, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB). */
+  store: StoreConfig;
+  /** The clusters it may reach (CLUSTERS or CLUSTERS_FILE). */
+  registry: ClusterEntry[];
+  settings: ApiSettings;
+}
+
+/**
+ * Reads and validates the whole configuration, reporting every problem at once
+ * (fixing one variable per failed deploy is slow), each named by its variable.
+ */
+export function apiConfigFromEnv(env: Env): ApiConfig {
+  const problems: string[] = [];
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  };
+  const store = attempt(() => storeConfigFromEnv(env));
+  const registry = attempt(() => loadClusterRegistry(env));
+  const settings = attempt(() => apiSettingsFromEnv(env));
+  if (!store || !registry || !settings) {
+    throw new ApiConfigError(`invalid API configuration: ${problems.join("; ")}`);
+  }
+  return { store, registry, settings };
+}
 
 export function apiSettingsFromEnv(env: Env): ApiSettings {
   const problems: string[] = [];
@@ -46,20 +77,14 @@ export function apiSettingsFromEnv(env: Env): ApiSettings {
     return value;
   };
 
-  const tableName = (env.RELEASES_TABLE ?? "").trim() || DEFAULT_TABLE_NAME;
-  // DynamoDB's own table-name rule, so a bad name fails here rather than on the first query.
-  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) {
-    problems.push(`RELEASES_TABLE=${JSON.stringify(tableName)} is not a valid DynamoDB table name`);
-  }
   const settings: ApiSettings = {
-    tableName,
     statusConcurrency: int("STATUS_CONCURRENCY", 16, 1, 256),
     deadlineMarginMs: int("STATUS_DEADLINE_MARGIN_MS", 1500, 0, 60_000),
     maxResponseBytes: int("API_MAX_RESPONSE_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
     maxBodyBytes: int("API_MAX_BODY_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
   };
   if (problems.length > 0) {
-    throw new ApiConfigError(`invalid API configuration: ${problems.join("; ")}`);
+    throw new ApiConfigError(problems.join("; "));
   }
   return settings;
 }

@@ -1,12 +1,11 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { systemClock } from "../../shared/ports.ts";
-import { openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
+import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
-import { apiSettingsFromEnv } from "./config.ts";
+import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps, ApiLogger } from "./types.ts";
 
 export const SERVICE_NAME = "helm-status-api";
@@ -21,7 +20,7 @@ export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
   overrides: Partial<Pick<ApiDeps, "store" | "clusters" | "logger" | "metrics" | "clock">> = {},
 ): ApiDeps {
-  const settings = apiSettingsFromEnv(env);
+  const { store: storeConfig, registry, settings } = apiConfigFromEnv(env);
   const logger: ApiLogger =
     overrides.logger ??
     powertoolsLogger(
@@ -31,10 +30,8 @@ export function apiDepsFromEnv(
     overrides.metrics ??
     new Metrics({ namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "HelmStatus", serviceName: SERVICE_NAME });
   const clock = overrides.clock ?? systemClock;
-  const clusters: ClusterConnector =
-    overrides.clusters ?? createEksConnector({ registry: loadClusterRegistry(env), clock, logger });
-  const store: ReleaseStore =
-    overrides.store ?? openReleaseStore(storeConfigFromEnv({ ...env, RELEASES_TABLE: settings.tableName }));
+  const clusters: ClusterConnector = overrides.clusters ?? createEksConnector({ registry, clock, logger });
+  const store: ReleaseStore = overrides.store ?? openReleaseStore(storeConfig);
   return { store, clusters, clock, logger, metrics, settings };
 }
 

@@ -32,6 +32,8 @@ export function httpApiEvent(method: string, target: string, options: EventOptio
     ...Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
   };
   const now = new Date();
+  // What an IAM-authorized route adds (the handler must not depend on it: `npm start` has no authorizer).
+  const authorizer = { authorizer: { iam: iamAuthorizer() } };
   return {
     version: "2.0",
     routeKey: options.route?.key ?? "$default",
@@ -41,9 +43,9 @@ export function httpApiEvent(method: string, target: string, options: EventOptio
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     ...(options.route ? { pathParameters: options.route.pathParameters } : {}),
     requestContext: {
+      ...(authorizer as object),
       accountId: "123456789012",
       apiId: "abc123",
-      authorizer: { iam: iamAuthorizer() } as never,
       domainName: url.host,
       domainPrefix: "abc123",
       http: {

@@ -1,7 +1,4 @@
 import { redactManifest } from "../../../shared/status/redact.ts";
-import { getManifest } from "../../../shared/usecases/get-manifest.ts";
-import { listReleases } from "../../../shared/usecases/list-releases.ts";
-import { releaseHistory } from "../../../shared/usecases/release-history.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import {
   clusterParam,
@@ -13,6 +10,7 @@ import {
   releaseNameParam,
   revisionParam,
 } from "../params.ts";
+import { getManifest, listReleases, releaseHistory } from "../pending-usecases.ts";
 import { json, structured, text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
