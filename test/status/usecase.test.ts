@@ -20,11 +20,7 @@ import { releaseStatus, type StatusDeps } from "../../shared/usecases/status.ts"
 const clock = { now: () => new Date("2026-12-02T15:41:00Z") };
 const key = { cluster: "c1", namespace: "default", name: "demo" };
 
-function release(
-  version: number,
-  status: Release["info"] extends infer I ? (I & object)["status"] : never,
-  manifest = "",
-) {
+function release(version: number, status: ReleaseStatus, manifest = "") {
   return {
     name: "demo",
     namespace: "default",
