@@ -1,0 +1,141 @@
+/**
+ * `status RELEASE [-n NS] [--revision N] [-o table|json|yaml] [--cluster C | --kubeconfig F [--context X]]`:
+ * `helm status` for a release in the store, live state read from the cluster.
+ */
+import { parseArgs } from "node:util";
+import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
+import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
+import { createEksConnector } from "../../shared/eks/connector.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { silentLogger, systemClock } from "../../shared/ports.ts";
+import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
+import { renderStatusText } from "../../shared/status/render-text.ts";
+import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import { releaseStatus } from "../../shared/usecases/status.ts";
+import type { CliIO } from "../lib/run.ts";
+
+const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
+                                    [--cluster C | --kubeconfig FILE [--context X] [--cluster C]]
+
+Shows the status of a release stored for a cluster, with its resources read live
+(in parallel) from the cluster, like 'helm status'.
+
+  -n, --namespace NS      namespace of the release (default "default")
+      --revision N        that revision instead of the latest
+  -o, --output FORMAT     table (default), json or yaml; Secret values are never printed
+      --cluster C         the cluster: from the registry (CLUSTERS / CLUSTERS_FILE) through EKS,
+                          or with --kubeconfig the store's cluster name (default: the context name)
+      --region R          the cluster's region when there is no registry (or AWS_REGION)
+      --kubeconfig FILE   read the cluster through this kubeconfig instead of EKS
+      --context X         the kubeconfig context (default: its current-context)
+      --concurrency N     requests in flight at once (default 16)
+      --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
+`;
+
+const OUTPUTS = ["table", "json", "yaml"] as const;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      namespace: { type: "string", short: "n" },
+      revision: { type: "string" },
+      output: { type: "string", short: "o", default: "table" },
+      cluster: { type: "string" },
+      region: { type: "string" },
+      kubeconfig: { type: "string" },
+      context: { type: "string" },
+      concurrency: { type: "string" },
+      timeout: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new ValidationError(
+      `"status" requires exactly 1 argument (the release name), got ${positionals.length}\n\n${usage}`,
+    );
+  }
+  const output = values.output as (typeof OUTPUTS)[number];
+  if (!OUTPUTS.includes(output)) {
+    throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
+  }
+  const revision = values.revision === undefined ? undefined : integerFlag("--revision", values.revision, 0);
+  const concurrency =
+    values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
+  const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
+  const { connector, cluster } = clusterFor(io.env, values);
+
+  try {
+    const report = await withCliStore(io.env, (store) =>
+      releaseStatus(
+        { store, clusters: connector, clock: systemClock, logger: silentLogger },
+        {
+          cluster,
+          namespace: values.namespace ?? "default",
+          name: positionals[0],
+          revision,
+          deadline: Date.now() + timeoutSeconds * 1000,
+          concurrency,
+        },
+      ),
+    );
+    if (output === "json") io.stdout.write(renderStatusJson(report));
+    else if (output === "yaml") io.stdout.write(renderStatusYaml(report));
+    else io.stdout.write(renderStatusText(report));
+    return 0;
+  } finally {
+    await closeKubeConnections();
+  }
+}
+
+type WithCliStore = <T>(env: NodeJS.ProcessEnv, fn: (store: ReleaseStore) => Promise<T>) => Promise<T>;
+
+/** The store engineer's CLI store (embedded DynamoDB Local by default), loaded when the command runs. */
+async function withCliStore<T>(env: NodeJS.ProcessEnv, fn: (store: ReleaseStore) => Promise<T>): Promise<T> {
+  const modulePath = "../lib/store.ts";
+  const module = (await import(modulePath)) as { withCliStore: WithCliStore };
+  return module.withCliStore(env, fn);
+}
+
+function integerFlag(flag: string, value: string, min: number): number {
+  if (!/^-?\d{1,10}$/.test(value) || Number(value) < min) {
+    throw new ValidationError(`invalid ${flag} "${value}": must be an integer >= ${min}`, "InvalidFlag");
+  }
+  return Number(value);
+}
+
+function clusterFor(
+  env: NodeJS.ProcessEnv,
+  flags: { cluster?: string; region?: string; kubeconfig?: string; context?: string },
+): { connector: ClusterConnector; cluster: string } {
+  if (flags.kubeconfig) {
+    const file = createKubeconfigFileConnector({ path: flags.kubeconfig, context: flags.context });
+    const cluster = flags.cluster ?? file.cluster;
+    // The store knows the cluster by its own name; the file by its context name.
+    return {
+      cluster,
+      connector: {
+        list: () => [{ name: cluster, region: "" }],
+        kubeConfig: () => file.kubeConfig(file.cluster),
+        invalidate: () => file.invalidate(file.cluster),
+      },
+    };
+  }
+  if (flags.context) throw new ValidationError("--context needs --kubeconfig FILE", "InvalidFlag");
+  if (!flags.cluster) {
+    throw new ValidationError(
+      "which cluster? pass --cluster C (EKS, via the registry) or --kubeconfig FILE",
+      "MissingFlag",
+    );
+  }
+  const { entry } = resolveCliCluster(env, { cluster: flags.cluster, region: flags.region });
+  return { cluster: entry.name, connector: createEksConnector({ registry: [entry] }) };
+}
