@@ -1,0 +1,172 @@
+import { stringify } from "yaml";
+import type { DescribableCluster } from "./aws/endpoints.ts";
+import type { SimCredentials } from "./aws/iam.ts";
+import { mintEksToken } from "./aws/sigv4.ts";
+import { SimulatorInputError } from "./errors.ts";
+import type { Faults, RequestStats } from "./kube/faults.ts";
+import { ApiError } from "./kube/negotiation.ts";
+import type { DenyRule, KubeApiServer } from "./kube/server.ts";
+import type { ClusterState } from "./kube/state.ts";
+import type { KubeObject } from "./kube/types.ts";
+import { parseObjects } from "./manifests.ts";
+import { type MaterializeOptions, materialize, OWNER_UID_PREFIX } from "./materialize.ts";
+
+export type ClusterStatus = "ACTIVE" | "CREATING" | "DELETING" | "FAILED" | "UPDATING";
+
+/** Token lifetime rules of eks-auth.md §3: valid 15 minutes after signing; re-sign well before. */
+const TOKEN_REUSE_MS = 10 * 60_000;
+
+/** One simulated EKS cluster: its API server, its state and its control-plane facts. */
+export class SimCluster implements DescribableCluster {
+  readonly name: string;
+  readonly region: string;
+  readonly arn: string;
+  readonly server: string;
+  readonly caData: string;
+  readonly version: string;
+  readonly createdAt: Date;
+  status: ClusterStatus = "ACTIVE";
+  readonly faults: { set(f: Partial<Faults>): void; clear(): void };
+  private readonly state: ClusterState;
+  private readonly api: KubeApiServer;
+  private readonly signer: SimCredentials;
+  private readonly authNow: () => Date;
+  private cachedToken?: { token: string; signedAt: number };
+
+  constructor(init: {
+    name: string;
+    region: string;
+    account: string;
+    caPem: string;
+    version: string;
+    state: ClusterState;
+    api: KubeApiServer;
+    signer: SimCredentials;
+    authNow: () => Date;
+  }) {
+    this.name = init.name;
+    this.region = init.region;
+    this.arn = `arn:aws:eks:${init.region}:${init.account}:cluster/${init.name}`;
+    this.server = `https://127.0.0.1:${init.api.port}`;
+    this.caData = Buffer.from(init.caPem).toString("base64");
+    this.version = init.version;
+    this.createdAt = init.state.now();
+    this.state = init.state;
+    this.api = init.api;
+    this.signer = init.signer;
+    this.authNow = init.authNow;
+    this.faults = { set: (f) => this.api.setFaults(f), clear: () => this.api.clearFaults() };
+  }
+
+  setStatus(status: ClusterStatus): void {
+    this.status = status;
+  }
+
+  /** A bearer token the simulated IAM's admin user signed for this cluster (reused for 10 of its 15 minutes). */
+  token(): string {
+    const now = this.authNow().getTime();
+    if (!this.cachedToken || now - this.cachedToken.signedAt > TOKEN_REUSE_MS || now < this.cachedToken.signedAt) {
+      this.cachedToken = { token: mintEksToken(this.signer, this.name, this.region, new Date(now)), signedAt: now };
+    }
+    return this.cachedToken.token;
+  }
+
+  /** A kubeconfig (YAML) for kubectl/helm: server, CA data and the bearer token. */
+  kubeconfig(options: { namespace?: string } = {}): string {
+    return stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{ name: this.arn, cluster: { server: this.server, "certificate-authority-data": this.caData } }],
+      users: [{ name: this.arn, user: { token: this.token() } }],
+      contexts: [
+        {
+          name: this.arn,
+          context: {
+            cluster: this.arn,
+            user: this.arn,
+            ...(options.namespace ? { namespace: options.namespace } : {}),
+          },
+        },
+      ],
+      "current-context": this.arn,
+      preferences: {},
+    });
+  }
+
+  /** Create-or-replace objects as given (status kept), server fields set; unknown kinds are an error. */
+  apply(objects: object[] | string): KubeObject[] {
+    return parseObjects(objects, `apply to cluster ${this.name}`).map((object) => this.upsert(object));
+  }
+
+  get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
+    const type = this.state.typeFor(apiVersion, kind);
+    if (!type) return undefined;
+    const object = this.state.store.get(type, type.namespaced ? (namespace ?? "default") : undefined, name);
+    return object ? structuredClone(object) : undefined;
+  }
+
+  /** All objects of a kind (optionally in one namespace), in the server's list order. */
+  list(apiVersion: string, kind: string, namespace?: string): KubeObject[] {
+    const type = this.state.typeFor(apiVersion, kind);
+    return type ? this.state.store.list(type, namespace).map((o) => structuredClone(o)) : [];
+  }
+
+  /** Deletes like `kubectl delete` would (owned objects follow); false when it did not exist. */
+  remove(apiVersion: string, kind: string, name: string, namespace?: string): boolean {
+    const type = this.state.typeFor(apiVersion, kind);
+    if (!type || !this.state.store.get(type, type.namespaced ? (namespace ?? "default") : undefined, name))
+      return false;
+    this.state.remove(type, type.namespaced ? (namespace ?? "default") : undefined, name);
+    return true;
+  }
+
+  /** Turns a rendered manifest into plausible live state (ReplicaSets, Pods, IPs, Job completion, ...). */
+  materialize(manifestYaml: string, options: MaterializeOptions = {}): KubeObject[] {
+    const objects = parseObjects(manifestYaml, `manifest for cluster ${this.name}`);
+    const made = materialize(objects, { region: this.region, ...options, now: this.state.now() });
+    const uids = new Map<string, string>();
+    return made.map((object) => {
+      for (const ref of object.metadata?.ownerReferences ?? []) {
+        if (ref.uid.startsWith(OWNER_UID_PREFIX)) ref.uid = uids.get(ref.uid.slice(OWNER_UID_PREFIX.length)) ?? ref.uid;
+      }
+      const stored = this.upsert(object);
+      uids.set(
+        `${stored.kind}/${stored.metadata?.namespace ?? ""}/${stored.metadata?.name}`,
+        stored.metadata?.uid ?? "",
+      );
+      return stored;
+    });
+  }
+
+  deny(rule: DenyRule): void {
+    this.api.denyRules.push({ ...rule });
+  }
+
+  allowAll(): void {
+    this.api.denyRules.length = 0;
+  }
+
+  stats(): RequestStats {
+    return this.api.stats.snapshot();
+  }
+
+  resetStats(): void {
+    this.api.stats.reset();
+  }
+
+  private upsert(object: KubeObject): KubeObject {
+    const type = this.state.typeFor(object.apiVersion ?? "", object.kind ?? "");
+    if (!type) {
+      throw new SimulatorInputError(
+        `cluster ${this.name} has no resource for ${object.apiVersion} ${object.kind} (object "${object.metadata?.name}"); apply its CustomResourceDefinition first`,
+      );
+    }
+    try {
+      return structuredClone(this.state.upsert(type, object));
+    } catch (error) {
+      if (error instanceof ApiError)
+        throw new SimulatorInputError(`cluster ${this.name}: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The simulated EKS: per cluster an HTTPS Kubernetes API server (own CA, EKS token auth,
+ * server-side Tables, faults, stats), plus EKS DescribeCluster and STS AssumeRole /
+ * GetCallerIdentity endpoints, all on 127.0.0.1 with free ports. See docs/simulator.md.
+ */
+import { AwsEndpoint, eksHandler, stsHandler } from "./aws/endpoints.ts";
+import { type SimCredentials, SimIam } from "./aws/iam.ts";
+import { makeServerCertificates } from "./certs.ts";
+import { SimCluster } from "./cluster.ts";
+import { SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+import { seededRandom } from "./kube/faults.ts";
+import { KubeApiServer } from "./kube/server.ts";
+import { ClusterState } from "./kube/state.ts";
+
+export type { SimCredentials, SimPrincipal, SimRole, SimRoleOptions, SimUser } from "./aws/iam.ts";
+export { SimIam } from "./aws/iam.ts";
+export { mintEksToken } from "./aws/sigv4.ts";
+export type { ClusterStatus } from "./cluster.ts";
+export { SimCluster } from "./cluster.ts";
+export { SimulatorInputError, SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+export type { Faults, RequestLogEntry, RequestStats } from "./kube/faults.ts";
+export type { DenyRule } from "./kube/server.ts";
+export { humanDuration } from "./kube/tables/common.ts";
+export type { KubeObject } from "./kube/types.ts";
+export type { MaterializeOptions } from "./materialize.ts";
+
+export interface SimClusterOptions {
+  name: string;
+  /** Default: SimOptions.region, else us-east-1. */
+  region?: string;
+  /** "1.34" style; decides version-dependent Table columns (default 1.34: ServiceAccount still has SECRETS). */
+  kubernetesVersion?: string;
+}
+
+export interface SimOptions {
+  /** Default: one cluster named "sim". */
+  clusters?: SimClusterOptions[];
+  /** Latency added to every API server request (a fault that `faults.clear()` returns to). */
+  latencyMs?: number;
+  region?: string;
+  /** The object clock: creationTimestamp of new objects and every AGE/duration cell. Default: real time. */
+  now?: () => Date;
+  /** The clock tokens and temporary keys expire by. Default: real time (independent of `now`). */
+  authNow?: () => Date;
+  /** Seed for fault randomness (jitter, error and reset rates), for reproducible runs. */
+  seed?: number;
+  /** Use these keys for the IAM user instead of random ones (e.g. AWS's public dummy keys for CLI oracles). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+export interface SimulatedEks {
+  /** http://127.0.0.1:PORT: DescribeCluster/ListClusters as @aws-sdk/client-eks calls them. */
+  eksEndpoint: string;
+  /** http://127.0.0.1:PORT: AssumeRole and GetCallerIdentity as @aws-sdk/client-sts calls them. */
+  stsEndpoint: string;
+  /** The simulated IAM user's keys (the user the kubeconfig tokens are signed by). */
+  credentials: { accessKeyId: string; secretAccessKey: string };
+  iam: SimIam;
+  cluster(name: string): SimCluster;
+  clusters(): SimCluster[];
+  /** Registry entries {name, region, eksEndpoint, stsEndpoint} (shared/clusters/connector.ts ClusterEntry). */
+  registryEntries(): Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_VERSION = "1.34";
+
+function parseVersion(text: string): { major: number; minor: number } {
+  const m = /^v?(\d+)\.(\d+)/.exec(text);
+  if (!m) throw new SimulatorSetupError(`kubernetesVersion "${text}" is not like "1.34"`);
+  return { major: Number(m[1]), minor: Number(m[2]) };
+}
+
+export async function startSimulatedEks(options: SimOptions = {}): Promise<SimulatedEks> {
+  const clusterOptions = options.clusters ?? [{ name: "sim" }];
+  const names = new Set<string>();
+  for (const c of clusterOptions) {
+    if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(c.name ?? "")) {
+      throw new SimulatorSetupError(`cluster name "${c.name}" is not a valid EKS cluster name`);
+    }
+    if (names.has(c.name)) throw new SimulatorSetupError(`cluster name "${c.name}" is given twice`);
+    names.add(c.name);
+  }
+  const now = options.now ?? (() => new Date());
+  const authNow = options.authNow ?? (() => new Date());
+  const random = options.seed === undefined ? Math.random : seededRandom(options.seed);
+  const iam = new SimIam({ now: authNow });
+  const admin = iam.addUser("sim-admin", options.credentials);
+  const signer: SimCredentials = admin.credentials;
+
+  const apiServers: KubeApiServer[] = [];
+  const endpoints: AwsEndpoint[] = [];
+  const stopAll = async () => {
+    await Promise.allSettled([...apiServers.map((s) => s.stop()), ...endpoints.map((e) => e.stop())]);
+  };
+  try {
+    const certificates = await Promise.all(clusterOptions.map((c) => makeServerCertificates(c.name)));
+    const clusters: SimCluster[] = [];
+    for (const [index, c] of clusterOptions.entries()) {
+      const versionText = c.kubernetesVersion ?? DEFAULT_VERSION;
+      const version = parseVersion(versionText);
+      const state = new ClusterState({ now, version });
+      const api = new KubeApiServer({
+        clusterName: c.name,
+        state,
+        iam,
+        certificates: certificates[index],
+        gitVersion: `v${version.major}.${version.minor}.4-eks-3025e55`,
+        authNow,
+        random,
+        faults: options.latencyMs ? { latencyMs: options.latencyMs } : {},
+      });
+      apiServers.push(api);
+      await api.start();
+      clusters.push(
+        new SimCluster({
+          name: c.name,
+          region: c.region ?? options.region ?? "us-east-1",
+          account: iam.account,
+          caPem: certificates[index].caPem,
+          version: `${version.major}.${version.minor}`,
+          state,
+          api,
+          signer,
+          authNow,
+        }),
+      );
+    }
+    const eks = new AwsEndpoint(eksHandler(iam, () => clusters, authNow));
+    const sts = new AwsEndpoint(stsHandler(iam, authNow));
+    endpoints.push(eks, sts);
+    const [eksEndpoint, stsEndpoint] = await Promise.all([eks.start(), sts.start()]);
+    let stopped = false;
+    return {
+      eksEndpoint,
+      stsEndpoint,
+      credentials: { accessKeyId: signer.accessKeyId, secretAccessKey: signer.secretAccessKey },
+      iam,
+      cluster(name: string) {
+        const cluster = clusters.find((c) => c.name === name);
+        if (!cluster) {
+          throw new UnknownSimClusterError(
+            `no simulated cluster named "${name}" (have: ${clusters.map((c) => c.name).join(", ")})`,
+          );
+        }
+        return cluster;
+      },
+      clusters: () => [...clusters],
+      registryEntries: () => clusters.map((c) => ({ name: c.name, region: c.region, eksEndpoint, stsEndpoint })),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await stopAll();
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,362 @@
+import type { ServerResponse } from "node:http";
+import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
+import { jsonPatch, mergePatch } from "./patch.ts";
+import { apiVersionOf } from "./registry.ts";
+import { parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
+import type { ClusterState } from "./state.ts";
+import type { StoreEvent } from "./store.ts";
+import { typeKeyOf } from "./store.ts";
+import { buildTable, type IncludeObject } from "./tables/index.ts";
+import type { KubeObject, ResourceType } from "./types.ts";
+
+export interface ResourcePath {
+  group: string;
+  version: string;
+  namespace?: string;
+  plural: string;
+  name?: string;
+  subresource?: string;
+}
+
+export interface ApiReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Long-running answers (watch) write the response themselves. */
+  stream?: (res: ServerResponse) => void;
+}
+
+export type Authorizer = (
+  verb: string,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string | undefined,
+) => void;
+
+/** `/api/v1/...` or `/apis/<g>/<v>/...` split into its REST parts; undefined for anything else. */
+export function parseResourcePath(pathname: string, state: ClusterState): ResourcePath | undefined {
+  const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === "api" && parts.length >= 3) [group, version, rest] = ["", parts[1], parts.slice(2)];
+  else if (parts[0] === "apis" && parts.length >= 4) [group, version, rest] = [parts[1], parts[2], parts.slice(3)];
+  else return undefined;
+  if (rest[0] === "namespaces" && rest.length >= 3 && state.registry.byResource(group, version, rest[2])?.namespaced) {
+    return { group, version, namespace: rest[1], plural: rest[2], name: rest[3], subresource: rest[4] };
+  }
+  if (rest.length > 3) return undefined;
+  return { group, version, plural: rest[0], name: rest[1], subresource: rest[2] };
+}
+
+const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
+  if (method === "GET") return path.name ? "get" : watch ? "watch" : "list";
+  if (method === "POST") return "create";
+  if (method === "PUT") return "update";
+  if (method === "PATCH") return "patch";
+  if (method === "DELETE") return path.name ? "delete" : "deletecollection";
+  return method.toLowerCase();
+};
+
+/** Serves one resource request against the cluster state (the REST handlers of kube-apiserver). */
+export function handleResource(
+  state: ClusterState,
+  path: ResourcePath,
+  request: { method: string; query: URLSearchParams; accept?: string; contentType?: string; body: Buffer },
+  authorize: Authorizer,
+): ApiReply {
+  const type = state.registry.byResource(path.group, path.version, path.plural);
+  const resourceMissing = () => new ApiError(404, "NotFound", "the server could not find the requested resource", {});
+  if (!type) throw resourceMissing();
+  if (!type.namespaced && path.namespace) throw resourceMissing();
+  if (path.subresource && !(type.subresources ?? []).includes(path.subresource)) throw resourceMissing();
+  const watch = ["true", "1"].includes(request.query.get("watch") ?? "");
+  const verb = verbOf(request.method, path, watch);
+  authorize(verb, type, path.namespace, path.name);
+  const apiVersion = apiVersionOf(type, path.version);
+  const representation = negotiate(request.accept, { table: true, partial: true });
+  if (!representation) {
+    throw new ApiError(
+      406,
+      "NotAcceptable",
+      `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io`,
+    );
+  }
+  const render = (object: KubeObject) => ({ ...object, apiVersion });
+
+  switch (verb) {
+    case "get": {
+      const object = state.store.get(type, path.namespace, path.name as string);
+      if (!object) throw notFound(type.plural, path.name as string, type.group);
+      if (path.subresource === "log") return { status: 200, body: "", headers: { "content-type": "text/plain" } };
+      return { status: 200, body: present(state, type, [render(object)], representation, request.query, undefined) };
+    }
+    case "list":
+    case "watch": {
+      const items = select(state, type, path.namespace, request.query);
+      if (verb === "watch")
+        return {
+          status: 200,
+          stream: (res) => streamWatch(state, type, path.namespace, request.query, representation, res),
+        };
+      const page = paginate(items, request.query, state.store.currentRevision());
+      return {
+        status: 200,
+        body: present(state, type, page.items.map(render), representation, request.query, page.meta, apiVersion),
+      };
+    }
+    case "create": {
+      const object = parseBody(request.body, request.contentType);
+      checkIdentity(type, apiVersion, object, path);
+      const created = state.create(type, { ...object, metadata: { ...object.metadata, namespace: path.namespace } });
+      return { status: 201, body: render(created) };
+    }
+    case "update": {
+      const object = parseBody(request.body, request.contentType);
+      checkIdentity(type, apiVersion, object, path);
+      if (object.metadata?.name !== path.name)
+        throw badRequest("the name of the object does not match the name on the URL");
+      const existing = state.store.get(type, path.namespace, path.name as string);
+      if (!existing) throw notFound(type.plural, path.name as string, type.group);
+      const next = path.subresource === "status" ? { ...existing, status: object.status } : object;
+      if (path.subresource !== "status" && existing.status !== undefined) next.status = existing.status;
+      const updated = state.replace(type, { ...next, metadata: { ...next.metadata, namespace: path.namespace } });
+      return { status: 200, body: render(updated) };
+    }
+    case "patch": {
+      const existing = state.store.get(type, path.namespace, path.name as string);
+      const contentType = (request.contentType ?? "").split(";")[0].trim();
+      const patch = parseBody(request.body, "application/json", true);
+      if (!existing) {
+        if (contentType !== "application/apply-patch+yaml")
+          throw notFound(type.plural, path.name as string, type.group);
+        const created = state.create(type, {
+          ...(patch as KubeObject),
+          metadata: { ...(patch as KubeObject).metadata, namespace: path.namespace },
+        });
+        return { status: 201, body: render(created) };
+      }
+      const patched =
+        contentType === "application/json-patch+json" ? jsonPatch(existing, patch) : mergePatch(existing, patch);
+      delete patched.metadata?.resourceVersion;
+      const updated = state.replace(type, {
+        ...patched,
+        metadata: { ...patched.metadata, name: path.name, namespace: path.namespace },
+      });
+      return { status: 200, body: render(updated) };
+    }
+    case "delete": {
+      const removed = state.remove(type, path.namespace, path.name as string);
+      return {
+        status: 200,
+        body: {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Success",
+          details: {
+            name: path.name,
+            ...(type.group ? { group: type.group } : {}),
+            kind: type.plural,
+            uid: removed.metadata?.uid,
+          },
+        },
+      };
+    }
+    case "deletecollection": {
+      const items = select(state, type, path.namespace, request.query);
+      for (const item of items) state.remove(type, item.metadata?.namespace, item.metadata?.name ?? "");
+      return {
+        status: 200,
+        body: {
+          kind: type.listKind,
+          apiVersion,
+          metadata: { resourceVersion: state.store.currentRevision() },
+          items: items.map(render),
+        },
+      };
+    }
+    default:
+      throw new ApiError(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
+  }
+}
+
+function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
+  const type = (contentType ?? "application/json").split(";")[0].trim();
+  if (!anyJson && type !== "application/json" && type !== "") {
+    throw new ApiError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: application/json`,
+    );
+  }
+  try {
+    const parsed = JSON.parse(body.toString("utf8"));
+    if (!anyJson && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)))
+      throw new Error("not an object");
+    return parsed;
+  } catch (error) {
+    throw badRequest(`the body of the request could not be decoded as JSON: ${(error as Error).message}`);
+  }
+}
+
+function checkIdentity(type: ResourceType, apiVersion: string, object: KubeObject, path: ResourcePath): void {
+  if (object.kind && object.kind !== type.kind) {
+    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
+  }
+  if (object.apiVersion && object.apiVersion !== apiVersion) {
+    throw badRequest(
+      `the API version in the data (${object.apiVersion}) does not match the expected API version (${apiVersion})`,
+    );
+  }
+  const bodyNamespace = object.metadata?.namespace;
+  if (type.namespaced && bodyNamespace && bodyNamespace !== path.namespace) {
+    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+}
+
+function predicateFor(type: ResourceType, query: URLSearchParams): (object: KubeObject) => boolean {
+  try {
+    const labelSelector = query.get("labelSelector");
+    const fieldSelector = query.get("fieldSelector");
+    const byLabel = labelSelector ? parseLabelSelector(labelSelector) : () => true;
+    const byField = fieldSelector ? parseFieldSelector(fieldSelector, type.kind) : () => true;
+    return (object) => byLabel(object) && byField(object);
+  } catch (error) {
+    if (error instanceof SelectorError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+function select(
+  state: ClusterState,
+  type: ResourceType,
+  namespace: string | undefined,
+  query: URLSearchParams,
+): KubeObject[] {
+  return state.store.list(type, namespace).filter(predicateFor(type, query));
+}
+
+const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
+
+function paginate(items: KubeObject[], query: URLSearchParams, revision: string) {
+  let start = 0;
+  const token = query.get("continue");
+  if (token) {
+    let after: string;
+    try {
+      after = JSON.parse(Buffer.from(token, "base64url").toString("utf8")).start;
+      if (typeof after !== "string") throw new Error("no start key");
+    } catch {
+      throw badRequest(`continue key is not valid: ${token}`);
+    }
+    start = items.findIndex((o) => keyOf(o) > after);
+    if (start < 0) start = items.length;
+  }
+  const limit = Number(query.get("limit") ?? "0");
+  const end = limit > 0 ? Math.min(items.length, start + limit) : items.length;
+  const page = items.slice(start, end);
+  const meta: Record<string, unknown> = { resourceVersion: revision };
+  if (end < items.length && page.length > 0) {
+    meta.continue = Buffer.from(
+      JSON.stringify({ v: "meta.k8s.io/v1", rv: Number(revision), start: keyOf(page[page.length - 1]) }),
+    ).toString("base64url");
+    if (!query.get("labelSelector") && !query.get("fieldSelector")) meta.remainingItemCount = items.length - end;
+  }
+  return { items: page, meta };
+}
+
+function includeObjectOf(query: URLSearchParams): IncludeObject {
+  const value = query.get("includeObject") ?? "";
+  if (value === "" || value === "Metadata") return "Metadata";
+  if (value === "None" || value === "Object") return value;
+  throw badRequest(
+    `Unable to convert to Table as requested: includeObject: Invalid value: "${value}": must be one of Object, Metadata, or None`,
+  );
+}
+
+/** Renders one object (listMeta undefined) or a list page in the negotiated representation. */
+function present(
+  state: ClusterState,
+  type: ResourceType,
+  items: KubeObject[],
+  representation: Representation,
+  query: URLSearchParams,
+  listMeta: Record<string, unknown> | undefined,
+  apiVersion?: string,
+): unknown {
+  if (representation.kind === "table") {
+    return buildTable(
+      type,
+      items,
+      { now: state.now(), version: state.version },
+      {
+        includeObject: includeObjectOf(query),
+        tableVersion: representation.version,
+        listMeta: listMeta ?? { resourceVersion: items[0]?.metadata?.resourceVersion },
+      },
+    );
+  }
+  if (representation.kind === "partial") {
+    const partial = (o: KubeObject) => ({
+      kind: "PartialObjectMetadata",
+      apiVersion: `meta.k8s.io/${representation.version}`,
+      metadata: o.metadata,
+    });
+    if (!listMeta) return partial(items[0]);
+    return {
+      kind: "PartialObjectMetadataList",
+      apiVersion: `meta.k8s.io/${representation.version}`,
+      metadata: listMeta,
+      items: items.map(partial),
+    };
+  }
+  if (!listMeta) return items[0];
+  return { kind: type.listKind, apiVersion, metadata: listMeta, items };
+}
+
+/** `?watch=true`: initial ADDED events (unless resuming from a resourceVersion), then changes, until timeout. */
+function streamWatch(
+  state: ClusterState,
+  type: ResourceType,
+  namespace: string | undefined,
+  query: URLSearchParams,
+  representation: Representation,
+  res: ServerResponse,
+): void {
+  const predicate = predicateFor(type, query);
+  const matches = (object: KubeObject) => (!namespace || object.metadata?.namespace === namespace) && predicate(object);
+  const encode = (eventType: string, object: KubeObject) => {
+    const rendered = { ...object, apiVersion: object.apiVersion };
+    const payload =
+      representation.kind === "table"
+        ? buildTable(
+            type,
+            [rendered],
+            { now: state.now(), version: state.version },
+            { includeObject: includeObjectOf(query), tableVersion: representation.version },
+          )
+        : rendered;
+    return `${JSON.stringify({ type: eventType, object: payload })}\n`;
+  };
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "transfer-encoding": "chunked",
+    "cache-control": "no-cache, private",
+  });
+  const since = query.get("resourceVersion");
+  if (!since || since === "0") {
+    for (const object of select(state, type, namespace, query)) res.write(encode("ADDED", object));
+  }
+  const onChange = (event: StoreEvent) => {
+    if (event.typeKey === typeKeyOf(type) && matches(event.object)) res.write(encode(event.type, event.object));
+  };
+  state.store.events.on("change", onChange);
+  const timeoutSeconds = Math.min(Number(query.get("timeoutSeconds") ?? "1800") || 1800, 3600);
+  const timer = setTimeout(() => res.end(), timeoutSeconds * 1000);
+  timer.unref();
+  res.on("close", () => {
+    clearTimeout(timer);
+    state.store.events.off("change", onChange);
+  });
+}

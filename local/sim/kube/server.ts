@@ -1,0 +1,325 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
+import type { SimIam } from "../aws/iam.ts";
+import type { ServerCertificates } from "../certs.ts";
+import {
+  aggregatedContentType,
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  etagOf,
+} from "./discovery.ts";
+import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
+import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
+import { ApiError, negotiate, statusBody } from "./negotiation.ts";
+import { openApiGroupVersion, openApiIndex } from "./openapi.ts";
+import type { ClusterState } from "./state.ts";
+import type { ResourceType } from "./types.ts";
+
+export interface DenyRule {
+  /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
+  user?: string;
+  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`) or `*`. */
+  resource: string;
+  namespace?: string;
+  name?: string;
+}
+
+const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
+
+export interface KubeApiServerOptions {
+  clusterName: string;
+  state: ClusterState;
+  iam: SimIam;
+  certificates: ServerCertificates;
+  gitVersion: string;
+  /** The clock token expiry is checked against (real time by default, independent of the object clock). */
+  authNow: () => Date;
+  random: () => number;
+  faults?: Partial<Faults>;
+}
+
+interface Caller {
+  username: string;
+  aliases: string[];
+}
+
+/**
+ * One simulated EKS API server: HTTPS on 127.0.0.1 with its own CA, EKS token auth,
+ * per-user deny rules, fault injection and request statistics, in front of ClusterState.
+ */
+export class KubeApiServer {
+  readonly stats = new StatsRecorder();
+  faults: Faults;
+  readonly denyRules: DenyRule[] = [];
+  port = 0;
+  private server?: Server;
+  private readonly baseFaults: Faults;
+  private readonly options: KubeApiServerOptions;
+
+  constructor(options: KubeApiServerOptions) {
+    this.options = options;
+    this.baseFaults = { ...NO_FAULTS, ...options.faults };
+    this.faults = { ...this.baseFaults };
+  }
+
+  setFaults(faults: Partial<Faults>): void {
+    this.faults = { ...this.faults, ...faults };
+  }
+
+  clearFaults(): void {
+    this.faults = { ...this.baseFaults };
+  }
+
+  async start(): Promise<number> {
+    const { certificates } = this.options;
+    const server = createServer({ cert: certificates.certPem, key: certificates.keyPem }, (req, res) => {
+      this.serve(req, res).catch((error) => {
+        if (!res.headersSent)
+          this.send(res, 500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`));
+        else res.destroy();
+      });
+    });
+    server.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "https://127.0.0.1");
+    const startedAt = Date.now();
+    let user = "";
+    this.stats.begin(url.pathname);
+    let recorded = false;
+    const record = (status: number) => {
+      if (recorded) return;
+      recorded = true;
+      this.stats.end({
+        method: req.method ?? "GET",
+        path: url.pathname,
+        query: url.search.replace(/^\?/, ""),
+        accept: String(req.headers.accept ?? ""),
+        status,
+        user,
+        startedAt,
+        durationMs: Date.now() - startedAt,
+      });
+    };
+    res.on("finish", () => record(res.statusCode));
+    res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
+
+    const body = await readBody(req);
+    const faults = this.faults;
+    const faulty = faults.match ? faults.match(url.pathname) : true;
+    if (faulty) {
+      const delay = faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0);
+      if (delay > 0) await sleep(delay);
+      if (faults.resetRate > 0 && this.options.random() < faults.resetRate) {
+        req.socket.destroy();
+        return;
+      }
+      if (faults.errorRate > 0 && this.options.random() < faults.errorRate) {
+        const status = faults.errorStatus;
+        const headers: Record<string, string> = {};
+        if (status !== 500 && faults.retryAfterSeconds !== undefined)
+          headers["retry-after"] = String(faults.retryAfterSeconds);
+        const [reason, message] =
+          status === 429
+            ? ["TooManyRequests", "Too many requests, please try again later."]
+            : status === 503
+              ? ["ServiceUnavailable", "the server is currently unable to handle the request"]
+              : ["InternalError", "Internal error occurred: injected fault"];
+        this.send(res, status, statusBody(status, reason, message), headers);
+        return;
+      }
+    }
+
+    let caller: Caller | undefined;
+    try {
+      caller = await this.authenticate(req.headers.authorization, url.pathname);
+    } catch (error) {
+      if (!(error instanceof TokenRejected)) throw error;
+      this.send(res, 401, statusBody(401, "Unauthorized", "Unauthorized"));
+      return;
+    }
+    user = caller?.username ?? "";
+
+    let reply: ApiReply;
+    try {
+      reply = this.route(req, url, body, caller);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      this.send(res, error.status.code, error.status, error.headers);
+      return;
+    }
+    if (reply.stream) {
+      reply.stream(res);
+      return;
+    }
+    if (reply.status === 304) {
+      res.writeHead(304, reply.headers);
+      res.end();
+      return;
+    }
+    await this.send(res, reply.status, reply.body, reply.headers, faulty ? faults.slowBodyMs : 0);
+  }
+
+  private async authenticate(header: string | undefined, path: string): Promise<Caller | undefined> {
+    const token = /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
+    if (!token) {
+      if (PUBLIC_PATHS.has(path)) return undefined;
+      throw new TokenRejected("no bearer token");
+    }
+    const { iam, clusterName, authNow } = this.options;
+    const principal = await verifyEksToken(iam, token, clusterName, authNow());
+    const shortName = principal.canonicalArn.split("/").pop() ?? "";
+    return { username: principal.arn, aliases: [principal.arn, principal.canonicalArn, shortName] };
+  }
+
+  private route(req: IncomingMessage, url: URL, body: Buffer, caller: Caller | undefined): ApiReply {
+    const { state } = this.options;
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const accept = req.headers.accept;
+    if (PUBLIC_PATHS.has(path)) {
+      if (path === "/version") return { status: 200, body: this.versionInfo() };
+      return { status: 200, body: "ok", headers: { "content-type": "text/plain; charset=utf-8" } };
+    }
+    if (!caller) throw new ApiError(401, "Unauthorized", "Unauthorized");
+    if (path === "/api" || path === "/apis") {
+      const representation = negotiate(accept, { discovery: true });
+      if (!representation)
+        throw new ApiError(
+          406,
+          "NotAcceptable",
+          "only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+        );
+      if (representation.kind === "discovery") {
+        const document = JSON.stringify(aggregatedDiscovery(state.registry, path === "/api", representation.version));
+        const etag = etagOf(document);
+        const headers = {
+          "content-type": aggregatedContentType(representation.version),
+          etag,
+          vary: "Accept",
+          "cache-control": "public",
+        };
+        if (req.headers["if-none-match"] === etag) return { status: 304, headers };
+        return { status: 200, body: document, headers };
+      }
+      const serverAddress = `127.0.0.1:${this.port}`;
+      return { status: 200, body: path === "/api" ? apiVersions(serverAddress) : apiGroupList(state.registry) };
+    }
+    const parts = path.split("/").filter(Boolean);
+    const discoveryPath = (parts[0] === "api" && parts.length === 2) || (parts[0] === "apis" && parts.length <= 3);
+    if (discoveryPath) {
+      if (!negotiate(accept, {}))
+        throw new ApiError(406, "NotAcceptable", "only the following media types are accepted: application/json");
+      const document =
+        parts[0] === "api"
+          ? apiResourceList(state.registry, "", parts[1])
+          : parts.length === 2
+            ? apiGroup(state.registry, parts[1])
+            : apiResourceList(state.registry, parts[1], parts[2]);
+      if (!document) throw new ApiError(404, "NotFound", "the server could not find the requested resource", {});
+      return { status: 200, body: document };
+    }
+    if (parts[0] === "openapi" && parts[1] === "v3") {
+      if (parts.length === 2) return { status: 200, body: openApiIndex(state.registry) };
+      const [group, version] = parts[2] === "api" ? ["", parts[3]] : [parts[3], parts[4]];
+      const document = openApiGroupVersion(state.registry, group ?? "", version ?? "", this.versionInfo().gitVersion);
+      if (document) return { status: 200, body: document };
+    }
+    const resourcePath = parseResourcePath(path, state);
+    if (!resourcePath) throw new ApiError(404, "NotFound", "the server could not find the requested resource", {});
+    return handleResource(
+      state,
+      resourcePath,
+      { method: req.method ?? "GET", query: url.searchParams, accept, contentType: req.headers["content-type"], body },
+      (verb, type, namespace, name) => this.authorize(caller, verb, type, namespace, name),
+    );
+  }
+
+  private authorize(caller: Caller, verb: string, type: ResourceType, namespace?: string, name?: string): void {
+    const denied = this.denyRules.some(
+      (rule) =>
+        (!rule.user || caller.aliases.includes(rule.user)) &&
+        (rule.resource === "*" || rule.resource === type.plural || rule.resource === `${type.plural}.${type.group}`) &&
+        (!rule.namespace || rule.namespace === namespace) &&
+        (!rule.name || rule.name === name),
+    );
+    if (!denied) return;
+    const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
+    const subject = name ? `${resource} "${name}"` : resource;
+    const scope = namespace ? `in the namespace "${namespace}"` : "at the cluster scope";
+    throw new ApiError(
+      403,
+      "Forbidden",
+      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${type.plural}" in API group "${type.group}" ${scope}`,
+      { ...(name ? { name } : {}), group: type.group, kind: type.plural },
+    );
+  }
+
+  versionInfo() {
+    const { state, gitVersion } = this.options;
+    return {
+      major: String(state.version.major),
+      minor: String(state.version.minor),
+      emulationMajor: String(state.version.major),
+      emulationMinor: String(state.version.minor),
+      gitVersion,
+      gitCommit: "5ad5f3a7b4c1d2e8f9a0b1c2d3e4f5a6b7c8d9e0",
+      gitTreeState: "clean",
+      buildDate: "2026-01-15T00:00:00Z",
+      goVersion: "go1.24.9",
+      compiler: "gc",
+      platform: "linux/amd64",
+    };
+  }
+
+  private async send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+    slowBodyMs = 0,
+  ) {
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    const payload = Buffer.from(text);
+    res.writeHead(status, { "content-type": "application/json", ...headers, "content-length": String(payload.length) });
+    if (slowBodyMs <= 0 || payload.length < 2) {
+      res.end(payload);
+      return;
+    }
+    const chunks = Math.min(10, payload.length);
+    const size = Math.ceil(payload.length / chunks);
+    for (let offset = 0; offset < payload.length; offset += size) {
+      if (res.destroyed) return;
+      res.write(payload.subarray(offset, offset + size));
+      await sleep(slowBodyMs / chunks);
+    }
+    res.end();
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,387 @@
+import { createHash } from "node:crypto";
+import { rfc3339 } from "./kube/store.ts";
+import type { KubeObject } from "./kube/types.ts";
+import { type PodHealth, podFor } from "./pods.ts";
+
+export interface MaterializeOptions {
+  /** Namespace for objects that name none (default "default"). */
+  namespace?: string;
+  /** Workload (or bare Pod) names whose pods are in CrashLoopBackOff with restarts; Jobs with these names fail. */
+  crashLoop?: string[];
+  /** Workload names whose pods are stuck in ImagePullBackOff. */
+  imagePullBackOff?: string[];
+  /** LoadBalancer Services / Ingresses that never get an address (`<pending>`). */
+  pendingLoadBalancer?: string[];
+  /** Objects "deleted out of band": not created at all. Entries are `name` or `Kind/name`. */
+  omit?: string[];
+  /** creationTimestamp of every object made (default: the server clock's now), so AGE cells are deterministic. */
+  createdAt?: Date;
+  /** AWS region used in load balancer host names (default us-east-1). */
+  region?: string;
+}
+
+/** Owner references are written with this placeholder uid; the cluster swaps in the owner's real uid. */
+export const OWNER_UID_PREFIX = "@owner:";
+
+const CLUSTER_SCOPED = new Set([
+  "Namespace",
+  "CustomResourceDefinition",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "PersistentVolume",
+  "StorageClass",
+  "IngressClass",
+  "PriorityClass",
+  "Node",
+  "MutatingWebhookConfiguration",
+  "ValidatingWebhookConfiguration",
+  "APIService",
+]);
+
+// biome-ignore lint/suspicious/noExplicitAny: generated objects are untyped JSON
+type Json = any;
+
+const ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** Deterministic name suffixes like the controllers' (pod-template-hash, pod suffixes). */
+export function hashSuffix(seed: string, length: number): string {
+  const digest = createHash("sha256").update(seed).digest();
+  return [...digest.subarray(0, length)].map((b) => ALPHABET[b % ALPHABET.length]).join("");
+}
+
+function ownerRef(owner: Json): Json {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name,
+    uid: `${OWNER_UID_PREFIX}${owner.kind}/${owner.metadata.namespace ?? ""}/${owner.metadata.name}`,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+/**
+ * What the controllers would have made of a rendered manifest a while after install:
+ * Deployments with a ReplicaSet and Ready Pods, StatefulSets/DaemonSets with Pods,
+ * Jobs complete, Services with a load balancer, PVCs bound, test-hook Pods completed;
+ * the knobs turn chosen workloads unhealthy or leave objects out.
+ */
+export function materialize(input: KubeObject[], options: MaterializeOptions & { now: Date }): KubeObject[] {
+  const createdAt = options.createdAt ?? options.now;
+  const stamp = rfc3339(createdAt);
+  const region = options.region ?? "us-east-1";
+  const omitted = new Set(options.omit ?? []);
+  const health = (name: string): PodHealth =>
+    options.crashLoop?.includes(name) ? "crashLoop" : options.imagePullBackOff?.includes(name) ? "imagePull" : "ready";
+  const out: Json[] = [];
+  const ordered = [...input].sort((a, b) => rank(a) - rank(b));
+  for (const original of ordered) {
+    const o: Json = structuredClone(original);
+    if (omitted.has(o.metadata.name) || omitted.has(`${o.kind}/${o.metadata.name}`)) continue;
+    o.metadata.creationTimestamp ??= stamp;
+    if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace ??= options.namespace ?? "default";
+    const ns = o.metadata.namespace;
+    const pod = (name: string, template: Json, owner: Json | undefined, state: PodHealth, extra: Json = {}) =>
+      podFor({
+        name,
+        namespace: ns,
+        template,
+        owner: owner && ownerRef(owner),
+        health: state,
+        createdAt,
+        now: options.now,
+        ...extra,
+      });
+    out.push(o);
+    const key = `${o.apiVersion}/${o.kind}`;
+    switch (key) {
+      case "apps/v1/Deployment": {
+        const replicas = o.spec?.replicas ?? 1;
+        const hash = hashSuffix(JSON.stringify(o.spec?.template ?? {}), 10);
+        const rsName = `${o.metadata.name}-${hash}`;
+        const labels = { ...(o.spec?.template?.metadata?.labels ?? {}), "pod-template-hash": hash };
+        const state = health(o.metadata.name);
+        const ready = state === "ready" ? replicas : 0;
+        const rs: Json = {
+          apiVersion: "apps/v1",
+          kind: "ReplicaSet",
+          metadata: {
+            name: rsName,
+            namespace: ns,
+            labels,
+            annotations: {
+              "deployment.kubernetes.io/desired-replicas": String(replicas),
+              "deployment.kubernetes.io/max-replicas": String(replicas + Math.ceil(replicas / 4)),
+              "deployment.kubernetes.io/revision": "1",
+            },
+            ownerReferences: [ownerRef(o)],
+            creationTimestamp: stamp,
+          },
+          spec: {
+            replicas,
+            selector: { matchLabels: { ...(o.spec?.selector?.matchLabels ?? {}), "pod-template-hash": hash } },
+            template: { ...o.spec?.template, metadata: { ...o.spec?.template?.metadata, labels } },
+          },
+          status: {
+            replicas,
+            fullyLabeledReplicas: replicas,
+            observedGeneration: 1,
+            ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
+          },
+        };
+        o.status = workloadStatus(replicas, ready, stamp, rsName);
+        out.push(rs);
+        for (let i = 0; i < replicas; i++) {
+          out.push(pod(`${rsName}-${hashSuffix(`${rsName}/${i}`, 5)}`, rs.spec.template, rs, state));
+        }
+        break;
+      }
+      case "apps/v1/StatefulSet": {
+        const replicas = o.spec?.replicas ?? 1;
+        const revision = `${o.metadata.name}-${hashSuffix(JSON.stringify(o.spec?.template ?? {}), 10)}`;
+        const state = health(o.metadata.name);
+        const ready = state === "ready" ? replicas : 0;
+        o.status = {
+          observedGeneration: 1,
+          replicas,
+          currentReplicas: replicas,
+          updatedReplicas: replicas,
+          currentRevision: revision,
+          updateRevision: revision,
+          collisionCount: 0,
+          ...(ready ? { readyReplicas: ready, availableReplicas: ready } : { availableReplicas: 0 }),
+        };
+        for (let i = 0; i < replicas; i++) {
+          const name = `${o.metadata.name}-${i}`;
+          out.push(
+            pod(name, o.spec?.template, o, state, {
+              labels: {
+                "controller-revision-hash": revision,
+                "statefulset.kubernetes.io/pod-name": name,
+                "apps.kubernetes.io/pod-index": String(i),
+              },
+            }),
+          );
+        }
+        break;
+      }
+      case "apps/v1/DaemonSet": {
+        const state = health(o.metadata.name);
+        const ready = state === "ready" ? 1 : 0;
+        o.status = {
+          currentNumberScheduled: 1,
+          desiredNumberScheduled: 1,
+          numberMisscheduled: 0,
+          numberReady: ready,
+          updatedNumberScheduled: 1,
+          numberAvailable: ready,
+          ...(ready ? {} : { numberUnavailable: 1 }),
+          observedGeneration: 1,
+        };
+        out.push(pod(`${o.metadata.name}-${hashSuffix(o.metadata.name, 5)}`, o.spec?.template, o, state));
+        break;
+      }
+      case "apps/v1/ReplicaSet": {
+        const replicas = o.spec?.replicas ?? 1;
+        const state = health(o.metadata.name);
+        const ready = state === "ready" ? replicas : 0;
+        o.status = {
+          replicas,
+          fullyLabeledReplicas: replicas,
+          observedGeneration: 1,
+          ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
+        };
+        for (let i = 0; i < replicas; i++) {
+          out.push(pod(`${o.metadata.name}-${hashSuffix(`${o.metadata.name}/${i}`, 5)}`, o.spec?.template, o, state));
+        }
+        break;
+      }
+      case "batch/v1/Job":
+        out.push(
+          ...jobState(o, health(o.metadata.name) !== "ready", createdAt, (name, template, owner, state, extra) =>
+            pod(name, template, owner, state, extra),
+          ),
+        );
+        break;
+      case "v1/Pod": {
+        const hook = String(o.metadata.annotations?.["helm.sh/hook"] ?? "");
+        const state: PodHealth =
+          hook.split(",").includes("test") && health(o.metadata.name) === "ready"
+            ? "succeeded"
+            : health(o.metadata.name);
+        const made = pod(o.metadata.name, { metadata: o.metadata, spec: o.spec }, undefined, state);
+        o.spec = made.spec;
+        o.status = made.status;
+        break;
+      }
+      case "v1/Service":
+        if (o.spec?.type === "LoadBalancer" && !options.pendingLoadBalancer?.includes(o.metadata.name)) {
+          o.status = { loadBalancer: { ingress: [{ hostname: lbHost(o, region) }] } };
+        }
+        break;
+      case "networking.k8s.io/v1/Ingress":
+        if (!options.pendingLoadBalancer?.includes(o.metadata.name)) {
+          o.status = { loadBalancer: { ingress: [{ hostname: lbHost(o, region) }] } };
+        }
+        break;
+      case "v1/PersistentVolumeClaim":
+        o.spec = { storageClassName: "gp2", volumeMode: "Filesystem", ...o.spec };
+        o.spec.volumeName ??= `pvc-${hashSuffix(`${ns}/${o.metadata.name}`, 8)}-${hashSuffix(o.metadata.name, 4)}`;
+        o.status = {
+          phase: "Bound",
+          accessModes: o.spec.accessModes ?? ["ReadWriteOnce"],
+          capacity: { storage: o.spec.resources?.requests?.storage ?? "1Gi" },
+        };
+        break;
+      case "autoscaling/v2/HorizontalPodAutoscaler": {
+        const replicas = o.spec?.minReplicas ?? 1;
+        o.status = {
+          currentReplicas: replicas,
+          desiredReplicas: replicas,
+          currentMetrics: (o.spec?.metrics ?? []).map((m: Json) =>
+            m.type === "Resource"
+              ? {
+                  type: "Resource",
+                  resource: { name: m.resource?.name, current: { averageUtilization: 10, averageValue: "10m" } },
+                }
+              : { type: m.type },
+          ),
+        };
+        break;
+      }
+      case "policy/v1/PodDisruptionBudget":
+        o.status = {
+          currentHealthy: 1,
+          desiredHealthy: 1,
+          disruptionsAllowed: 0,
+          expectedPods: 1,
+          observedGeneration: 1,
+        };
+        break;
+    }
+  }
+  return out;
+}
+
+/** Namespaces and CRDs first, so the objects that need them can be created. */
+function rank(object: KubeObject): number {
+  if (object.kind === "Namespace") return 0;
+  if (object.kind === "CustomResourceDefinition") return 1;
+  return 2;
+}
+
+function lbHost(object: Json, region: string): string {
+  const base = `k8s-${object.metadata.namespace ?? "default"}-${object.metadata.name}`.slice(0, 32);
+  return `${base}-${hashSuffix(object.metadata.name, 10)}.elb.${region}.amazonaws.com`;
+}
+
+function workloadStatus(replicas: number, ready: number, stamp: string, rsName: string): Json {
+  const healthy = ready >= replicas;
+  return {
+    observedGeneration: 1,
+    replicas,
+    updatedReplicas: replicas,
+    ...(ready ? { readyReplicas: ready, availableReplicas: ready } : {}),
+    ...(healthy ? {} : { unavailableReplicas: replicas - ready }),
+    conditions: [
+      {
+        type: "Available",
+        status: healthy ? "True" : "False",
+        reason: healthy ? "MinimumReplicasAvailable" : "MinimumReplicasUnavailable",
+        message: healthy ? "Deployment has minimum availability." : "Deployment does not have minimum availability.",
+        lastUpdateTime: stamp,
+        lastTransitionTime: stamp,
+      },
+      {
+        type: "Progressing",
+        status: "True",
+        reason: healthy ? "NewReplicaSetAvailable" : "ReplicaSetUpdated",
+        message: healthy
+          ? `ReplicaSet "${rsName}" has successfully progressed.`
+          : `ReplicaSet "${rsName}" is progressing.`,
+        lastUpdateTime: stamp,
+        lastTransitionTime: stamp,
+      },
+    ],
+  };
+}
+
+function jobState(
+  job: Json,
+  failed: boolean,
+  createdAt: Date,
+  pod: (name: string, template: Json, owner: Json, state: PodHealth, extra: Json) => Json,
+): Json[] {
+  const completions = job.spec?.completions ?? 1;
+  const start = rfc3339(createdAt);
+  const end = rfc3339(new Date(createdAt.getTime() + 7_000));
+  const labels = { "batch.kubernetes.io/job-name": job.metadata.name, "job-name": job.metadata.name };
+  if (failed) {
+    const backoff = job.spec?.backoffLimit ?? 6;
+    job.status = {
+      startTime: start,
+      failed: backoff + 1,
+      ready: 0,
+      terminating: 0,
+      uncountedTerminatedPods: {},
+      conditions: [
+        {
+          type: "FailureTarget",
+          status: "True",
+          reason: "BackoffLimitExceeded",
+          message: "Job has reached the specified backoff limit",
+          lastProbeTime: end,
+          lastTransitionTime: end,
+        },
+        {
+          type: "Failed",
+          status: "True",
+          reason: "BackoffLimitExceeded",
+          message: "Job has reached the specified backoff limit",
+          lastProbeTime: end,
+          lastTransitionTime: end,
+        },
+      ],
+    };
+    return [
+      pod(`${job.metadata.name}-${hashSuffix(`${job.metadata.name}/0`, 5)}`, job.spec?.template, job, "failed", {
+        labels,
+      }),
+    ];
+  }
+  job.status = {
+    startTime: start,
+    completionTime: end,
+    succeeded: completions,
+    ready: 0,
+    terminating: 0,
+    uncountedTerminatedPods: {},
+    conditions: [
+      {
+        type: "SuccessCriteriaMet",
+        status: "True",
+        reason: "CompletionsReached",
+        message: "Reached expected number of succeeded pods",
+        lastProbeTime: end,
+        lastTransitionTime: end,
+      },
+      {
+        type: "Complete",
+        status: "True",
+        reason: "CompletionsReached",
+        message: "Reached expected number of succeeded pods",
+        lastProbeTime: end,
+        lastTransitionTime: end,
+      },
+    ],
+  };
+  const pods: Json[] = [];
+  for (let i = 0; i < completions; i++) {
+    pods.push(
+      pod(`${job.metadata.name}-${hashSuffix(`${job.metadata.name}/${i}`, 5)}`, job.spec?.template, job, "succeeded", {
+        labels,
+      }),
+    );
+  }
+  return pods;
+}
