@@ -191,3 +191,209 @@ describe("what could not be read is reported per resource", () => {
     assert.match(renderStatusText(second), /==> v1\/Widget\nNAME {3}AGE\nw1 {5}\S+\n/);
   });
 });
+
+describe("faults: retries, deadlines, timeouts, credentials", () => {
+  const manifest = configMap("a") + configMap("b") + configMap("flaky");
+  const isFlaky = (path: string) => path.endsWith("/configmaps/flaky");
+
+  before(() => {
+    cluster().apply(manifest.replace(/^# Source.*\n/gm, "").replace(/\n(metadata:\n)/g, "\n$1  namespace: faults\n"));
+  });
+
+  test("503 then 429 with Retry-After: retried and read; Retry-After is honoured", async () => {
+    let seen = 0;
+    cluster().faults.set({
+      errorRate: 1,
+      errorStatus: 503,
+      retryAfterSeconds: 0,
+      match: (path) => isFlaky(path) && ++seen <= 1,
+    });
+    try {
+      const report = await statusOf(releaseOf("faults", "faults", manifest));
+      assert.deepEqual(report.missing, []);
+      assert.equal(report.counters.retries, 1);
+      cluster().resetStats();
+      seen = 0;
+      cluster().faults.set({ errorStatus: 429, retryAfterSeconds: 1 });
+      const again = await statusOf(releaseOf("faults", "faults", manifest));
+      assert.deepEqual(again.missing, []);
+      const attempts = cluster()
+        .stats()
+        .log.filter((entry) => isFlaky(entry.path));
+      assert.deepEqual(
+        attempts.map((entry) => entry.status),
+        [429, 200],
+      );
+      assert.ok(attempts[1].startedAt - attempts[0].startedAt >= 990, "waited for Retry-After: 1");
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("a resource that keeps failing is an error after the bounded attempts; the rest is read", async () => {
+    cluster().faults.set({ errorRate: 1, errorStatus: 500, match: isFlaky });
+    try {
+      const report = await statusOf(releaseOf("faults", "faults", manifest), {}, { maxAttempts: 3 });
+      assert.deepEqual(
+        report.missing.map((m) => [m.name, m.reason]),
+        [["flaky", "error"]],
+      );
+      assert.match(
+        report.missing[0].message!,
+        /^HTTP 500: Internal error occurred: injected fault \(after 3 attempts\)$/,
+      );
+      assert.equal(report.resources.length, 2);
+      assert.equal(report.counters.retries, 2);
+      assert.equal(report.complete, false);
+      assert.match(
+        renderStatusText(report),
+        /v1\/ConfigMap {3}flaky {3}error: HTTP 500: Internal error occurred: injected fault \(after 3 attempts\)/,
+      );
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("connection resets are retried", async () => {
+    let seen = 0;
+    cluster().faults.set({ resetRate: 1, match: (path) => isFlaky(path) && ++seen <= 2 });
+    try {
+      const report = await statusOf(releaseOf("faults", "faults", manifest));
+      assert.deepEqual(report.missing, []);
+      assert.equal(report.counters.retries, 2);
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("the deadline: a slow resource is 'not read in time', the others are in the report", async () => {
+    cluster().faults.set({ latencyMs: 3000, match: isFlaky });
+    try {
+      const report = await statusOf(releaseOf("faults", "faults", manifest), { deadline: Date.now() + 700 });
+      assert.deepEqual(
+        report.missing.map((m) => [m.name, m.reason]),
+        [["flaky", "not read in time"]],
+      );
+      assert.equal(report.resources.length, 2);
+      assert.equal(report.complete, false);
+      assert.match(renderStatusText(report), /v1\/ConfigMap {3}flaky {3}not read in time/);
+      assert.ok(report.counters.durationMs < 3000, "the slow answer was not waited for");
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("a deadline already passed: nothing is requested, everything is 'not read in time'", async () => {
+    cluster().resetStats();
+    const report = await statusOf(releaseOf("faults", "faults", manifest), { deadline: Date.now() - 1 });
+    assert.deepEqual(
+      report.missing.map((m) => m.reason),
+      ["not read in time", "not read in time", "not read in time"],
+    );
+    assert.equal(cluster().stats().total, 0);
+  });
+
+  test("the per-request timeout: a body that never finishes is abandoned and retried, then an error", async () => {
+    cluster().faults.set({ slowBodyMs: 5000, match: isFlaky });
+    try {
+      const report = await statusOf(
+        releaseOf("faults", "faults", manifest),
+        {},
+        { requestTimeoutMs: 300, maxAttempts: 2 },
+      );
+      assert.deepEqual(
+        report.missing.map((m) => [m.name, m.reason]),
+        [["flaky", "error"]],
+      );
+      assert.match(report.missing[0].message!, /no answer within 300 ms \(after 2 attempts\)/);
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("401: the connector's credentials are invalidated once and the request retried with fresh ones", async () => {
+    let first = true;
+    const stale = simConnector(sim, (name) => {
+      if (!first) return sim.cluster(name).token();
+      first = false;
+      return "k8s-aws-v1.bm90LWEtdG9rZW4";
+    });
+    const report = await statusOf(releaseOf("faults", "faults", manifest), {}, {}, stale);
+    assert.deepEqual(report.missing, []);
+    assert.equal(stale.invalidations, 1, "one refresh shared by every request that got a 401");
+    assert.equal(stale.kubeConfigs, 2);
+  });
+});
+
+describe("scale and secrets", () => {
+  test("a 300-resource release is read within its deadline, never more than the concurrency in flight", async () => {
+    let manifest = "";
+    for (let i = 0; i < 300; i++) manifest += configMap(`cm-${String(i).padStart(3, "0")}`);
+    cluster().apply(manifest.replace(/^# Source.*\n/gm, "").replace(/\n(metadata:\n)/g, "\n$1  namespace: big\n"));
+    cluster().faults.set({ latencyMs: 5 });
+    cluster().resetStats();
+    try {
+      const report = await statusOf(releaseOf("big", "big", manifest), {
+        deadline: Date.now() + 60_000,
+        concurrency: 16,
+      });
+      assert.equal(report.resources.length, 300);
+      assert.deepEqual(report.missing, []);
+      assert.equal(report.complete, true);
+      assert.ok(report.counters.maxInFlight <= 16, `maxInFlight ${report.counters.maxInFlight}`);
+      assert.ok(cluster().stats().maxInFlight <= 16);
+      const text = renderStatusText(report);
+      assert.equal(text.match(/^==> v1\/ConfigMap$/gm)?.length, 1, "one group, one header");
+      assert.match(text, /==> v1\/ConfigMap\nNAME {5}DATA {3}AGE\ncm-000 {3}1 {6}\S+\n/);
+    } finally {
+      cluster().faults.clear();
+    }
+  });
+
+  test("Secret values appear nowhere: text, JSON, YAML, the manifest, the last-applied annotation", async () => {
+    const password = "s3cr3t-password-value";
+    const encoded = Buffer.from(password).toString("base64");
+    const secret = `---\n# Source: c/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\ntype: Opaque\ndata:\n  password: ${encoded}\nstringData:\n  token: ${password}\n`;
+    const lastApplied = JSON.stringify({ apiVersion: "v1", kind: "Secret", data: { password: encoded } });
+    cluster().apply([
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: {
+          name: "creds",
+          namespace: "secrets",
+          annotations: { "kubectl.kubernetes.io/last-applied-configuration": lastApplied },
+        },
+        type: "Opaque",
+        data: { password: encoded },
+      },
+    ]);
+    const hook = {
+      name: "hook-secret",
+      kind: "Secret",
+      path: "c/templates/hook.yaml",
+      manifest: secret.slice(secret.indexOf("apiVersion")),
+      events: ["pre-install"],
+    };
+    const report = await statusOf(
+      releaseOf("secrets", "secrets", secret, {
+        info: { status: "deployed", description: "Dry run complete" },
+        hooks: [hook],
+      }),
+    );
+    assert.equal(report.resources.length, 1);
+    assert.deepEqual(report.resources[0].object?.data, { password: "<redacted>" });
+    const outputs = [
+      renderStatusText(report),
+      renderStatusJson(report),
+      renderStatusYaml(report),
+      JSON.stringify(report),
+    ];
+    for (const output of outputs) {
+      assert.ok(!output.includes(password), "plain value leaked");
+      assert.ok(!output.includes(encoded), "base64 value leaked");
+    }
+    assert.match(outputs[0], /==> v1\/Secret\nNAME {4}TYPE {5}DATA {3}AGE\ncreds {3}Opaque {3}1 {6}\S+\n/);
+    assert.match(outputs[0], /MANIFEST:\n[\s\S]*password: <redacted>/, "dry-run dump shows the redacted manifest");
+  });
+});
