@@ -28,7 +28,7 @@ import {
   revisionItem,
   summaryFromItem,
 } from "./dynamodb-items.ts";
-import { InvalidCursorError, ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
+import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
   blobPrefix,
   blobSortKey,
@@ -38,7 +38,7 @@ import {
   revisionSortKey,
   unpackBody,
 } from "./manifest-chunks.ts";
-import { decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
 import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
 import {
   assembleRelease,
@@ -93,8 +93,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const k = validateReleaseKey(key);
     const limit = resolveLimit(page.limit);
     const pk = releasePartitionKey(k);
-    const before =
-      page.cursor === undefined ? undefined : validateRevision(decodeCursor("history", page.cursor).before);
+    const before = page.cursor === undefined ? undefined : cursorRevision(decodeCursor("history", page.cursor).before);
     const { items, more } = await this.#collect(
       {
         TableName: this.#table,
@@ -171,8 +170,11 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       cluster === undefined ? undefined : namespace === undefined ? `${cluster}#` : `${cluster}#${namespace}#`;
     const filters: string[] = [];
     const values: Record<string, unknown> = { ":gpk": index.value };
-    const names: Record<string, string> = { "#gpk": index.partitionKey, "#gsk": index.sortKey };
-    if (prefix !== undefined) values[":prefix"] = prefix;
+    const names: Record<string, string> = { "#gpk": index.partitionKey };
+    if (prefix !== undefined) {
+      values[":prefix"] = prefix;
+      names["#gsk"] = index.sortKey;
+    }
     if (cluster === undefined && namespace !== undefined) {
       filters.push("#namespace = :namespace");
       names["#namespace"] = "namespace";
@@ -404,8 +406,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     query: Partial<QueryCommandInput>,
   ): Promise<Page<ReleaseSummary>> {
     const limit = resolveLimit(page.limit);
-    const after = page.cursor === undefined ? undefined : String(decodeCursor(kind, page.cursor).after);
-    if (after !== undefined && after.split("#").length !== 3) throw new InvalidCursorError();
+    const after = page.cursor === undefined ? undefined : cursorPosition(decodeCursor(kind, page.cursor).after);
     const startKey = (position: string) => ({
       PK: `REL#${position}`,
       SK: LATEST_SORT_KEY,

@@ -6,7 +6,7 @@
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
-import { decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
 import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
 import {
   assembleMetadata,
@@ -46,7 +46,7 @@ export class MemoryReleaseStore implements ReleaseStore {
   async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {
     const k = validateReleaseKey(key);
     const limit = resolveLimit(page.limit);
-    const before = page.cursor === undefined ? Infinity : Number(decodeCursor("history", page.cursor).before);
+    const before = page.cursor === undefined ? Infinity : cursorRevision(decodeCursor("history", page.cursor).before);
     const stored = this.#releases.get(sortKey(k));
     if (!stored?.revisions.size && page.cursor === undefined) throw new ReleaseNotFoundError(k);
     const revisions = [...(stored?.revisions.keys() ?? [])].filter((r) => r < before).sort((a, b) => b - a);
@@ -129,7 +129,7 @@ export class MemoryReleaseStore implements ReleaseStore {
 
   #page(kind: string, page: PageRequest, keep: (s: ReleaseSummary) => boolean): Page<ReleaseSummary> {
     const limit = resolveLimit(page.limit);
-    const after = page.cursor === undefined ? "" : String(decodeCursor(kind, page.cursor).after);
+    const after = page.cursor === undefined ? "" : cursorPosition(decodeCursor(kind, page.cursor).after);
     const matching = [...this.#releases.values()]
       .map((stored) => ({ id: sortKey(stored.key), stored, latest: this.#latest(stored) }))
       .filter((entry) => entry.latest && entry.id > after)

@@ -41,3 +41,17 @@ export function decodeCursor(kind: string, cursor: string): Record<string, strin
   }
   return p as Record<string, string | number>;
 }
+
+/** A history cursor position: a revision number, or the cursor was tampered with. */
+export function cursorRevision(value: string | number | undefined): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 2_147_483_647) {
+    throw new InvalidCursorError();
+  }
+  return value;
+}
+
+/** A listing cursor position: "<cluster>#<namespace>#<name>". */
+export function cursorPosition(value: string | number | undefined): string {
+  if (typeof value !== "string" || !/^[^#]+#[^#]+#[^#]+$/.test(value)) throw new InvalidCursorError();
+  return value;
+}

@@ -93,7 +93,6 @@ export function sameMutable(a: MutableFields, b: MutableFields): boolean {
 /** Rebuilds metadata in Helm's JSON field order. */
 export function assembleMetadata(fixed: ReleaseMetadata, mutable: MutableFields): ReleaseMetadata {
   const src = (fixed.info ?? {}) as Partial<ReleaseInfo>;
-  const info: ReleaseInfo = { status: mutable.status };
   const ordered: Partial<ReleaseInfo> = {
     first_deployed: src.first_deployed,
     last_deployed: src.last_deployed,
@@ -102,16 +101,12 @@ export function assembleMetadata(fixed: ReleaseMetadata, mutable: MutableFields)
     status: mutable.status,
     notes: src.notes,
   };
-  for (const [k, v] of Object.entries(ordered))
-    if (v !== undefined) (info as unknown as Record<string, unknown>)[k] = v;
+  const info = Object.fromEntries(Object.entries(ordered).filter(([, v]) => v !== undefined)) as unknown as ReleaseInfo;
   const result: Record<string, unknown> = { name: fixed.name, info };
   if (fixed.chart) result.chart = fixed.chart;
   if (fixed.config) result.config = fixed.config;
   if (fixed.hooks) {
-    result.hooks = fixed.hooks.map((hook, i): HookMetadata => {
-      const run = mutable.hookRuns?.[i];
-      return run ? { ...hook, last_run: run } : { ...hook };
-    });
+    result.hooks = fixed.hooks.map((hook, i) => orderHook({ ...hook, last_run: mutable.hookRuns?.[i] ?? undefined }));
   }
   result.version = fixed.version;
   result.namespace = fixed.namespace;
@@ -133,8 +128,25 @@ export function assembleRelease(metadata: ReleaseMetadata, body: ManifestBody): 
 }
 
 function insertManifest(hook: HookMetadata, manifest: string): Hook {
-  const { name, kind, path, ...rest } = hook;
-  return { name, kind, path, manifest, ...rest };
+  return orderHook({ ...hook, manifest }) as Hook;
+}
+
+/** Helm's hook field order (pkg/release/v1/hook.go), absent fields left out. */
+function orderHook<T extends HookMetadata>(hook: T): T {
+  const fields = [
+    "name",
+    "kind",
+    "path",
+    "manifest",
+    "events",
+    "last_run",
+    "weight",
+    "delete_policies",
+    "output_log_policies",
+  ];
+  const source = hook as unknown as Record<string, unknown>;
+  const keys = [...fields, ...Object.keys(source).filter((k) => !fields.includes(k))];
+  return Object.fromEntries(keys.filter((k) => source[k] !== undefined).map((k) => [k, source[k]])) as unknown as T;
 }
 
 export function summaryOf(cluster: string, metadata: ReleaseMetadata): ReleaseSummary {
