@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the whole product on this machine.
+ *
+ * With nothing configured: DynamoDB Local (data under .data/dynamodb, or
+ * HELM_STATUS_DATA_DIR), the simulated EKS with two clusters, the demo releases,
+ * and the API on http://127.0.0.1:PORT (default 3000). With a table or a
+ * registry configured (AWS_ENDPOINT_URL_DYNAMODB / RELEASES_TABLE / CLUSTERS /
+ * CLUSTERS_FILE) it serves those instead and starts nothing else.
+ * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { createApiHandler } from "../functions/api/app.ts";
+import { apiDepsFromEnv } from "../functions/api/deps.ts";
+import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
+import { isDomainError } from "../shared/errors.ts";
+import { storeConfigFromEnv } from "../shared/store/config.ts";
+import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { DEMO_CLUSTERS } from "./demo/releases.ts";
+import { seedDemo } from "./demo/seed.ts";
+import { startDynamoDbLocal } from "./dynamodb-local.ts";
+import { startLocalServer } from "./server.ts";
+import { startSimulatedEks } from "./sim/index.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const env = process.env;
+const out = (line = "") => process.stdout.write(`${line}\n`);
+
+/** What was started, stopped in reverse order. */
+const started: { name: string; stop: () => Promise<void> }[] = [];
+let stopping: Promise<void> | undefined;
+
+function stopAll(exitCode: number): Promise<void> {
+  stopping ??= (async () => {
+    for (const { name, stop } of started.reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        process.stderr.write(`warning: stopping ${name}: ${(error as Error).message}\n`);
+      }
+    }
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    out(`\n${signal}: stopping ${started.map((s) => s.name).join(", ") || "nothing"}...`);
+    void stopAll(0);
+  });
+}
+
+function portFrom(value: string | undefined): number {
+  if (value === undefined || value === "") return 3000;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    throw new Error(`PORT=${JSON.stringify(value)} is not a port number (0-65535; 0 picks a free port)`);
+  }
+  return Number(value);
+}
+
+async function main(): Promise<void> {
+  const port = portFrom(env.PORT);
+  const configured =
+    clusterRegistryConfigured(env) || Boolean(env.AWS_ENDPOINT_URL_DYNAMODB?.trim() || env.RELEASES_TABLE?.trim());
+  // The local console is for people: no EMF blobs between the request logs.
+  env.POWERTOOLS_METRICS_DISABLED ??= "true";
+
+  let sim: Awaited<ReturnType<typeof startSimulatedEks>> | undefined;
+  if (!configured) {
+    const dataDir = env.HELM_STATUS_DATA_DIR?.trim() || join(root, ".data", "dynamodb");
+    const dynamo = await startDynamoDbLocal({ dataDir });
+    started.push({ name: "DynamoDB Local", stop: () => dynamo.stop() });
+    out(`DynamoDB Local  ${dynamo.endpoint} (pid ${dynamo.pid}, data in ${dataDir})`);
+
+    sim = await startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) });
+    started.push({ name: "simulated EKS", stop: () => sim!.stop() });
+    out(
+      `simulated EKS   ${sim
+        .clusters()
+        .map((c) => `${c.name} ${c.server}`)
+        .join(", ")}; EKS API ${sim.eksEndpoint}`,
+    );
+
+    // This process only: the API reaches the local engines exactly as it would reach AWS.
+    env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+    env.AWS_REGION = "us-east-1";
+    env.RELEASES_TABLE = "helm-releases";
+    env.CLUSTERS = JSON.stringify(sim.registryEntries());
+    env.AWS_ACCESS_KEY_ID = sim.credentials.accessKeyId;
+    env.AWS_SECRET_ACCESS_KEY = sim.credentials.secretAccessKey;
+    delete env.AWS_SESSION_TOKEN;
+    delete env.AWS_PROFILE;
+    delete env.CLUSTERS_FILE;
+
+    const storeConfig = storeConfigFromEnv(env);
+    const client = new DynamoDBClient({ region: storeConfig.region, endpoint: storeConfig.endpoint });
+    try {
+      await ensureReleasesTable(client, storeConfig);
+    } finally {
+      client.destroy();
+    }
+  }
+
+  const deps = apiDepsFromEnv(env);
+  if (sim) {
+    const seeded = await seedDemo(deps.store, sim);
+    out(
+      `demo releases   ${seeded.releases} releases, ${seeded.revisions} revisions (${seeded.imported} new, ${seeded.unchanged} already stored)`,
+    );
+  } else {
+    out(
+      `serving the configured table "${env.RELEASES_TABLE ?? "helm-releases"}" and ${deps.clusters.list().length} registry clusters`,
+    );
+  }
+
+  const server = await startLocalServer({ handler: createApiHandler(deps), port }).catch((error) => {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new Error(`port ${port} on 127.0.0.1 is in use: set PORT to another port (PORT=0 picks a free one)`);
+    }
+    throw error;
+  });
+  started.push({ name: "API server", stop: () => server.close() });
+  printTour(server.url, Boolean(sim));
+}
+
+function printTour(url: string, demo: boolean): void {
+  out();
+  out(`API ready on ${url}  (OpenAPI: ${url}/openapi.json; Ctrl-C stops everything)`);
+  if (!demo) return;
+  const release = `${url}/clusters/demo-eu/namespaces/shop/releases`;
+  out();
+  out("Try:");
+  out(`  curl -s ${url}/clusters`);
+  out(`  curl -s ${url}/clusters/demo-eu/releases`);
+  out(`  curl -s '${release}/web/status?output=table'          # healthy`);
+  out(`  curl -s '${release}/api/status?output=table'          # CrashLoopBackOff pod, deleted ConfigMap`);
+  out(
+    `  curl -s '${url}/clusters/demo-us/namespaces/observability/releases/metrics/status?output=table'   # CRD not installed`,
+  );
+  out(`  curl -s -H 'Accept: application/yaml' '${release}/web/status?revision=2'`);
+  out(`  curl -s --compressed '${release}/web/status'           # JSON, gzip on the wire`);
+  out(`  curl -s '${release}/web/history?max=2'`);
+  out(`  curl -s '${release}/web/revisions/3/manifest'          # Secret values redacted`);
+  out(`  curl -s '${release}/web/status?revision=0'             # a 400 that says why`);
+}
+
+main().catch(async (error) => {
+  const message = isDomainError(error) || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Error: ${message}\n`);
+  if (env.HELM_STATUS_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
+  await stopAll(1);
+});

@@ -1,0 +1,61 @@
+/** The OpenAPI document kept in the repo describes exactly the router's routes (and serverless.yml's). */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { parse } from "yaml";
+import { createRoutes } from "../../functions/api/app.ts";
+import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import openapi from "../../functions/api/openapi.json" with { type: "json" };
+import { silentLogger } from "../../shared/ports.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+
+const routes = createRoutes({
+  store: new MemoryReleaseStore(),
+  clusters: { list: () => [], kubeConfig: async () => Promise.reject(new Error("unused")), invalidate: () => {} },
+  clock: { now: () => new Date() },
+  logger: { ...silentLogger, appendKeys: () => {}, resetKeys: () => {} },
+  metrics: { addDimension: () => {}, addMetric: () => {}, publishStoredMetrics: () => {} },
+  settings: apiSettingsFromEnv({}),
+});
+const routerKeys = routes.map((route) => `${route.method} ${route.path}`).sort();
+
+const documented = Object.entries(openapi.paths as Record<string, Record<string, unknown>>)
+  .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+  .sort();
+
+test("the OpenAPI document is 3.1 and lists exactly the router's routes", () => {
+  assert.match(openapi.openapi, /^3\.1\./);
+  assert.deepEqual(documented, routerKeys);
+});
+
+test("every path parameter in a template is declared, and only those", () => {
+  const parameters = (openapi.components as { parameters: Record<string, { name: string; in: string }> }).parameters;
+  for (const [path, operations] of Object.entries(
+    openapi.paths as Record<string, Record<string, { parameters?: { $ref?: string; name?: string; in?: string }[] }>>,
+  )) {
+    const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+    for (const [method, operation] of Object.entries(operations)) {
+      const declared = (operation.parameters ?? [])
+        .map((p) => (p.$ref ? parameters[p.$ref.split("/").at(-1)!] : p))
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort();
+      assert.deepEqual(declared, inTemplate, `${method} ${path}`);
+    }
+  }
+});
+
+test("serverless.yml deploys exactly the router's routes", () => {
+  const config = parse(readFileSync(new URL("../../serverless.yml", import.meta.url), "utf8"), {
+    customTags: [{ tag: "!Ref", resolve: (value: string) => ({ Ref: value }) }],
+  }) as { functions: { api: { events: { httpApi: { method: string; path: string } }[] } } };
+  const deployed = config.functions.api.events.map((e) => `${e.httpApi.method} ${e.httpApi.path}`).sort();
+  assert.deepEqual(deployed, routerKeys);
+});
+
+test("GET /openapi.json serves the document", async () => {
+  const route = routes.find((r) => r.path === "/openapi.json")!;
+  const { httpApiEvent, lambdaContext } = await import("./support.ts");
+  const result = await route.handler(httpApiEvent("GET", "/openapi.json"), lambdaContext());
+  assert.deepEqual(JSON.parse(result.body!), openapi);
+});
