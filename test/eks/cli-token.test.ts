@@ -1,7 +1,10 @@
 /** The `token` and `kubeconfig` commands' offline behaviour: output shape and bad input (one line, no stack). */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { Writable } from "node:stream";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { runCommand } from "../../bin/lib/run.ts";
 import { decodeEksToken } from "../../shared/eks/token.ts";
 
 const keys = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
@@ -86,9 +89,32 @@ const bad: [string, string[], Record<string, string>, number, RegExp][] = [
   ["kubeconfig without --cluster", ["kubeconfig"], keys, 2, /^Error: --cluster NAME is required\n$/],
 ];
 
-for (const [label, args, env, status, message] of bad) {
-  test(`CLI with ${label}: exit ${status}, one clear line`, () => {
-    const result = cli(args, env);
+// In process through the CLI's own runner (same error reporting as bin/cli.ts), so the table
+// does not pay a Node start per line; the first case also runs as a real process.
+async function runInProcess(args: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = (into: string[]) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        into.push(String(chunk));
+        done();
+      },
+    });
+  const io = {
+    stdout: sink(out),
+    stderr: sink(err),
+    stdin: process.stdin,
+    env,
+  };
+  const file = fileURLToPath(new URL(`../../bin/commands/${args[0]}.ts`, import.meta.url));
+  const status = await runCommand(file, args.slice(1), io);
+  return { status, stdout: out.join(""), stderr: err.join("") };
+}
+
+for (const [index, [label, args, env, status, message]] of bad.entries()) {
+  test(`CLI with ${label}: exit ${status}, one clear line`, async () => {
+    const result = index === 0 ? cli(args, env) : await runInProcess(args, env);
     assert.equal(result.status, status, result.stderr);
     assert.match(result.stderr, message);
     assert.equal(result.stdout, "");
