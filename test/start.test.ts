@@ -1,0 +1,110 @@
+/**
+ * `npm start` driven as a user would: spawn it (PORT=0, a temp data dir), wait
+ * for the printed URL, curl a status, press Ctrl-C (SIGINT to the process
+ * group, like a terminal), and check that it exits and leaves nothing running.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+
+const root = new URL("..", import.meta.url).pathname;
+const hasJava = spawnSync("java", ["-version"]).status === 0;
+const dataDir = mkdtempSync(join(tmpdir(), "helm-status-start-"));
+let child: ChildProcess | undefined;
+
+after(() => {
+  // Only if an assertion failed midway: never leave the stack running.
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function waitFor(pattern: RegExp, output: () => string, timeoutMs: number): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + timeoutMs;
+    const poll = setInterval(() => {
+      const match = output().match(pattern);
+      if (match) {
+        clearInterval(poll);
+        resolve(match);
+      } else if (Date.now() > deadline || child?.exitCode !== null) {
+        clearInterval(poll);
+        reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${output()}`));
+      }
+    }, 100);
+  });
+}
+
+test("npm start serves the demo, answers a status, and stops everything on Ctrl-C", {
+  skip: !hasJava && "no java for DynamoDB Local",
+  timeout: 120_000,
+}, async () => {
+  child = spawn("npm", ["start", "--silent"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
+      PORT: "0",
+      HELM_STATUS_DATA_DIR: dataDir,
+      CLUSTERS: "",
+      CLUSTERS_FILE: "",
+      AWS_ENDPOINT_URL_DYNAMODB: "",
+      RELEASES_TABLE: "",
+    },
+    detached: true, // its own process group, as a terminal's foreground job
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<string>((resolve) => child!.once("exit", (code, signal) => resolve(`${code ?? signal}`)));
+  const startedAt = Date.now();
+
+  const [, url] = await waitFor(/API ready on (http:\/\/127\.0\.0\.1:\d+)/, () => output, 90_000);
+  process.stderr.write(`# npm start ready in ${Date.now() - startedAt} ms\n`);
+  const [, javaPid] = output.match(/DynamoDB Local\s+\S+ \(pid (\d+)/) ?? [];
+  assert.ok(javaPid, output);
+  assert.match(output, /curl -s '.*\/status\?output=table'/);
+
+  const status = await fetch(`${url}/clusters/demo-eu/namespaces/shop/releases/api/status?output=table`);
+  assert.equal(status.status, 200);
+  const text = await status.text();
+  assert.match(text, /^NAME: api$/m);
+  assert.match(text, /CrashLoopBackOff/);
+  assert.match(text, /==> MISSING/);
+  const missing = await fetch(`${url}/clusters/demo-us/namespaces/observability/releases/metrics/status`, {
+    headers: { accept: "application/json" },
+  });
+  assert.match(await missing.text(), /ServiceMonitor/);
+
+  process.kill(-child.pid!, "SIGINT");
+  const stopAt = Date.now();
+  const code = await Promise.race([
+    exited,
+    new Promise((resolve) => setTimeout(() => resolve("timeout"), 30_000).unref()),
+  ]);
+  process.stderr.write(`# stopped in ${Date.now() - stopAt} ms\n`);
+  // npm re-raises the SIGINT it got from the terminal on itself; the script under it exits 0.
+  assert.ok(code === "0" || code === "SIGINT", `exit ${code}\n${output}`);
+  assert.match(output, /SIGINT: stopping/);
+  // Nothing left: not the JVM (its own process group), not anything in ours.
+  assert.equal(alive(Number(javaPid)), false, "DynamoDB Local still running");
+  const group = spawnSync("ps", ["-o", "pid=", "-g", String(child.pid)], { encoding: "utf8" }).stdout.trim();
+  assert.equal(group, "", `processes left in the group: ${group}`);
+  await assert.rejects(fetch(`${url}/healthz`));
+});
