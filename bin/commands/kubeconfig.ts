@@ -54,7 +54,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
             // so the plugin works from any directory and whatever `node` is first on PATH.
             command: process.execPath,
             args: [cliPath, "token", "--cluster", name, "--region", entry.region],
-            env: registryEnv ? [registryEnv] : null,
+            env: registryEnv ? [registryEnv] : undefined,
             interactiveMode: "Never",
             provideClusterInfo: false,
           },

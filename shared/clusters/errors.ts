@@ -19,7 +19,7 @@ export class UnknownClusterError extends DomainError {
   readonly cluster: string;
   constructor(cluster: string, options?: { cause?: unknown; known?: string[] }) {
     const known = options?.known;
-    const hint = known === undefined ? "" : known.length ? ` (known: ${known.join(", ")})` : " (the registry is empty)";
+    const hint = known === undefined ? "" : known.length ? ` (known: ${listSome(known)})` : " (the registry is empty)";
     super(`unknown cluster "${cluster}"${hint}`, options);
     this.cluster = cluster;
   }
@@ -64,4 +64,10 @@ export class ClusterAccessDeniedError extends DomainError {
 export class KubeconfigFileError extends DomainError {
   readonly kind = "validation" as const;
   readonly code = "KubeconfigInvalid";
+}
+
+/** A hint, not an inventory: a registry of hundreds of clusters stays a one-line error. */
+function listSome(names: string[], max = 10): string {
+  const shown = names.slice(0, max).join(", ");
+  return names.length > max ? `${shown}, and ${names.length - max} more` : shown;
 }
