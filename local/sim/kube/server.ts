@@ -127,6 +127,16 @@ export class KubeApiServer {
     res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
 
     const body = await readBody(req);
+    // Authenticated first only so the request log names the caller; a bad token still meets the faults.
+    let caller: Caller | undefined;
+    let rejected = false;
+    try {
+      caller = await this.authenticate(req.headers.authorization, url.pathname);
+      user = caller?.username ?? "";
+    } catch (error) {
+      if (!(error instanceof TokenRejected)) throw error;
+      rejected = true;
+    }
     const faults = this.faults;
     const faulty = faults.match ? faults.match(url.pathname) : true;
     if (faulty) {
@@ -152,16 +162,10 @@ export class KubeApiServer {
       }
     }
 
-    let caller: Caller | undefined;
-    try {
-      caller = await this.authenticate(req.headers.authorization, url.pathname);
-    } catch (error) {
-      if (!(error instanceof TokenRejected)) throw error;
+    if (rejected) {
       this.send(res, 401, statusBody(401, "Unauthorized", "Unauthorized"));
       return;
     }
-    user = caller?.username ?? "";
-
     let reply: ApiReply;
     try {
       reply = this.route(req, url, body, caller);
