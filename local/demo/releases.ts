@@ -177,6 +177,10 @@ export function demoReleases(): DemoRelease[] {
       live: { namespace: "shop", crashLoop: ["api"], omit: ["ConfigMap/api-config"] },
     },
     // The CRD is not installed, so the ServiceMonitor cannot exist live: status reports its kind as unknown.
-    { cluster: "demo-us", revisions: [metrics], live: { namespace: "observability", omit: ["ServiceMonitor/metrics"] } },
+    {
+      cluster: "demo-us",
+      revisions: [metrics],
+      live: { namespace: "observability", omit: ["ServiceMonitor/metrics"] },
+    },
   ];
 }

@@ -1,6 +1,6 @@
-import { importReleases } from "../../functions/api/pending-usecases.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import { importReleases } from "../../shared/usecases/import.ts";
 import type { SimulatedEks } from "../sim/index.ts";
 import { demoReleases } from "./releases.ts";
 

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from "yaml";
+import { importReleases } from "../../../shared/usecases/import.ts";
 import { InvalidBodyError, RequestTooLargeError } from "../errors.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
-import { importReleases } from "../pending-usecases.ts";
 import { json } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";

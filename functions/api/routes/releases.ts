@@ -1,4 +1,7 @@
 import { redactManifest } from "../../../shared/status/redact.ts";
+import { releaseHistory } from "../../../shared/usecases/history.ts";
+import { listReleases } from "../../../shared/usecases/list.ts";
+import { getManifest } from "../../../shared/usecases/manifest.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import {
   clusterParam,
@@ -10,7 +13,6 @@ import {
   releaseNameParam,
   revisionParam,
 } from "../params.ts";
-import { getManifest, listReleases, releaseHistory } from "../pending-usecases.ts";
 import { json, structured, text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
@@ -84,7 +86,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
         requireKnownCluster(deps.clusters, key.cluster);
-        const manifest = redactManifest(await getManifest({ store }, key, revision));
+        const manifest = redactManifest((await getManifest({ store }, key, revision)).manifest);
         if (format === "json") return json({ ...key, revision, manifest });
         return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
       },
