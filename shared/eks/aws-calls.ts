@@ -191,14 +191,14 @@ export function toClusterError(entry: ClusterEntry, call: string, where: string,
       cause: error,
     });
   }
-  if (e.name === "ResourceNotFoundException" || status === 404) {
+  if (e.name === "ResourceNotFoundException") {
     return new ClusterUnreachableError(
       cluster,
       `cluster "${cluster}" does not exist in EKS region ${entry.region} (${call} at ${where}: ${detail})`,
       { cause: error },
     );
   }
-  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ETIMEDOUT" || e.name === "TimeoutError") {
+  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ETIMEDOUT") {
     return new ClusterUnreachableError(
       cluster,
       `${call} for cluster "${cluster}": ${where} did not answer within ${timeoutMs} ms`,
