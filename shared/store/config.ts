@@ -64,8 +64,8 @@ function validateEndpoint(endpoint: string): void {
   }
 }
 
-export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+export function createDynamoDbClient(config: StoreConfig): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.region,
     endpoint: config.endpoint,
     credentials: config.credentials,
@@ -73,7 +73,10 @@ export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClien
     // An unreachable endpoint must fail in seconds, not hang a CLI or a Lambda.
     requestHandler: { connectionTimeout: 3_000, requestTimeout: 20_000 },
   });
-  return DynamoDBDocumentClient.from(client, {
+}
+
+export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoDbClient(config), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 }

@@ -1,0 +1,61 @@
+/** `get manifest RELEASE -n NS [--revision N] [--cluster C]`: the stored manifest, byte for byte. */
+import { parseArgs } from "node:util";
+import { ValidationError } from "../../shared/errors.ts";
+import { validateRevision } from "../../shared/release/validation.ts";
+import { getManifest } from "../../shared/usecases/manifest.ts";
+import type { CliIO } from "../lib/run.ts";
+import { withCliStore } from "../lib/store.ts";
+
+const help = `usage: npm run --silent cli -- get manifest RELEASE [-n NAMESPACE] [--revision N] [--cluster C]
+
+Prints the manifest of a stored revision (the latest by default) exactly as stored.
+
+flags:
+      --cluster string     cluster the release belongs to (default "local")
+  -n, --namespace string   namespace of the release (default "default")
+      --revision int       revision to show (default: the latest)
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const [what, ...rest] = args;
+  if (what === "--help" || what === "-h") {
+    io.stdout.write(help);
+    return 0;
+  }
+  if (what !== "manifest") {
+    throw new ValidationError(
+      what === undefined
+        ? "get needs a subcommand: get manifest RELEASE"
+        : `unknown get subcommand ${JSON.stringify(what)}: only "manifest" is supported`,
+    );
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: {
+      cluster: { type: "string", default: "local" },
+      namespace: { type: "string", short: "n", default: "default" },
+      revision: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new ValidationError(
+      positionals.length === 0
+        ? "release name required: get manifest RELEASE -n NAMESPACE"
+        : "get manifest takes one release name",
+    );
+  }
+  const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
+  const key = { cluster: values.cluster, namespace: values.namespace, name: positionals[0] };
+  const { manifest } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
+  await new Promise<void>((resolve, reject) =>
+    io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
+  );
+  return 0;
+}

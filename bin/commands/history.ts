@@ -1,0 +1,68 @@
+/** `history RELEASE -n NS [--cluster C] [--max N] [-o table|json|yaml]`: helm history from the store. */
+import { parseArgs } from "node:util";
+import { ValidationError } from "../../shared/errors.ts";
+import {
+  helmHistoryElements,
+  parseOutputFormat,
+  renderHelmHistory,
+  renderStructured,
+} from "../../shared/format/release-tables.ts";
+import { validateRevision } from "../../shared/release/validation.ts";
+import { releaseHistory } from "../../shared/usecases/history.ts";
+import type { CliIO } from "../lib/run.ts";
+import { withCliStore } from "../lib/store.ts";
+
+const help = `usage: npm run --silent cli -- history RELEASE [-n NAMESPACE] [--cluster C] [--max N] [-o table|json|yaml]
+
+Prints the stored revisions of a release, oldest first, like helm history.
+
+flags:
+      --cluster string     cluster the release belongs to (default "local")
+  -n, --namespace string   namespace of the release (default "default")
+      --max int            maximum number of revisions to show (default 256)
+  -o, --output string      table, json or yaml (default "table")
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      cluster: { type: "string", default: "local" },
+      namespace: { type: "string", short: "n", default: "default" },
+      max: { type: "string", default: "256" },
+      output: { type: "string", short: "o" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new ValidationError(
+      positionals.length === 0
+        ? "release name required: history RELEASE -n NAMESPACE"
+        : "history takes one release name",
+    );
+  }
+  const max = parseMax(values.max);
+  const format = parseOutputFormat(values.output);
+  const key = { cluster: values.cluster, namespace: values.namespace, name: positionals[0] };
+  // The newest `max` revisions are one page: the store returns newest first.
+  const page = await withCliStore(io.env, (store) => releaseHistory({ store }, key, { max }));
+  const revisions = page.items;
+  io.stdout.write(
+    format === "table" ? renderHelmHistory(revisions) : renderStructured(helmHistoryElements(revisions), format),
+  );
+  return 0;
+}
+
+function parseMax(value: string): number {
+  try {
+    return validateRevision(value);
+  } catch {
+    throw new ValidationError(`invalid --max ${JSON.stringify(value)}: must be a positive integer`, "InvalidMax");
+  }
+}

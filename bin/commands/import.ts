@@ -1,0 +1,102 @@
+/** `import [FILE|-] [--cluster C]`: store Helm release Secrets/ConfigMaps (JSON or YAML) read from a file or stdin. */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
+import { ValidationError } from "../../shared/errors.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/format/release-tables.ts";
+import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
+import type { CliIO } from "../lib/run.ts";
+import { withCliStore } from "../lib/store.ts";
+
+const help = `usage: npm run --silent cli -- import [FILE|-] [--cluster C] [-o table|json|yaml]
+
+Imports Helm release revisions from Helm's own storage objects: one Secret or
+ConfigMap, or a List of them, e.g.
+  kubectl get secrets -A -l owner=helm -o json | npm run --silent cli -- import - --cluster prod
+Non-Helm objects are skipped; a broken object is reported and does not stop the
+others. Exits 1 when any object failed.
+
+flags:
+      --cluster string   cluster the releases belong to (default "local")
+  -o, --output string    summary as table, json or yaml (default "table")
+`;
+
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      cluster: { type: "string", default: "local" },
+      output: { type: "string", short: "o" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.stdout.write(help);
+    return 0;
+  }
+  if (positionals.length > 1) throw new ValidationError("import takes one FILE (or - for stdin)");
+  const format = parseOutputFormat(values.output);
+  const source = positionals[0] ?? "-";
+  if (source === "-" && io.stdin.isTTY) {
+    throw new ValidationError(
+      "no input: give a FILE, or pipe JSON into stdin (e.g. kubectl get secrets -A -l owner=helm -o json | ... import -)",
+    );
+  }
+  const document = parseDocument(await readSource(source, io), source);
+  const progress = io.stderr.isTTY
+    ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
+    : undefined;
+  const summary = await withCliStore(io.env, (store) =>
+    importReleases({ store }, { cluster: values.cluster, document, onProgress: progress }),
+  );
+  if (progress) io.stderr.write("\n");
+  io.stdout.write(format === "table" ? renderSummary(summary) : renderStructured(summary, format));
+  return summary.failed > 0 ? 1 : 0;
+}
+
+async function readSource(source: string, io: CliIO): Promise<string> {
+  if (source === "-") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return await readFile(source, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
+    throw new ValidationError(`cannot read ${JSON.stringify(source)}: ${reason}`, "UnreadableInput");
+  }
+}
+
+function parseDocument(text: string, source: string): unknown {
+  const where = source === "-" ? "stdin" : JSON.stringify(source);
+  if (!text.trim()) throw new ValidationError(`${where} is empty: expected a Secret, a ConfigMap or a List of them`);
+  try {
+    return JSON.parse(text);
+  } catch (jsonError) {
+    // kubectl -o yaml output is accepted too; only when JSON fails, since YAML parsing is slower.
+    if (/^\s*[{[]/.test(text)) {
+      throw new ValidationError(`${where} is not valid JSON: ${(jsonError as Error).message}`, "InvalidImportDocument");
+    }
+    try {
+      return parseYaml(text);
+    } catch (yamlError) {
+      const line = (yamlError as Error).message.split("\n")[0];
+      throw new ValidationError(`${where} is neither JSON nor YAML: ${line}`, "InvalidImportDocument");
+    }
+  }
+}
+
+function renderSummary(summary: ImportSummary): string {
+  const lines = summary.results
+    .filter((r) => r.outcome === "failed")
+    .map((r) => `failed: ${r.object}${r.release ? ` (${r.release} revision ${r.revision})` : ""}: ${r.error}`);
+  lines.push(
+    `cluster ${summary.cluster}: imported ${summary.imported}, unchanged ${summary.unchanged}, skipped ${summary.skipped}, failed ${summary.failed}`,
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,77 @@
+/**
+ * The CLI's store. With an endpoint or AWS credentials configured, the configured
+ * table; with neither (a fresh machine), an embedded DynamoDB Local keeping its
+ * data under `.data/dynamodb/` in the project, started for the command and
+ * stopped after it, with the table created on first use.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import {
+  createDynamoDbClient,
+  openReleaseStore,
+  type StoreConfig,
+  storeConfigFromEnv,
+} from "../../shared/store/config.ts";
+import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import type { ReleaseStore } from "../../shared/store/release-store.ts";
+
+const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+export interface CliStoreContext {
+  config: StoreConfig;
+  /** True when running on the embedded DynamoDB Local. */
+  embedded: boolean;
+  /** Where the embedded engine keeps its data. */
+  dataDir?: string;
+}
+
+/** Any sign the user means a real (or explicitly configured) DynamoDB. */
+export function usesEmbeddedStore(env: NodeJS.ProcessEnv): boolean {
+  const configured = [
+    "AWS_ENDPOINT_URL_DYNAMODB",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_PROFILE",
+    "AWS_WEB_IDENTITY_TOKEN_FILE",
+    "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+    "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+  ].some((name) => env[name]?.trim());
+  if (configured) return false;
+  const credentialsFile = env.AWS_SHARED_CREDENTIALS_FILE || join(env.HOME || homedir(), ".aws", "credentials");
+  return !existsSync(credentialsFile);
+}
+
+export function embeddedDataDir(env: NodeJS.ProcessEnv): string {
+  return env.HELM_STATUS_DATA_DIR?.trim() || join(PROJECT_ROOT, ".data", "dynamodb");
+}
+
+/** Runs `fn` with the CLI's store, starting and stopping the embedded engine around it when needed. */
+export async function withCliStore<T>(
+  env: NodeJS.ProcessEnv,
+  fn: (store: ReleaseStore, context: CliStoreContext) => Promise<T>,
+): Promise<T> {
+  if (!usesEmbeddedStore(env)) {
+    const config = storeConfigFromEnv(env);
+    return fn(openReleaseStore(config), { config, embedded: false });
+  }
+  const dataDir = embeddedDataDir(env);
+  const engine = await startDynamoDbLocal({ dataDir });
+  try {
+    const config: StoreConfig = {
+      ...storeConfigFromEnv({ RELEASES_TABLE: env.RELEASES_TABLE, AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint }),
+      // DynamoDB Local runs with -sharedDb: any keys and region see the same tables.
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    };
+    const client = createDynamoDbClient(config);
+    try {
+      await ensureReleasesTable(client, config);
+    } finally {
+      client.destroy();
+    }
+    return await fn(openReleaseStore(config), { config, embedded: true, dataDir });
+  } finally {
+    await engine.stop();
+  }
+}

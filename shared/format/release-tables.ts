@@ -1,0 +1,103 @@
+/** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
+import { stringify as toYaml } from "yaml";
+import { ValidationError } from "../errors.ts";
+import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import { formatAnsiC, formatGoTime, isZeroTime } from "./ansi-time.ts";
+import { uiTable } from "./columns.ts";
+
+export const OUTPUT_FORMATS = ["table", "json", "yaml"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export function parseOutputFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return "table";
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+    throw new ValidationError(
+      `invalid output format ${JSON.stringify(value)}: use table, json or yaml`,
+      "InvalidOutput",
+    );
+  }
+  return value as OutputFormat;
+}
+
+/** Helm writes JSON as one compact line and YAML with sorted keys (sigs.k8s.io/yaml). */
+export function renderStructured(value: unknown, format: "json" | "yaml"): string {
+  return format === "json" ? `${JSON.stringify(value)}\n` : toYaml(value, { sortMapEntries: true });
+}
+
+const ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/** Helm's formatChartname / formatAppVersion: "MISSING" when the chart is gone. */
+const chartName = (chart?: ChartMetadata) => (chart ? `${chart.name}-${chart.version}` : "MISSING");
+const appVersion = (chart?: ChartMetadata) => (chart ? (chart.appVersion ?? "") : "MISSING");
+
+export interface HelmListElement {
+  name: string;
+  namespace: string;
+  revision: string;
+  updated: string;
+  status: string;
+  chart: string;
+  app_version: string;
+}
+
+export function helmListElements(summaries: ReleaseSummary[]): HelmListElement[] {
+  return summaries.map((s) => ({
+    name: s.name,
+    namespace: s.namespace,
+    revision: String(s.revision),
+    updated: s.updated && !isZeroTime(s.updated) ? formatGoTime(s.updated) : "-",
+    status: s.status,
+    chart: chartName(s.chart),
+    app_version: appVersion(s.chart),
+  }));
+}
+
+export function renderHelmList(summaries: ReleaseSummary[]): string {
+  const header = ["NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION"];
+  const rows = helmListElements(summaries).map((e) => [
+    e.name,
+    e.namespace,
+    e.revision,
+    e.updated,
+    e.status,
+    e.chart,
+    e.app_version,
+  ]);
+  return uiTable([header, ...rows]);
+}
+
+export interface HelmHistoryElement {
+  revision: number;
+  updated: string;
+  status: string;
+  chart: string;
+  app_version: string;
+  description: string;
+}
+
+/** Oldest first, as `helm history` prints. */
+export function helmHistoryElements(revisions: ReleaseMetadata[]): HelmHistoryElement[] {
+  return [...revisions]
+    .sort((a, b) => a.version - b.version)
+    .map((r) => ({
+      revision: r.version,
+      updated: r.info?.last_deployed ?? ZERO_TIME,
+      status: r.info?.status ?? "unknown",
+      chart: chartName(r.chart?.metadata),
+      app_version: appVersion(r.chart?.metadata),
+      description: r.info?.description ?? "",
+    }));
+}
+
+export function renderHelmHistory(revisions: ReleaseMetadata[]): string {
+  const header = ["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"];
+  const rows = helmHistoryElements(revisions).map((e) => [
+    String(e.revision),
+    formatAnsiC(e.updated),
+    e.status,
+    e.chart,
+    e.app_version,
+    e.description,
+  ]);
+  return uiTable([header, ...rows], { maxColWidth: 60 });
+}

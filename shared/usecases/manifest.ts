@@ -1,0 +1,22 @@
+/** `helm get manifest`: the manifest of one revision (the latest when none is given), exactly as stored. */
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey, validateRevision } from "../release/validation.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
+
+export interface StoredManifest {
+  revision: number;
+  manifest: string;
+}
+
+export async function getManifest(
+  deps: { store: ReleaseStore },
+  key: ReleaseKey,
+  revision?: number,
+): Promise<StoredManifest> {
+  const k = validateReleaseKey(key);
+  const release =
+    revision === undefined
+      ? await deps.store.getLatest(k)
+      : await deps.store.getRevision(k, validateRevision(revision));
+  return { revision: release.version, manifest: release.manifest };
+}
