@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { formatAnsiC, formatGoTime, isZeroTime, parseRfc3339 } from "../../shared/format/ansi-time.ts";
+import { kubectlColumns, uiTable } from "../../shared/format/columns.ts";
+import { renderHelmHistory, renderHelmList } from "../../shared/format/release-tables.ts";
+import { makeRelease } from "../store/fixtures.ts";
+
+test("ANSI C time in the stored offset, day space-padded (Go's time.ANSIC)", () => {
+  assert.equal(formatAnsiC("2026-12-02T15:10:00.123456789Z"), "Wed Dec  2 15:10:00 2026");
+  assert.equal(formatAnsiC("2026-01-15T23:59:59-08:00"), "Thu Jan 15 23:59:59 2026");
+  assert.equal(formatAnsiC("2024-02-29T00:00:00+05:30"), "Thu Feb 29 00:00:00 2024");
+  assert.equal(formatAnsiC("0001-01-01T00:00:00Z"), "Mon Jan  1 00:00:00 0001");
+  assert.equal(formatAnsiC("not a time"), "not a time");
+  assert.equal(parseRfc3339("2026-02-30T00:00:00Z"), undefined);
+  assert.equal(isZeroTime("0001-01-01T00:00:00Z"), true);
+  assert.equal(isZeroTime("2026-12-02T15:10:00Z"), false);
+});
+
+test("Go's time.String for helm list's UPDATED", () => {
+  assert.equal(formatGoTime("2026-12-02T15:10:00.123456789Z"), "2026-12-02 15:10:00.123456789 +0000 UTC");
+  assert.equal(formatGoTime("2026-12-02T15:10:00.120Z"), "2026-12-02 15:10:00.12 +0000 UTC");
+  assert.equal(formatGoTime("2026-12-02T15:10:00Z"), "2026-12-02 15:10:00 +0000 UTC");
+  assert.equal(formatGoTime("2026-12-02T15:10:00-05:00"), "2026-12-02 15:10:00 -0500 -0500");
+});
+
+test("uitable: every cell padded, TAB separated, cut with ... at MaxColWidth", () => {
+  assert.equal(
+    uiTable([
+      ["A", "BB"],
+      ["ccc", "d"],
+    ]),
+    "A  \tBB\nccc\td \n",
+  );
+  assert.equal(uiTable([["X"], ["0123456789"]], { maxColWidth: 6 }), "X     \n012...\n");
+  assert.equal(
+    kubectlColumns([
+      ["NAME", "AGE"],
+      ["a-long-name", "5m"],
+    ]),
+    "NAME          AGE\na-long-name   5m\n",
+  );
+});
+
+test("helm list and helm history tables", () => {
+  const release = makeRelease({ name: "demo", version: 2 });
+  const list = renderHelmList([
+    {
+      cluster: "local",
+      namespace: "default",
+      name: "demo",
+      revision: 2,
+      status: "deployed",
+      updated: "2026-12-02T15:10:00.5Z",
+      chart: release.chart?.metadata,
+    },
+    { cluster: "local", namespace: "default", name: "gone", revision: 1, status: "failed" },
+  ]);
+  assert.equal(
+    list,
+    "NAME\tNAMESPACE\tREVISION\tUPDATED                        \tSTATUS  \tCHART     \tAPP VERSION\n" +
+      "demo\tdefault  \t2       \t2026-12-02 15:10:00.5 +0000 UTC\tdeployed\tdemo-0.1.0\t1.16.0     \n" +
+      "gone\tdefault  \t1       \t-                              \tfailed  \tMISSING   \tMISSING    \n",
+  );
+  const { manifest: _m, hooks: _h, ...metadata } = release;
+  const history = renderHelmHistory([
+    { ...metadata, version: 2 },
+    { ...metadata, version: 1, info: { ...metadata.info!, status: "superseded", description: "d".repeat(70) } },
+  ]);
+  const lines = history.split("\n");
+  assert.equal(
+    lines[0],
+    `REVISION\tUPDATED                 \tSTATUS    \tCHART     \tAPP VERSION\tDESCRIPTION${" ".repeat(49)}`,
+  );
+  assert.match(lines[1], /^1 {7}\tWed Dec {2}2 15:02:00 2026\tsuperseded\tdemo-0\.1\.0\t1\.16\.0 {5}\td{57}\.\.\.$/);
+  assert.match(lines[2], /^2 {7}\tWed Dec {2}2 15:02:00 2026\tdeployed {2}\t/);
+});
