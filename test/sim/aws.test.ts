@@ -203,7 +203,7 @@ describe("EKS tokens on the API server", () => {
   });
 
   test("a token from the real AWS CLI (aws eks get-token) is accepted; one signed with another secret is not", async (t) => {
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       AWS_ACCESS_KEY_ID: DUMMY.accessKeyId,
       AWS_DEFAULT_REGION: "eu-west-1",
