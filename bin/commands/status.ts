@@ -12,9 +12,9 @@ import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
-import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import type { CliIO } from "../lib/run.ts";
+import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
                                     [--cluster C | --kubeconfig FILE [--context X] [--cluster C]]
@@ -94,15 +94,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } finally {
     await closeKubeConnections();
   }
-}
-
-type WithCliStore = <T>(env: NodeJS.ProcessEnv, fn: (store: ReleaseStore) => Promise<T>) => Promise<T>;
-
-/** The store engineer's CLI store (embedded DynamoDB Local by default), loaded when the command runs. */
-async function withCliStore<T>(env: NodeJS.ProcessEnv, fn: (store: ReleaseStore) => Promise<T>): Promise<T> {
-  const modulePath = "../lib/store.ts";
-  const module = (await import(modulePath)) as { withCliStore: WithCliStore };
-  return module.withCliStore(env, fn);
 }
 
 function integerFlag(flag: string, value: string, min: number): number {

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { type CliIO, runCommand } from "../../bin/lib/run.ts";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
+import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { capture, demoRelease } from "./captures.ts";
+
+/**
+ * `status` end to end: the CLI process, releases in DynamoDB Local, the
+ * cluster read through a kubeconfig file of the simulated EKS.
+ */
+
+let sim: SimulatedEks;
+let dynamo: DynamoDbLocal;
+let dir: string;
+let kubeconfig: string;
+let env: NodeJS.ProcessEnv;
+
+before(async () => {
+  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: "cli" }] }), startDynamoDbLocal({})]);
+  dir = mkdtempSync(join(tmpdir(), "status-cli-"));
+  kubeconfig = join(dir, "kubeconfig");
+  writeFileSync(kubeconfig, sim.cluster("cli").kubeconfig(), { mode: 0o600 });
+  env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "local",
+    AWS_SECRET_ACCESS_KEY: "local",
+    RELEASES_TABLE: "status-cli-test",
+  };
+  // In-process runs: the AWS SDK reads its credentials from this process's environment.
+  process.env.AWS_ACCESS_KEY_ID = "local";
+  process.env.AWS_SECRET_ACCESS_KEY = "local";
+  const config = { ...storeConfigFromEnv(env), credentials: { accessKeyId: "local", secretAccessKey: "local" } };
+  const client = createDynamoDbClient(config);
+  try {
+    await ensureReleasesTable(client, config);
+  } finally {
+    client.destroy();
+  }
+  await openReleaseStore(config).putRevision("cli", demoRelease());
+  sim.cluster("cli").materialize(capture("helm-create-demo-manifest.yaml"));
+});
+
+after(async () => {
+  await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The real process, once: the entry point, lazy command loading, exit code. */
+function spawnCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["bin/cli.ts", "status", ...args], { env, timeout: 60_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** The same command in-process (no Node start-up per case: the machine is shared). */
+async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const io: CliIO = {
+    stdout: sink((text) => {
+      stdout += text;
+    }),
+    stderr: sink((text) => {
+      stderr += text;
+    }),
+    stdin: Readable.from([]),
+    env,
+  };
+  const status = await runCommand(fileURLToPath(new URL("../../bin/commands/status.ts", import.meta.url)), args, io);
+  return { status, stdout, stderr };
+}
+
+test("status --kubeconfig --cluster: Helm's text from the stored release and the live cluster", async () => {
+  const result = await spawnCli("demo", "-n", "default", "--kubeconfig", kubeconfig, "--cluster", "cli");
+  assert.equal(result.stderr, "");
+  assert.equal(result.status, 0);
+  assert.match(
+    result.stdout,
+    /^NAME: demo\nLAST DEPLOYED: Wed Dec {2}2 15:10:00 2026\nNAMESPACE: default\nSTATUS: deployed\nREVISION: 2\n/,
+  );
+  assert.deepEqual(
+    result.stdout.split("\n").filter((line) => line.startsWith("==> ")),
+    ["==> v1/ServiceAccount", "==> v1/Service", "==> v1/Deployment", "==> v1/Pod(related)"],
+  );
+});
+
+test("-o json and -o yaml; --revision", async () => {
+  const json = await cli("demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "-o", "json", "--revision", "2");
+  assert.equal(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  assert.equal(doc.version, 2);
+  assert.equal(doc.cluster, "cli");
+  assert.deepEqual(Object.keys(doc.info.resources), [
+    "v1/Deployment",
+    "v1/Pod(related)",
+    "v1/Service",
+    "v1/ServiceAccount",
+  ]);
+  const yaml = await cli("demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "-o", "yaml");
+  assert.equal(yaml.status, 0, yaml.stderr);
+  assert.match(yaml.stdout, /^apply_method: ssa\n/);
+  const missing = await cli("demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "--revision", "7");
+  assert.deepEqual([missing.status, missing.stderr], [1, "Error: release: not found\n"]);
+});
+
+test("user errors are one line on stderr", async () => {
+  const cases: [string[], RegExp, number][] = [
+    [["Bad_Name", "--kubeconfig", kubeconfig], /^Error: releaseContent: Release name is invalid: Bad_Name\n$/, 2],
+    [["demo", "-o", "xml", "--kubeconfig", kubeconfig], /^Error: invalid output format "xml"/, 2],
+    [["demo", "--revision", "two", "--kubeconfig", kubeconfig], /^Error: invalid --revision "two"/, 2],
+    [["demo"], /^Error: which cluster\? pass --cluster C/, 2],
+    [["demo", "--context", "x"], /^Error: --context needs --kubeconfig FILE\n$/, 2],
+    [[], /^Error: "status" requires exactly 1 argument/, 2],
+  ];
+  for (const [args, message, code] of cases) {
+    const result = await cli(...args);
+    assert.match(result.stderr, message, args.join(" "));
+    assert.equal(result.status, code, args.join(" "));
+    assert.doesNotMatch(result.stderr, /at .*\.ts:\d+/);
+  }
+});
