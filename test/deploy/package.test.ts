@@ -119,7 +119,10 @@ test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole
   assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
   assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
   const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
-  assert.deepEqual(sts.map((s) => s.Resource), [["arn:aws:iam::111122223333:role/helm-status-reader"]]);
+  assert.deepEqual(
+    sts.map((s) => [s.Resource].flat()),
+    [["arn:aws:iam::111122223333:role/helm-status-reader"]],
+  );
 });
 
 test("the function runs on nodejs24.x with the registry and table in its environment", () => {
@@ -138,7 +141,8 @@ test("the function runs on nodejs24.x with the registry and table in its environ
 test("every HTTP API route requires IAM authorization", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
   assert.equal(routes.length, 9);
-  for (const [, route] of routes) assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
+  for (const [, route] of routes)
+    assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
 });
 
 test("the table comes from infra/ with on-demand billing", () => {
@@ -146,14 +150,20 @@ test("the table comes from infra/ with on-demand billing", () => {
   assert.equal(table.Properties.BillingMode, "PAY_PER_REQUEST");
 });
 
-test("the bundle holds the handler and no simulator or AWS SDK code", { skip: !hasUnzip && "unzip not installed" }, () => {
+test("the bundle holds the handler and no simulator or AWS SDK code", {
+  skip: !hasUnzip && "unzip not installed",
+}, () => {
   const list = spawnSync("unzip", ["-Z1", zipPath], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
   assert.ok(list.includes("functions/api/handler.mjs"), list.join(", "));
   const map = JSON.parse(
-    spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout,
+    spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 })
+      .stdout,
   ) as { sources: string[] };
   const offenders = map.sources.filter((source) => /(^|\/)local\/|@aws-sdk\//.test(source));
   assert.deepEqual(offenders, []);
-  const code = spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const code = spawnSync("unzip", ["-p", zipPath, "functions/api/handler.mjs"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   assert.doesNotMatch(code.stdout, /startSimulatedEks|local\/sim/);
 });
