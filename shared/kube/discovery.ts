@@ -68,13 +68,13 @@ const keyOf = (gvk: GroupVersionKind) => `${gvk.apiVersion}|${gvk.kind}`;
 export async function resolveKinds(
   session: KubeSession,
   kinds: GroupVersionKind[],
-  options: { now: number; ttlMs?: number },
+  options: { now: number; ttlMs?: number; legacyOnly?: boolean },
 ): Promise<Map<string, KindLookup>> {
   const ttl = options.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS;
   let entry = cache.get(session.cluster);
   let fresh = false;
   if (!entry || options.now - entry.loadedAt >= ttl) {
-    entry = await loadRoot(session, options.now);
+    entry = await loadRoot(session, options.now, options.legacyOnly);
     cache.set(session.cluster, entry);
     fresh = true;
   }
@@ -85,7 +85,7 @@ export async function resolveKinds(
   const missing = wanted.filter((gvk) => !loaded.kinds.has(keyOf(gvk)));
   if (missing.length > 0 && !fresh) {
     if (entry.mode === "aggregated") {
-      entry = await loadRoot(session, options.now);
+      entry = await loadRoot(session, options.now, options.legacyOnly);
       cache.set(session.cluster, entry);
       if (entry.mode === "legacy") await loadGroupVersions(session, entry, wanted, false);
     } else {
@@ -108,11 +108,10 @@ export function lookupKey(gvk: GroupVersionKind): string {
   return keyOf(gvk);
 }
 
-async function loadRoot(session: KubeSession, now: number): Promise<ClusterDiscovery> {
-  const [core, groups] = await Promise.all([
-    session.request("/api", DISCOVERY_ACCEPT),
-    session.request("/apis", DISCOVERY_ACCEPT),
-  ]);
+/** `legacyOnly`: ask without the aggregated clauses, as an API server without aggregated discovery answers. */
+async function loadRoot(session: KubeSession, now: number, legacyOnly = false): Promise<ClusterDiscovery> {
+  const accept = legacyOnly ? LEGACY_ACCEPT : DISCOVERY_ACCEPT;
+  const [core, groups] = await Promise.all([session.request("/api", accept), session.request("/apis", accept)]);
   const coreOk = requireAnswer(session.cluster, "/api", core);
   const groupsOk = requireAnswer(session.cluster, "/apis", groups);
   const entry: ClusterDiscovery = { mode: "legacy", loadedAt: now, kinds: new Map(), groupVersions: new Map() };

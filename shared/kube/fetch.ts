@@ -92,7 +92,12 @@ export async function fetchReleaseResources(request: FetchRequest): Promise<Fetc
     await session.start();
     // Related pods need no discovery (pods are core v1, workloads are namespaced): start them now.
     const selectors = relatedSelectors(request.objects, request.namespace);
-    const relatedWave = selectors.map((related) => readRelated(session, related, request.now));
+    const relatedWave = selectors.map((related) =>
+      // Never left rejected: if the resources fail the whole read, nobody awaits these.
+      readRelated(session, related, request.now).catch(
+        (error): RelatedPods => ({ ...related, outcome: "error", message: (error as Error).message }),
+      ),
+    );
     const resources = await readResources(session, request);
     const related = (await Promise.all(relatedWave)).filter((entry) =>
       // Like Helm: related pods only for workloads that were read.
