@@ -86,11 +86,9 @@ export class ClusterState {
     next.kind = type.kind;
     if (options.keepStatus && existing.status !== undefined && next.status === undefined) next.status = existing.status;
     if (type.kind === "Service") {
-      // biome-ignore lint/suspicious/noExplicitAny: untyped JSON
       next.spec ??= {};
-      const spec = next.spec as any;
-      // biome-ignore lint/suspicious/noExplicitAny: untyped JSON
-      const old = (existing.spec ?? {}) as any;
+      const spec = next.spec as Record<string, unknown>;
+      const old = (existing.spec ?? {}) as Record<string, unknown>;
       spec.clusterIP ??= old.clusterIP;
       spec.clusterIPs ??= old.clusterIPs;
     }
