@@ -39,7 +39,16 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
       `RELEASES_TABLE ${JSON.stringify(tableName.slice(0, 300))} is not a DynamoDB table name: 3-255 characters of letters, digits, '_', '-', '.'`,
     );
   }
-  return endpoint === undefined ? { region, tableName } : { region, endpoint, tableName };
+  const config: StoreConfig = endpoint === undefined ? { region, tableName } : { region, endpoint, tableName };
+  // Keys given in this env win over the SDK's chain (which reads process.env): the env passed in is the truth.
+  const accessKeyId = optional(env.AWS_ACCESS_KEY_ID);
+  const secretAccessKey = optional(env.AWS_SECRET_ACCESS_KEY);
+  if (accessKeyId && secretAccessKey) {
+    config.credentials = { accessKeyId, secretAccessKey };
+    const sessionToken = optional(env.AWS_SESSION_TOKEN);
+    if (sessionToken) config.credentials.sessionToken = sessionToken;
+  }
+  return config;
 }
 
 function optional(value: string | undefined): string | undefined {

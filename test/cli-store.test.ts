@@ -1,0 +1,266 @@
+/** The store commands as a user runs them: `node bin/cli.ts ...` against DynamoDB Local (one engine for the file). */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { runCommand } from "../bin/lib/run.ts";
+import { type DynamoDbLocal, freeLoopbackPort, startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import { encodeHelmConfigMap, encodeHelmSecret } from "../shared/release/helm-codec.ts";
+import { makeRelease } from "./store/fixtures.ts";
+
+const CLI = fileURLToPath(new URL("../bin/cli.ts", import.meta.url));
+const workDir = mkdtempSync(join(tmpdir(), "cli-store-"));
+let engine: DynamoDbLocal;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+/** Runs a command module in this process through bin/lib/run.ts, the dispatcher's error reporting. */
+async function inProcess(args: string[], env: NodeJS.ProcessEnv, stdin = ""): Promise<Run> {
+  const [name, ...rest] = args;
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = "";
+  let stderr = "";
+  out.on("data", (c) => {
+    stdout += c;
+  });
+  err.on("data", (c) => {
+    stderr += c;
+  });
+  const file = fileURLToPath(new URL(`../bin/commands/${name}.ts`, import.meta.url));
+  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([stdin]), env });
+  return { code, stdout, stderr };
+}
+
+/** A user error: non-zero exit, exactly one line on stderr, no stack trace. */
+function assertOneLineError(run: Run, message: RegExp, code = 2, label = ""): void {
+  assert.equal(run.code, code, `${label} ${run.stderr}${run.stdout}`);
+  const lines = run.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 1, run.stderr);
+  assert.match(lines[0], /^Error: /);
+  assert.match(lines[0], message);
+}
+
+const baseEnv = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: workDir,
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: "test",
+  AWS_SECRET_ACCESS_KEY: "test",
+  AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
+  RELEASES_TABLE: "cli-releases",
+});
+
+const v1 = makeRelease({ name: "demo", version: 1, status: "superseded" });
+const v2 = makeRelease({ name: "demo", version: 2, status: "deployed" });
+const other = makeRelease({ name: "other", namespace: "kube-system", version: 3, status: "failed" });
+const documentPath = join(workDir, "helm-secrets.json");
+
+before(async () => {
+  engine = await startDynamoDbLocal();
+  const broken = { ...encodeHelmSecret(makeRelease({ name: "broken" })), data: { release: "%%%" } };
+  const plain = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "x", namespace: "default" },
+    data: { a: "eA==" },
+  };
+  const items = [encodeHelmSecret(v1), encodeHelmSecret(v2), encodeHelmConfigMap(other), plain, broken];
+  writeFileSync(documentPath, JSON.stringify({ apiVersion: "v1", kind: "List", items }));
+});
+after(async () => {
+  await engine?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("store CLI on DynamoDB Local", () => {
+  test("before init, a command names the missing table and the fix", async () => {
+    assertOneLineError(await cli(["list"], baseEnv()), /table "cli-releases" does not exist at http.*cli -- init/, 1);
+  });
+
+  test("init creates the table, then says it exists", async () => {
+    const first = await cli(["init"], baseEnv());
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^table "cli-releases" created at http:\/\/127\.0\.0\.1:\d+ \(region us-east-1\)\n$/);
+    const second = await cli(["init"], baseEnv());
+    assert.match(second.stdout, /already exists/);
+  });
+
+  test("import from a file and from stdin: summary on stdout, broken object named, exit 1 when any failed", async () => {
+    const run = await cli(["import", documentPath], baseEnv());
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(
+      run.stdout,
+      "failed: Secret/default/sh.helm.release.v1.broken.v1: data.release (Secret data is base64 on the wire) is not valid base64\n" +
+        "cluster local: imported 3, unchanged 0, skipped 1, failed 1\n",
+    );
+    assert.equal(run.stderr, "", "no progress when stderr is not a terminal");
+    const again = await cli(["import", "-", "-o", "json"], baseEnv(), JSON.stringify(encodeHelmSecret(v2)));
+    assert.equal(again.code, 0, again.stderr);
+    const summary = JSON.parse(again.stdout);
+    assert.equal(summary.unchanged, 1);
+    assert.deepEqual(summary.results[0], {
+      object: "Secret/default/sh.helm.release.v1.demo.v2",
+      outcome: "unchanged",
+      release: "default/demo",
+      revision: 2,
+    });
+  });
+
+  test("list: helm's table for one namespace or all, JSON and YAML, status filter", async () => {
+    const table = await cli(["list", "-A"], baseEnv());
+    assert.equal(table.code, 0, table.stderr);
+    const lines = table.stdout.split("\n");
+    assert.match(lines[0], /^NAME \tNAMESPACE {2}\tREVISION\tUPDATED\s+\tSTATUS {2}\tCHART {5}\tAPP VERSION$/);
+    assert.match(
+      lines[1],
+      /^demo \tdefault {4}\t2 {7}\t2026-12-02 15:02:00\.5 \+0200 \+0200\tdeployed\tdemo-0\.1\.0\t1\.16\.0 {5}$/,
+    );
+    assert.match(lines[2], /^other\tkube-system\t3 +\t.*\tfailed {2}\t/);
+    const json = await cli(["list", "-n", "kube-system", "-o", "json"], baseEnv());
+    assert.deepEqual(JSON.parse(json.stdout), [
+      {
+        name: "other",
+        namespace: "kube-system",
+        revision: "3",
+        updated: "2026-12-02 15:03:00.5 +0200 +0200",
+        status: "failed",
+        chart: "demo-0.1.0",
+        app_version: "1.16.0",
+      },
+    ]);
+    const yaml = await cli(["list", "-A", "--status", "deployed", "-o", "yaml"], baseEnv());
+    assert.match(yaml.stdout, /^- app_version: 1\.16\.0\n {2}chart: demo-0\.1\.0\n {2}name: demo\n/);
+    assert.equal((await cli(["list", "--cluster", "elsewhere", "-A"], baseEnv())).stdout.split("\n").length, 2);
+  });
+
+  test("history: oldest first with ANSI C times, --max, -o json", async () => {
+    const run = await cli(["history", "demo", "-n", "default"], baseEnv());
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      run.stdout,
+      "REVISION\tUPDATED                 \tSTATUS    \tCHART     \tAPP VERSION\tDESCRIPTION     \n" +
+        "1       \tWed Dec  2 15:01:00 2026\tsuperseded\tdemo-0.1.0\t1.16.0     \tInstall complete\n" +
+        "2       \tWed Dec  2 15:02:00 2026\tdeployed  \tdemo-0.1.0\t1.16.0     \tUpgrade complete\n",
+    );
+    const last = await cli(["history", "demo", "--max", "1", "-o", "json"], baseEnv());
+    assert.deepEqual(JSON.parse(last.stdout), [
+      {
+        revision: 2,
+        updated: "2026-12-02T15:02:00.5+02:00",
+        status: "deployed",
+        chart: "demo-0.1.0",
+        app_version: "1.16.0",
+        description: "Upgrade complete",
+      },
+    ]);
+  });
+
+  test("get manifest prints the stored manifest byte for byte, latest by default", async () => {
+    const first = await cli(["get", "manifest", "demo", "-n", "default", "--revision", "1"], baseEnv());
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, v1.manifest);
+    const latest = await cli(["get", "manifest", "other", "-n", "kube-system"], baseEnv());
+    assert.equal(latest.stdout, other.manifest);
+  });
+
+  test("bad inputs (spawned): one line on stderr that says what is wrong, non-zero exit", async () => {
+    const env = baseEnv();
+    const runs = await Promise.all([
+      cli(["history", "nope"], env),
+      cli(["history", "Bad_Name"], env),
+      cli(["get", "manifest", "demo", "--revision", "abc"], env),
+      cli(["list", "--bogus"], env),
+    ]);
+    assertOneLineError(runs[0], /^Error: release: not found$/, 1);
+    assertOneLineError(runs[1], /invalid release name, must match regex .* longer than 53$/, 2);
+    assertOneLineError(runs[2], /invalid revision "abc": must be a positive integer/, 2);
+    assertOneLineError(runs[3], /Unknown option '--bogus'/, 2);
+  });
+
+  test("bad inputs (in process, same command modules and error reporting)", async () => {
+    const env = baseEnv();
+    const cases: [string[], RegExp, number][] = [
+      [["get", "manifest", "demo", "--revision", "9"], /^Error: release: not found$/, 1],
+      [["history", "demo", "-n", "Not_A_Namespace"], /invalid namespace "Not_A_Namespace"/, 2],
+      [["history", "demo", "--max", "0"], /invalid --max "0"/, 2],
+      [["history"], /release name required/, 2],
+      [["get", "manifest", "demo", "--revision", "2147483648"], /invalid revision/, 2],
+      [["get", "values", "demo"], /unknown get subcommand "values"/, 2],
+      [["get"], /get needs a subcommand/, 2],
+      [["list", "--status", "bogus"], /invalid release status "bogus"/, 2],
+      [["list", "-n", "a", "-A"], /either -n NAMESPACE or -A/, 2],
+      [["list", "-o", "xml"], /invalid output format "xml"/, 2],
+      [["list", "--cluster", "a#b"], /invalid cluster name "a#b"/, 2],
+      [["list", "extra"], /Unexpected argument 'extra'/, 2],
+      [["import", join(workDir, "missing.json")], /cannot read ".*missing\.json": no such file/, 2],
+      [["import", workDir], /it is a directory/, 2],
+      [["import", "a", "b"], /import takes one FILE/, 2],
+    ];
+    for (const [args, message, code] of cases) {
+      assertOneLineError(await inProcess(args, env), message, code, args.join(" "));
+    }
+    assertOneLineError(await inProcess(["import", "-"], env, "{not json"), /stdin is not valid JSON/, 2);
+    assertOneLineError(await inProcess(["import", "-"], env, ""), /stdin is empty/, 2);
+    assertOneLineError(await inProcess(["import", "-"], env, "just some text\n"), /not a Kubernetes object/, 2);
+  });
+
+  test("an unreachable endpoint and a bad configuration fail fast with a clear line", async () => {
+    const port = await freeLoopbackPort();
+    const down = { ...baseEnv(), AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };
+    const [unreachable, badUrl, badTable] = await Promise.all([
+      cli(["list"], down),
+      inProcess(["list"], { ...baseEnv(), AWS_ENDPOINT_URL_DYNAMODB: "not a url" }),
+      inProcess(["list"], { ...baseEnv(), RELEASES_TABLE: "x" }),
+    ]);
+    assertOneLineError(
+      unreachable,
+      new RegExp(`cannot reach DynamoDB at http://127\\.0\\.0\\.1:${port}: connection refused`),
+      1,
+    );
+    assertOneLineError(badUrl, /AWS_ENDPOINT_URL_DYNAMODB "not a url" is not a URL/);
+    assertOneLineError(badTable, /RELEASES_TABLE "x" is not a DynamoDB table name/);
+  });
+});
+
+describe("embedded default (no endpoint, no AWS credentials)", () => {
+  test("starts DynamoDB Local on its data folder, creates the table, keeps data across runs", async () => {
+    const dataDir = join(workDir, "embedded-data");
+    const env = { PATH: process.env.PATH, HOME: workDir, HELM_STATUS_DATA_DIR: dataDir };
+    const imported = await cli(["import", "-"], env, JSON.stringify(encodeHelmSecret(v2)));
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /imported 1/);
+    const listed = await cli(["list"], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout.split("\n")[1], /^demo\tdefault\s*\t2 /);
+  });
+});
