@@ -4,18 +4,11 @@
  * only moves forward, so concurrent writers of one revision cannot both win.
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
-import {
-  BatchWriteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  TransactWriteCommand,
-} from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { ReleaseTooLargeError } from "../release/errors.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
-import { type StoreLocation, translateAwsError } from "./dynamodb-errors.ts";
+import type { StoreLocation } from "./dynamodb-errors.ts";
 import {
   type Item,
   LATEST_SORT_KEY,
@@ -28,6 +21,7 @@ import {
   revisionItem,
   summaryFromItem,
 } from "./dynamodb-items.ts";
+import { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
   blobPrefix,
@@ -50,8 +44,6 @@ import {
 import { DEPLOYED_INDEX, RELEASES_INDEX, SUMMARY_ATTRIBUTES } from "./table-schema.ts";
 
 /** Bounds every internal loop: filtered listing pages, retries of unprocessed batch items, pointer races. */
-const MAX_QUERY_ROUNDS = 25;
-const MAX_BATCH_RETRIES = 8;
 const MAX_WRITE_ATTEMPTS = 5;
 /** Metadata items must stay well under 400 KB (two copies: REV# and LATEST). */
 const MAX_METADATA_BYTES = 350 * 1024;
@@ -62,29 +54,31 @@ export interface DynamoDbStoreOptions extends StoreLocation {
 }
 
 export class DynamoDbReleaseStore implements ReleaseStore {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #location: StoreLocation;
-  readonly #table: string;
+  readonly #name: string;
+  readonly #table: TableClient;
   readonly #now: () => Date;
 
   constructor(options: DynamoDbStoreOptions) {
-    this.#db = options.client;
-    this.#location = { tableName: options.tableName, region: options.region, endpoint: options.endpoint };
-    this.#table = options.tableName;
+    this.#name = options.tableName;
+    this.#table = new TableClient(options.client, {
+      tableName: options.tableName,
+      region: options.region,
+      endpoint: options.endpoint,
+    });
     this.#now = options.now ?? (() => new Date());
   }
 
   async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
-    const item = await this.#getItem(releasePartitionKey(k), revisionSortKey(rev));
+    const item = await this.#table.getItem(releasePartitionKey(k), revisionSortKey(rev));
     if (!item) throw new ReleaseNotFoundError(k, rev);
     return this.#withBody(k, item);
   }
 
   async getLatest(key: ReleaseKey): Promise<Release> {
     const k = validateReleaseKey(key);
-    const item = await this.#getItem(releasePartitionKey(k), LATEST_SORT_KEY);
+    const item = await this.#table.getItem(releasePartitionKey(k), LATEST_SORT_KEY);
     if (!item) throw new ReleaseNotFoundError(k);
     return this.#withBody(k, item);
   }
@@ -94,9 +88,9 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const limit = resolveLimit(page.limit);
     const pk = releasePartitionKey(k);
     const before = page.cursor === undefined ? undefined : cursorRevision(decodeCursor("history", page.cursor).before);
-    const { items, more } = await this.#collect(
+    const { items, more } = await this.#table.collect(
       {
-        TableName: this.#table,
+        TableName: this.#name,
         KeyConditionExpression: "PK = :pk AND begins_with(SK, :rev)",
         ExpressionAttributeValues: { ":pk": pk, ":rev": "REV#" },
         ProjectionExpression: "PK, SK, revision, meta, #status, description, deleted, hookRuns",
@@ -119,7 +113,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
     const parts = splitRelease(release);
     const pk = releasePartitionKey(key);
-    const existing = await this.#getItem(pk, revisionSortKey(release.version));
+    const existing = await this.#table.getItem(pk, revisionSortKey(release.version));
     if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
 
     const { record, chunks } = packBody(parts.body, parts.contentHash);
@@ -137,7 +131,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       return "created";
     } catch (error) {
       if (!(error instanceof RevisionExistsSignal)) throw error;
-      const winner = await this.#getItem(pk, revisionSortKey(release.version));
+      const winner = await this.#table.getItem(pk, revisionSortKey(release.version));
       if ((winner?.manifest as ManifestRecord | undefined)?.blobId !== record.blobId) {
         await this.#deleteChunks(pk, blobPrefix(release.version, record.blobId));
       }
@@ -205,29 +199,29 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const k = validateReleaseKey(key);
     const pk = releasePartitionKey(k);
     if (revision === undefined) {
-      const keys = await this.#allKeys({
-        TableName: this.#table,
+      const keys = await this.#table.allKeys({
+        TableName: this.#name,
         KeyConditionExpression: "PK = :pk",
         ExpressionAttributeValues: { ":pk": pk },
       });
       if (!keys.some((item) => String(item.SK).startsWith("REV#"))) throw new ReleaseNotFoundError(k);
       // LATEST first: from then on listings no longer show a half-deleted release.
       keys.sort((a, b) => (a.SK === LATEST_SORT_KEY ? -1 : b.SK === LATEST_SORT_KEY ? 1 : 0));
-      await this.#batchDelete(keys);
+      await this.#table.batchDelete(keys);
       return;
     }
     const rev = validateRevision(revision);
-    const latest = await this.#getItem(pk, LATEST_SORT_KEY);
+    const latest = await this.#table.getItem(pk, LATEST_SORT_KEY);
     const sk = revisionSortKey(rev);
     const deleteRevision = {
-      Delete: { TableName: this.#table, Key: { PK: pk, SK: sk }, ConditionExpression: "attribute_exists(PK)" },
+      Delete: { TableName: this.#name, Key: { PK: pk, SK: sk }, ConditionExpression: "attribute_exists(PK)" },
     };
     const actions: object[] = [deleteRevision];
     if (latest && Number(latest.revision) === rev) {
       // Deleting the highest revision is the one case where LATEST moves back.
-      const { items } = await this.#collect(
+      const { items } = await this.#table.collect(
         {
-          TableName: this.#table,
+          TableName: this.#name,
           KeyConditionExpression: "PK = :pk AND SK BETWEEN :low AND :high",
           ExpressionAttributeValues: { ":pk": pk, ":low": "REV#", ":high": revisionSortKey(rev - 1) },
           ScanIndexForward: false,
@@ -238,11 +232,11 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       const condition = { ConditionExpression: "revision = :rev", ExpressionAttributeValues: { ":rev": rev } };
       actions.push(
         items[0]
-          ? { Put: { TableName: this.#table, Item: latestItemFrom(items[0]), ...condition } }
-          : { Delete: { TableName: this.#table, Key: { PK: pk, SK: LATEST_SORT_KEY }, ...condition } },
+          ? { Put: { TableName: this.#name, Item: latestItemFrom(items[0]), ...condition } }
+          : { Delete: { TableName: this.#name, Key: { PK: pk, SK: LATEST_SORT_KEY }, ...condition } },
       );
     }
-    const reasons = await this.#transact(actions);
+    const reasons = await this.#table.transact(actions);
     if (reasons?.[0] === "ConditionalCheckFailed") throw new ReleaseNotFoundError(k, rev);
     if (reasons) throw new ReleaseConflictError(k, rev, "the release changed while deleting; retry");
     await this.#deleteChunks(pk, revisionBlobPrefix(rev));
@@ -264,24 +258,24 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   async #createRevision(key: ReleaseKey, item: Item): Promise<void> {
     const revision = item.revision as number;
     const putRevision = {
-      Put: { TableName: this.#table, Item: item, ConditionExpression: "attribute_not_exists(PK)" },
+      Put: { TableName: this.#name, Item: item, ConditionExpression: "attribute_not_exists(PK)" },
     };
     const putLatest = {
       Put: {
-        TableName: this.#table,
+        TableName: this.#name,
         Item: latestItemFrom(item),
         ConditionExpression: "attribute_not_exists(PK) OR revision < :rev",
         ExpressionAttributeValues: { ":rev": revision },
       },
     };
-    const reasons = await this.#transact([putRevision, putLatest]);
+    const reasons = await this.#table.transact([putRevision, putLatest]);
     if (!reasons) return;
     if (reasons[0] === "ConditionalCheckFailed") throw new RevisionExistsSignal();
     if (reasons[1] !== "ConditionalCheckFailed") {
       throw new ReleaseConflictError(key, revision, `write was cancelled (${reasons.join(", ")}); retry`);
     }
     // A newer revision is already the latest: store this one without touching the pointer.
-    const alone = await this.#transact([putRevision]);
+    const alone = await this.#table.transact([putRevision]);
     if (alone?.[0] === "ConditionalCheckFailed") throw new RevisionExistsSignal();
     if (alone) throw new ReleaseConflictError(key, revision, `write was cancelled (${alone.join(", ")}); retry`);
   }
@@ -299,7 +293,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const condition = contentHash === undefined ? "attribute_exists(PK)" : "contentHash = :hash";
     const revisionUpdate = {
       Update: {
-        TableName: this.#table,
+        TableName: this.#name,
         Key: { PK: pk, SK: revisionSortKey(revision) },
         UpdateExpression: onRevision.expression,
         ConditionExpression: condition,
@@ -311,13 +305,13 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       },
     };
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const latest = await this.#getItem(pk, LATEST_SORT_KEY, "revision");
+      const latest = await this.#table.getItem(pk, LATEST_SORT_KEY, "revision");
       const actions: object[] = [revisionUpdate];
       if (latest && Number(latest.revision) === revision) {
         const onLatest = mutableUpdate(change, replace, true);
         actions.push({
           Update: {
-            TableName: this.#table,
+            TableName: this.#name,
             Key: { PK: pk, SK: LATEST_SORT_KEY },
             UpdateExpression: onLatest.expression,
             ConditionExpression: "revision = :rev",
@@ -326,7 +320,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
           },
         });
       }
-      const reasons = await this.#transact(actions);
+      const reasons = await this.#table.transact(actions);
       if (!reasons) return;
       if (reasons[0] === "ConditionalCheckFailed") {
         if (contentHash === undefined) throw new ReleaseNotFoundError(key, revision);
@@ -346,9 +340,9 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
     const chunks: { index: number; data: Uint8Array }[] = [];
     const prefix = blobPrefix(revision, record.blobId);
-    await this.#queryAll(
+    await this.#table.queryAll(
       {
-        TableName: this.#table,
+        TableName: this.#name,
         KeyConditionExpression: "PK = :pk AND begins_with(SK, :blob)",
         ExpressionAttributeValues: { ":pk": item.PK, ":blob": prefix },
         ConsistentRead: true,
@@ -366,37 +360,16 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const requests = chunks.map((data, index) => ({
       PutRequest: { Item: { PK: pk, SK: blobSortKey(revision, record.blobId, index), data } },
     }));
-    await this.#batchWrite(requests);
+    await this.#table.batchWrite(requests);
   }
 
   async #deleteChunks(pk: string, prefix: string): Promise<void> {
-    const keys = await this.#allKeys({
-      TableName: this.#table,
+    const keys = await this.#table.allKeys({
+      TableName: this.#name,
       KeyConditionExpression: "PK = :pk AND begins_with(SK, :prefix)",
       ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
     });
-    await this.#batchDelete(keys);
-  }
-
-  async #batchDelete(keys: Item[]): Promise<void> {
-    await this.#batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
-  }
-
-  async #batchWrite(requests: object[]): Promise<void> {
-    // 25 items per call is DynamoDB's limit; 20 chunks keep a call under its 16 MB cap with room to spare.
-    for (let start = 0; start < requests.length; start += 20) {
-      let pending: object[] = requests.slice(start, start + 20);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt === MAX_BATCH_RETRIES)
-          throw translateAwsError(
-            Object.assign(new Error("unprocessed items"), { name: "ThrottlingException" }),
-            this.#location,
-          );
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        const result = await this.#send(new BatchWriteCommand({ RequestItems: { [this.#table]: pending as never } }));
-        pending = (result.UnprocessedItems?.[this.#table] as object[] | undefined) ?? [];
-      }
-    }
+    await this.#table.batchDelete(keys);
   }
 
   async #listIndex(
@@ -413,9 +386,9 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       [index.partitionKey]: index.value,
       [index.sortKey]: position,
     });
-    const { items, more, lastKey } = await this.#collect(
+    const { items, more, lastKey } = await this.#table.collect(
       {
-        TableName: this.#table,
+        TableName: this.#name,
         IndexName: index.name,
         ProjectionExpression: SUMMARY_ATTRIBUTES.map((a) => `#p_${a}`).join(", "),
         ...query,
@@ -431,73 +404,6 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     if (!more) return { items: summaries };
     const position = summaries.length ? listingPosition(summaries.at(-1)!) : String(lastKey?.[index.sortKey]);
     return { items: summaries, cursor: encodeCursor(kind, { after: position }) };
-  }
-
-  /** Reads up to limit+1 items (to know whether another page exists), across DynamoDB's 1 MB pages, boundedly. */
-  async #collect(input: QueryCommandInput, limit: number): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
-    const items: Item[] = [];
-    let startKey = input.ExclusiveStartKey;
-    for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
-      const result = await this.#send(
-        new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
-      );
-      items.push(...((result.Items ?? []) as Item[]));
-      startKey = result.LastEvaluatedKey;
-      if (items.length > limit) return { items: items.slice(0, limit), more: true };
-      if (!startKey) return { items, more: false };
-    }
-    // Filtered listings can need many pages; hand back what we have with a cursor to continue.
-    return { items, more: true, lastKey: startKey };
-  }
-
-  async #queryAll(input: QueryCommandInput, each: (item: Item) => void): Promise<void> {
-    let startKey: Record<string, unknown> | undefined;
-    // A 5 MB manifest is ~16 chunks, ~6 pages; 10,000 pages is far beyond any real release.
-    for (let round = 0; round < 10_000; round++) {
-      const result = await this.#send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      for (const item of result.Items ?? []) each(item as Item);
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) return;
-    }
-  }
-
-  async #allKeys(input: QueryCommandInput): Promise<Item[]> {
-    const keys: Item[] = [];
-    await this.#queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
-    return keys;
-  }
-
-  async #getItem(pk: string, sk: string, projection?: string): Promise<Item | undefined> {
-    const result = await this.#send(
-      new GetCommand({
-        TableName: this.#table,
-        Key: { PK: pk, SK: sk },
-        ConsistentRead: true,
-        ProjectionExpression: projection,
-      }),
-    );
-    return result.Item as Item | undefined;
-  }
-
-  /** Runs a transaction; returns undefined on success, or the positional cancellation reason codes. */
-  async #transact(actions: object[]): Promise<string[] | undefined> {
-    try {
-      await this.#send(new TransactWriteCommand({ TransactItems: actions as never }));
-      return undefined;
-    } catch (error) {
-      if ((error as { name?: string }).name !== "TransactionCanceledException") throw error;
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      return actions.map((_, i) => reasons[i]?.Code ?? "None");
-    }
-  }
-
-  // biome-ignore lint/suspicious/noExplicitAny: each command has its own output type
-  async #send(command: object): Promise<any> {
-    try {
-      return await this.#db.send(command as never);
-    } catch (error) {
-      throw translateAwsError(error, this.#location);
-    }
   }
 }
 

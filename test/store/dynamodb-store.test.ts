@@ -77,9 +77,9 @@ describe("dynamodb-local: storage details", () => {
 
   test("a missing, damaged or extra chunk reads as ManifestCorruptError, never a truncated manifest", async () => {
     const name = uniqueName("corrupt");
-    await store.putRevision("local", makeRelease({ name, version: 1, manifest: highEntropyManifest(520_000) }));
-    await store.putRevision("local", makeRelease({ name, version: 2, manifest: highEntropyManifest(520_000) }));
-    await store.putRevision("local", makeRelease({ name, version: 3, manifest: highEntropyManifest(520_000) }));
+    await store.putRevision("local", makeRelease({ name, version: 1, manifest: highEntropyManifest(700_000) }));
+    await store.putRevision("local", makeRelease({ name, version: 2, manifest: highEntropyManifest(700_000) }));
+    await store.putRevision("local", makeRelease({ name, version: 3, manifest: highEntropyManifest(700_000) }));
     const sk = await chunkKeys(name, 1);
     assert.ok(sk.length >= 2);
     await deleteChunk(name, 1, 1);
