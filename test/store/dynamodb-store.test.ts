@@ -57,7 +57,7 @@ describe("dynamodb-local: storage details", () => {
     assert.deepEqual(read, release);
     assert.equal((await store.getLatest(key(name))).manifest, manifest);
     const chunks = await chunkKeys(name, 1);
-    assert.ok(chunks.length >= 10, `expected >= 10 chunks, got ${chunks.length}`);
+    assert.ok(chunks.length >= 8, `expected >= 8 chunks, got ${chunks.length}`);
     const revision = await db().send(
       new GetCommand({ TableName: cfg.tableName, Key: { PK: pk(name), SK: "REV#0000000001" } }),
     );
