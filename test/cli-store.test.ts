@@ -253,14 +253,17 @@ describe("store CLI on DynamoDB Local", () => {
 });
 
 describe("embedded default (no endpoint, no AWS credentials)", () => {
-  test("starts DynamoDB Local on its data folder, creates the table, keeps data across runs", async () => {
+  test("starts DynamoDB Local on its data folder, creates the table, keeps data across (concurrent) runs", async () => {
     const dataDir = join(workDir, "embedded-data");
     const env = { PATH: process.env.PATH, HOME: workDir, HELM_STATUS_DATA_DIR: dataDir };
     const imported = await cli(["import", "-"], env, JSON.stringify(encodeHelmSecret(v2)));
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /imported 1/);
-    const listed = await cli(["list"], env);
+    // Two runs at once share the data folder one after the other (two engines on one file would fail).
+    const [listed, history] = await Promise.all([cli(["list"], env), cli(["history", "demo"], env)]);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout.split("\n")[1], /^demo\tdefault\s*\t2 /);
+    assert.equal(history.code, 0, history.stderr);
+    assert.match(history.stdout.split("\n")[1], /^2 +\tWed Dec {2}2 15:02:00 2026\tdeployed/);
   });
 });

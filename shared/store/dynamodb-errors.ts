@@ -34,6 +34,7 @@ const THROTTLED = new Set([
   "RequestLimitExceeded",
   "ServiceUnavailable",
   "InternalServerError",
+  "InternalFailure",
 ]);
 
 export function translateAwsError(error: unknown, location: StoreLocation): unknown {
@@ -64,9 +65,13 @@ export function translateAwsError(error: unknown, location: StoreLocation): unkn
     return new StoreForbiddenError(`${where} refused our credentials: ${e.name}`, { cause: error });
   }
   if (e?.name && THROTTLED.has(e.name)) {
-    return new StoreUnavailableError(`${where} is throttling or failing requests: ${e.name}`, "StoreThrottled", {
-      cause: error,
-    });
+    return new StoreUnavailableError(
+      `${where} is throttling or failing requests: ${e.name}: ${e.message}`,
+      "StoreThrottled",
+      {
+        cause: error,
+      },
+    );
   }
   return error;
 }
