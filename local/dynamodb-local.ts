@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DomainError } from "../shared/errors.ts";
+import { lockDataDir } from "./dynamodb-data-lock.ts";
 
 export class DynamoDbLocalError extends DomainError {
   readonly kind = "unavailable" as const;
@@ -27,6 +28,10 @@ export interface DynamoDbLocalOptions {
   port?: number;
   /** How long to wait for the engine to answer (ms). */
   startTimeoutMs?: number;
+  /** With dataDir: who holds the folder ("cli" for one-command runs; a server otherwise). Default "server". */
+  owner?: string;
+  /** With dataDir: how long to wait for another engine on the same folder to stop (ms). */
+  lockWaitMs?: number;
 }
 
 export interface DynamoDbLocal {
@@ -133,18 +138,25 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const jarDir = findJarDirectory();
   const classpath = `${join(jarDir, "DynamoDBLocal.jar")}:${join(jarDir, "DynamoDBLocal_lib", "*")}`;
   const launcherDir = await loopbackLauncher(jarDir, classpath);
+  const lock = options.dataDir
+    ? await lockDataDir(options.dataDir, options.owner ?? "server", options.lockWaitMs ?? 120_000)
+    : undefined;
   // A port found free can be taken before java binds it; a fresh one is tried a few times.
   const attempts = options.port === undefined ? 3 : 1;
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const port = options.port ?? (await freeLoopbackPort());
     try {
-      return await launch({ jarDir, classpath, launcherDir, port, options });
+      const engine = await launch({ jarDir, classpath, launcherDir, port, options });
+      if (!lock) return engine;
+      lock.announce(engine.endpoint);
+      return { ...engine, stop: () => engine.stop().finally(() => lock.release()) };
     } catch (error) {
       lastError = error;
       if (!/Address already in use|BindException/i.test((error as Error).message)) break;
     }
   }
+  lock?.release();
   throw lastError;
 }
 

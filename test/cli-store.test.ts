@@ -265,5 +265,16 @@ describe("embedded default (no endpoint, no AWS credentials)", () => {
     assert.match(listed.stdout.split("\n")[1], /^demo\tdefault\s*\t2 /);
     assert.equal(history.code, 0, history.stderr);
     assert.match(history.stdout.split("\n")[1], /^2 +\tWed Dec {2}2 15:02:00 2026\tdeployed/);
+
+    // A server (npm start) holding the folder: the CLI uses its engine and leaves it running.
+    const server = await startDynamoDbLocal({ dataDir });
+    try {
+      const viaServer = await cli(["list", "-o", "json"], env);
+      assert.equal(viaServer.code, 0, viaServer.stderr);
+      assert.equal(JSON.parse(viaServer.stdout)[0].name, "demo");
+      assert.equal((await fetch(server.endpoint)).status, 400, "the server's engine still answers");
+    } finally {
+      await server.stop();
+    }
   });
 });

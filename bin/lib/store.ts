@@ -4,10 +4,11 @@
  * data under `.data/dynamodb/` in the project, started for the command and
  * stopped after it, with the table created on first use.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { dataDirHolder } from "../../local/dynamodb-data-lock.ts";
 import { startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import {
   createDynamoDbClient,
@@ -15,7 +16,6 @@ import {
   type StoreConfig,
   storeConfigFromEnv,
 } from "../../shared/store/config.ts";
-import { StoreUnavailableError } from "../../shared/store/errors.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 
@@ -58,12 +58,15 @@ export async function withCliStore<T>(
     return fn(openReleaseStore(config), { config, embedded: false });
   }
   const dataDir = embeddedDataDir(env);
-  const unlock = await lockDataDir(dataDir);
+  // `npm start` may be serving this folder already: use its engine rather than a second one on the same file.
+  const server = dataDirHolder(dataDir);
+  const shared = server?.owner !== "cli" && server?.endpoint ? server.endpoint : undefined;
   let engine: Awaited<ReturnType<typeof startDynamoDbLocal>> | undefined;
   try {
-    engine = await startDynamoDbLocal({ dataDir });
+    engine = shared ? undefined : await startDynamoDbLocal({ dataDir, owner: "cli" });
+    const endpoint = shared ?? engine!.endpoint;
     const config: StoreConfig = {
-      ...storeConfigFromEnv({ RELEASES_TABLE: env.RELEASES_TABLE, AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint }),
+      ...storeConfigFromEnv({ RELEASES_TABLE: env.RELEASES_TABLE, AWS_ENDPOINT_URL_DYNAMODB: endpoint }),
       // DynamoDB Local runs with -sharedDb: any keys and region see the same tables.
       credentials: { accessKeyId: "local", secretAccessKey: "local" },
     };
@@ -76,61 +79,5 @@ export async function withCliStore<T>(
     return await fn(openReleaseStore(config), { config, embedded: true, dataDir });
   } finally {
     await engine?.stop();
-    unlock();
-  }
-}
-
-/** Waits this long for another CLI run using the same embedded data (DynamoDB Local's file cannot be shared). */
-const LOCK_WAIT_MS = 120_000;
-
-/**
- * One embedded engine per data folder at a time: two JVMs on one SQLite file fail
- * with "unknown error". The lock holds our pid, so a crashed holder's lock is taken over.
- */
-async function lockDataDir(dataDir: string): Promise<() => void> {
-  mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, ".cli.lock");
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let holder = "";
-  while (Date.now() < deadline) {
-    try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      const release = () => rmSync(path, { force: true });
-      process.once("exit", release);
-      return () => {
-        process.removeListener("exit", release);
-        release();
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    holder = readHolder(path);
-    if (holder && !isAlive(Number(holder))) rmSync(path, { force: true });
-    else await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new StoreUnavailableError(
-    `the embedded DynamoDB Local data in ${dataDir} is in use by process ${holder || "?"}; ` +
-      "wait for it to finish, or set HELM_STATUS_DATA_DIR to another folder",
-    "EmbeddedStoreBusy",
-  );
-}
-
-function readHolder(path: string): string {
-  try {
-    return readFileSync(path, "utf8").trim();
-  } catch {
-    return "";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
