@@ -56,13 +56,13 @@ export function decodeHelmStorageObject(object: KubeObject): Release {
   } else {
     throw new HelmPayloadError("no data.release field");
   }
-  const release = decodeReleasePayload(payload);
+  const release = decodeReleasePayload(payload, object.metadata?.namespace);
   const labels = customLabels(object.metadata?.labels);
   return labels ? { ...release, labels } : release;
 }
 
 /** Helm's `decodeRelease`: base64, gunzip only when the gzip magic is present, JSON. */
-export function decodeReleasePayload(payload: string): Release {
+export function decodeReleasePayload(payload: string, defaultNamespace?: string): Release {
   let bytes = decodeBase64(payload, "release payload");
   if (bytes.length > 3 && GZIP_MAGIC.every((b, i) => bytes[i] === b)) {
     try {
@@ -83,14 +83,14 @@ export function decodeReleasePayload(payload: string): Release {
   } catch (error) {
     throw new HelmPayloadError(`release payload is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  return releaseFromHelmJson(json);
+  return releaseFromHelmJson(json, defaultNamespace);
 }
 
 /**
  * Normalises a Helm release JSON (as stored, or as `helm status -o json` prints it)
  * into the model: chart reduced to its metadata, v3's empty-string zero times dropped.
  */
-export function releaseFromHelmJson(json: unknown): Release {
+export function releaseFromHelmJson(json: unknown, defaultNamespace = "default"): Release {
   if (!json || typeof json !== "object" || Array.isArray(json))
     throw new HelmPayloadError("release JSON is not an object");
   const raw = json as Record<string, unknown>;
@@ -98,7 +98,9 @@ export function releaseFromHelmJson(json: unknown): Release {
   if (raw.version === undefined) throw new HelmPayloadError("release JSON has no version");
   const name = asPayload(() => validateReleaseName(raw.name));
   const version = asPayload(() => validateRevision(raw.version));
-  const namespace = asPayload(() => validateNamespace(raw.namespace === undefined ? "default" : raw.namespace));
+  const namespace = asPayload(() =>
+    validateNamespace(raw.namespace === undefined || raw.namespace === "" ? defaultNamespace : raw.namespace),
+  );
   const release: Release = { name, namespace, version, info: infoFrom(raw.info), manifest: "" };
   const chart = chartFrom(raw.chart);
   if (chart) release.chart = { metadata: chart };

@@ -162,6 +162,13 @@ test("which objects are Helm's, and how they are named", () => {
   assert.equal(describeObject({}), "Object/<unnamed>");
 });
 
+test("a release JSON without namespace takes the storage object's namespace", () => {
+  const { namespace: _ns, ...noNamespace } = makeRelease({ name: "nons" });
+  const secret = encodeHelmSecret(makeRelease({ name: "nons", namespace: "team-a" }));
+  secret.data.release = b64b64(gzipSync(JSON.stringify(noNamespace)));
+  assert.equal(decodeHelmStorageObject(secret).namespace, "team-a");
+});
+
 test("encodeReleasePayload is what decodeReleasePayload reads", () => {
   const release = makeRelease({ name: "x" });
   const { labels: _labels, ...withoutLabels } = release;
