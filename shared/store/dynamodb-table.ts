@@ -51,13 +51,20 @@ export class TableClient {
     }
   }
 
-  /** Reads up to limit+1 items (to know whether another page exists), across DynamoDB's 1 MB pages, boundedly. */
+  /**
+   * Reads up to limit+1 items (to know whether another page exists), across DynamoDB's 1 MB pages, boundedly.
+   * A filtered query reads ahead in big pages: callers' cursors are positions, not LastEvaluatedKeys.
+   */
   async collect(input: QueryCommandInput, limit: number): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
     const items: Item[] = [];
     let startKey = input.ExclusiveStartKey;
     for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
       const result = await this.send(
-        new QueryCommand({ ...input, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
+        new QueryCommand({
+          ...input,
+          ExclusiveStartKey: startKey,
+          Limit: input.FilterExpression ? 1000 : limit + 1 - items.length,
+        }),
       );
       items.push(...((result.Items ?? []) as Item[]));
       startKey = result.LastEvaluatedKey;
