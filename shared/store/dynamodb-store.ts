@@ -4,7 +4,7 @@
  * only moves forward, so concurrent writers of one revision cannot both win.
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
-import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ReleaseTooLargeError } from "../release/errors.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
@@ -13,14 +13,13 @@ import {
   type Item,
   LATEST_SORT_KEY,
   latestItemFrom,
-  listingPosition,
   metadataFromItem,
   mutableFromItem,
   mutableUpdate,
   releasePartitionKey,
   revisionItem,
-  summaryFromItem,
 } from "./dynamodb-items.ts";
+import { deployedQuery, listFromIndex, releasesQuery } from "./dynamodb-listing.ts";
 import { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
@@ -32,7 +31,7 @@ import {
   revisionSortKey,
   unpackBody,
 } from "./manifest-chunks.ts";
-import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import { cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
 import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
 import {
   assembleRelease,
@@ -41,9 +40,8 @@ import {
   splitRelease,
   validateReleaseForStore,
 } from "./revision-content.ts";
-import { DEPLOYED_INDEX, RELEASES_INDEX, SUMMARY_ATTRIBUTES } from "./table-schema.ts";
 
-/** Bounds every internal loop: filtered listing pages, retries of unprocessed batch items, pointer races. */
+/** Bounds the retries when LATEST moves between reading it and updating a status. */
 const MAX_WRITE_ATTEMPTS = 5;
 /** Metadata items must stay well under 400 KB (two copies: REV# and LATEST). */
 const MAX_METADATA_BYTES = 350 * 1024;
@@ -149,50 +147,11 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   }
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
-    const cluster =
-      filter.cluster === undefined
-        ? undefined
-        : validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" }).cluster;
-    const namespace =
-      filter.namespace === undefined
-        ? undefined
-        : validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" }).namespace;
-    const status = filter.status === undefined ? undefined : validateStatus(filter.status);
-    // Deployed releases have their own sparse index: an exact Query instead of a filtered one.
-    const index = status === "deployed" ? DEPLOYED_INDEX : RELEASES_INDEX;
-    const prefix =
-      cluster === undefined ? undefined : namespace === undefined ? `${cluster}#` : `${cluster}#${namespace}#`;
-    const filters: string[] = [];
-    const values: Record<string, unknown> = { ":gpk": index.value };
-    const names: Record<string, string> = { "#gpk": index.partitionKey };
-    if (prefix !== undefined) {
-      values[":prefix"] = prefix;
-      names["#gsk"] = index.sortKey;
-    }
-    if (cluster === undefined && namespace !== undefined) {
-      filters.push("#namespace = :namespace");
-      names["#namespace"] = "namespace";
-      values[":namespace"] = namespace;
-    }
-    if (status !== undefined && status !== "deployed") {
-      filters.push("#status = :status");
-      names["#status"] = "status";
-      values[":status"] = status;
-    }
-    return this.#listIndex("list", index, page, {
-      KeyConditionExpression: prefix === undefined ? "#gpk = :gpk" : "#gpk = :gpk AND begins_with(#gsk, :prefix)",
-      FilterExpression: filters.length ? filters.join(" AND ") : undefined,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
+    return listFromIndex(this.#table, "list", page, releasesQuery(filter));
   }
 
   async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
-    return this.#listIndex("deployed", DEPLOYED_INDEX, page, {
-      KeyConditionExpression: "#gpk = :gpk",
-      ExpressionAttributeNames: { "#gpk": DEPLOYED_INDEX.partitionKey },
-      ExpressionAttributeValues: { ":gpk": DEPLOYED_INDEX.value },
-    });
+    return listFromIndex(this.#table, "deployed", page, deployedQuery());
   }
 
   async delete(key: ReleaseKey, revision?: number): Promise<void> {
@@ -370,40 +329,6 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       ExpressionAttributeValues: { ":pk": pk, ":prefix": prefix },
     });
     await this.#table.batchDelete(keys);
-  }
-
-  async #listIndex(
-    kind: string,
-    index: typeof DEPLOYED_INDEX | typeof RELEASES_INDEX,
-    page: PageRequest,
-    query: Partial<QueryCommandInput>,
-  ): Promise<Page<ReleaseSummary>> {
-    const limit = resolveLimit(page.limit);
-    const after = page.cursor === undefined ? undefined : cursorPosition(decodeCursor(kind, page.cursor).after);
-    const startKey = (position: string) => ({
-      PK: `REL#${position}`,
-      SK: LATEST_SORT_KEY,
-      [index.partitionKey]: index.value,
-      [index.sortKey]: position,
-    });
-    const { items, more, lastKey } = await this.#table.collect(
-      {
-        TableName: this.#name,
-        IndexName: index.name,
-        ProjectionExpression: SUMMARY_ATTRIBUTES.map((a) => `#p_${a}`).join(", "),
-        ...query,
-        ExpressionAttributeNames: {
-          ...query.ExpressionAttributeNames,
-          ...Object.fromEntries(SUMMARY_ATTRIBUTES.map((a) => [`#p_${a}`, a])),
-        },
-        ExclusiveStartKey: after === undefined ? undefined : startKey(after),
-      },
-      limit,
-    );
-    const summaries = items.map(summaryFromItem);
-    if (!more) return { items: summaries };
-    const position = summaries.length ? listingPosition(summaries.at(-1)!) : String(lastKey?.[index.sortKey]);
-    return { items: summaries, cursor: encodeCursor(kind, { after: position }) };
   }
 }
 
