@@ -1,169 +1,281 @@
 /**
- * `npm run bench`: how fast is a status read, against the simulated EKS with
- * 20 ms added to every API request (a far-away API server), for a 40-resource
- * release (10 each of ServiceAccount, ConfigMap, Service, Deployment; 10
- * distinct selectors, so 50 reads per status)?
+ * `npm run bench`: how fast is a status read, against the simulated EKS with 20 ms
+ * added to every API request (a far-away API server), for a 40-resource release
+ * (10 each of ServiceAccount, ConfigMap, Service, Deployment; 10 distinct
+ * selectors, so 50 reads per status)? See docs/bench.md.
  *
- *   engine      this engine, warm (discovery cached, connections open), concurrency 16
- *   serial      the same engine at concurrency 1
- *   helm        the real helm v4 `helm status` on the same cluster state (its discovery cache warm too)
- *   limit       one release-store read + one API round trip: no status can be faster
+ *   engine@16   releaseStatus + Helm text, warm (discovery cached, connections open), concurrency 16
+ *   engine@1    the same at concurrency 1
+ *   helm        the real helm v4 `helm status` on the same cluster state, process start included,
+ *               its discovery cache warm (its own HOME, filled by a first run)
+ *   limit       one DynamoDB read + one API round trip: no status can be faster
  *
- * Prints medians of a few runs and the ratios from this one run, plus the
- * simulator's highest in-flight count and request totals. Nothing is asserted.
+ * The release is read from DynamoDB Local, the cluster through the product's EKS
+ * connector (DescribeCluster + presigned token, cached as in a warm Lambda). The
+ * simulator runs in a worker thread, so its CPU does not share the engine's event
+ * loop (a real API server is remote). Rounds interleave the four so load drift on
+ * a shared machine hits all of them alike. Nothing is asserted: ratios are printed.
  */
-import { type SimulatedEks, startSimulatedEks } from "../local/sim/index.ts";
+import { subscribe } from "node:diagnostics_channel";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
+import { createEksConnector } from "../shared/eks/connector.ts";
 import { closeKubeConnections, requesterFor } from "../shared/kube/http.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
-import type { Release } from "../shared/release/model.ts";
-import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
-import { releaseStatus } from "../shared/usecases/status.ts";
+import { renderStatusText } from "../shared/status/render-text.ts";
+import type { StatusReport } from "../shared/status/report.ts";
+import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
+import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
-import { simConnector } from "../test/status/sim-connector.ts";
+import {
+  benchRelease,
+  isDiscoveryPath,
+  type MemoryGrowth,
+  machineLoad,
+  median,
+  memoryGrowth,
+  spread,
+  timed,
+} from "./lib.ts";
 
 const LATENCY_MS = 20;
-const PER_KIND = 10;
-const RUNS = 5;
+const ROUNDS = 7;
+const LARGE_RUNS = 5;
+const STORE_WARM_READS = 300;
+const STORE_WARM_MAX_MS = 15_000;
 const CLUSTER = "bench";
-const NAMESPACE = "bench";
+/** Everything must be over well within this: a hung piece fails the bench instead of stalling it. */
+const WATCHDOG_MS = 5 * 60_000;
 
-function manifestOf(count: number): string {
-  let out = "";
-  for (let i = 0; i < count; i++) {
-    const name = `app-${i}`;
-    const labels = `      app.kubernetes.io/name: ${name}\n      app.kubernetes.io/instance: bench`;
-    out += `---\n# Source: bench/templates/sa.yaml\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: ${name}\n`;
-    out += `---\n# Source: bench/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  key: value\n`;
-    out += `---\n# Source: bench/templates/svc.yaml\napiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  type: ClusterIP\n  ports:\n  - port: 80\n    targetPort: http\n    protocol: TCP\n    name: http\n  selector:\n${labels.replace(/^ {6}/gm, "    ")}\n`;
-    out += `---\n# Source: bench/templates/deployment.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: 1\n  selector:\n    matchLabels:\n${labels.replace(/^ {6}/gm, "      ")}\n  template:\n    metadata:\n      labels:\n${labels.replace(/^ {6}/gm, "        ")}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.27\n`;
-  }
-  return out;
+interface Sample {
+  ms: number;
+  requests: number;
+  maxInFlight: number;
+  discovery: number;
+  /** The main thread's event loop busy time (ELU active) during the run. */
+  busyMs?: number;
+  /** In flight as the engine counts them (the simulator's own count can be one higher: see docs/bench.md). */
+  engineMaxInFlight?: number;
+  /** TCP+TLS connections the engine's HTTP client opened during the run (0 when its pool is warm). */
+  connects?: number;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+// undici (the engine's HTTP client) announces every new connection here.
+let connects = 0;
+subscribe("undici:client:connected", () => {
+  connects++;
+});
 
-async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
-}
+const watchdog = setTimeout(() => {
+  process.stderr.write(`bench: not finished after ${WATCHDOG_MS / 1000} s, giving up\n`);
+  process.exit(2);
+}, WATCHDOG_MS);
+watchdog.unref();
 
 async function main(): Promise<void> {
-  const sim: SimulatedEks = await startSimulatedEks({ clusters: [{ name: CLUSTER }], seed: 1 });
+  const loadBefore = machineLoad();
+  let sim: WorkerSimulatedEks | undefined;
+  let dynamo: DynamoDbLocal | undefined;
   try {
-    const cluster = sim.cluster(CLUSTER);
-    const manifest = manifestOf(PER_KIND);
-    const release: Release = {
-      name: "bench",
-      namespace: NAMESPACE,
-      version: 1,
-      info: { status: "deployed", last_deployed: "2026-12-02T14:40:15Z", description: "Install complete" },
-      chart: { metadata: { name: "bench", version: "0.1.0" } },
-      manifest,
-      hooks: [],
+    [sim, dynamo] = await Promise.all([
+      startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 1 }),
+      startDynamoDbLocal(),
+    ]);
+    const cfg: StoreConfig = {
+      region: "us-east-1",
+      endpoint: dynamo.endpoint,
+      tableName: "bench-releases",
+      credentials: { accessKeyId: "bench", secretAccessKey: "bench" },
     };
-    cluster.materialize(manifest, { namespace: NAMESPACE });
-    cluster.apply([encodeHelmSecret(release)]);
-    const store = new MemoryReleaseStore();
-    await store.putRevision(CLUSTER, release);
-    const connector = simConnector(sim);
-    const deps = { store, clusters: connector, clock: { now: () => new Date() }, logger: silentLogger };
-    const request = { cluster: CLUSTER, namespace: NAMESPACE, name: "bench" };
-    cluster.faults.set({ latencyMs: LATENCY_MS });
+    const admin = new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoint, credentials: cfg.credentials });
+    await ensureReleasesTable(admin, cfg);
+    admin.destroy();
+    const store = openReleaseStore(cfg);
 
-    // Warm-up: discovery cache, connection pool, JIT.
-    await releaseStatus(deps, request);
-    await releaseStatus(deps, { ...request, concurrency: 1 });
-
-    const engine: number[] = [];
-    let engineStats = { total: 0, maxInFlight: 0 };
-    let reads = 0;
-    for (let i = 0; i < RUNS; i++) {
-      cluster.resetStats();
-      const { ms, value } = await time(() => releaseStatus(deps, request));
-      engine.push(ms);
-      reads = value.resources.length + value.missing.length;
-      const stats = cluster.stats();
-      engineStats = { total: stats.total, maxInFlight: stats.maxInFlight };
+    const cluster = sim.cluster(CLUSTER);
+    const small = benchRelease("bench", "bench", 10);
+    const large = benchRelease("large", "large", 75);
+    for (const release of [small, large]) {
+      await cluster.materialize(release.manifest ?? "", { namespace: release.namespace });
+      await store.putRevision(CLUSTER, release);
     }
+    await cluster.apply([encodeHelmSecret(small)]); // helm reads its release from the cluster
 
-    const serial: number[] = [];
-    let serialStats = { total: 0, maxInFlight: 0 };
-    for (let i = 0; i < RUNS; i++) {
-      cluster.resetStats();
-      serial.push((await time(() => releaseStatus(deps, { ...request, concurrency: 1 }))).ms);
-      const stats = cluster.stats();
-      serialStats = { total: stats.total, maxInFlight: stats.maxInFlight };
-    }
-
-    // The floor: one store read plus one API round trip on the same warm connection pool.
+    const credentials = sim.credentials;
+    const connector = createEksConnector({ registry: sim.registryEntries(), credentials: async () => credentials });
+    const deps: StatusDeps = { store, clusters: connector, clock: { now: () => new Date() }, logger: silentLogger };
+    const status = async (name: string, namespace: string, concurrency: number) => {
+      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency });
+      return { report, text: renderStatusText(report) };
+    };
     const requester = await requesterFor(CLUSTER, await connector.kubeConfig(CLUSTER));
-    const limit: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const { ms } = await time(async () => {
-        await store.getLatest({ cluster: CLUSTER, namespace: NAMESPACE, name: "bench" });
-        await requester.get(
-          `/api/v1/namespaces/${NAMESPACE}/configmaps/app-0`,
-          "application/json",
-          AbortSignal.timeout(10_000),
-        );
-      });
-      limit.push(ms);
-    }
+    const storeRead = () => store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
+    const roundTrip = async () => {
+      const reply = await requester.get("/api/v1/namespaces/bench/configmaps/app-0", "application/json", signal());
+      if (reply.status !== 200) throw new Error(`limit: GET answered ${reply.status}`);
+    };
+    const limitOnce = async () => {
+      await storeRead();
+      await roundTrip();
+    };
 
-    const helm = await helmBinary();
-    const helmTimes: number[] = [];
-    let helmStats = { total: 0, maxInFlight: 0 };
-    if (helm) {
-      const runner = helmRunner(helm, cluster.kubeconfig());
-      try {
-        await runner.status("bench", NAMESPACE); // fills helm's discovery cache, like our warm-up
-        for (let i = 0; i < 3; i++) {
-          cluster.resetStats();
-          helmTimes.push((await runner.status("bench", NAMESPACE)).ms);
-          const stats = cluster.stats();
-          helmStats = { total: stats.total, maxInFlight: stats.maxInFlight };
-        }
-      } finally {
-        runner.cleanup();
+    // DynamoDB Local is a JVM: its first few hundred reads are JIT-cold (≈ 15 ms, then ≈ 6 ms each).
+    // A real DynamoDB endpoint is always warm, so the store is warmed before anything is timed.
+    const storeWarmUntil = performance.now() + STORE_WARM_MAX_MS;
+    for (let i = 0; i < STORE_WARM_READS && performance.now() < storeWarmUntil; i++) {
+      await store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
+    }
+    await cluster.faults.set({ latencyMs: LATENCY_MS });
+    // Warm-up: discovery cache, kubeconfig and token, connection pools, JIT on both threads.
+    for (let i = 0; i < 4; i++) {
+      await status("bench", "bench", 16);
+      await status("bench", "bench", 1);
+      await status("large", "large", 16);
+      await limitOnce();
+    }
+    const measure = async (run: () => Promise<unknown>): Promise<Sample> => {
+      await cluster.resetStats();
+      const elu = performance.eventLoopUtilization();
+      const connectsBefore = connects;
+      const { ms, value } = await timed(run);
+      const opened = connects - connectsBefore;
+      const busyMs = performance.eventLoopUtilization(elu).active;
+      const stats = await cluster.stats();
+      const counters = (value as { report?: StatusReport } | undefined)?.report?.counters;
+      return {
+        ms,
+        requests: stats.total,
+        maxInFlight: stats.maxInFlight,
+        discovery: stats.log.filter((entry) => isDiscoveryPath(entry.path)).length,
+        busyMs,
+        ...(counters ? { engineMaxInFlight: counters.maxInFlight, connects: opened } : {}),
+      };
+    };
+
+    const helmPath = await helmBinary();
+    const helm = helmPath ? helmRunner(helmPath, await cluster.kubeconfig()) : undefined;
+    const samples: Record<"engine" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart", Sample[]> = {
+      engine: [],
+      serial: [],
+      limit: [],
+      store: [],
+      rtt: [],
+      helm: [],
+      helmStart: [],
+    };
+    let helmVersion = "";
+    try {
+      if (helm && helmPath) {
+        await helm.status("bench", "bench"); // fills helm's discovery cache, like the engine's warm-up
+        helmVersion = (await timedHelmVersion(helmPath)).version;
       }
+      for (let round = 0; round < ROUNDS; round++) {
+        samples.engine.push(await measure(() => status("bench", "bench", 16)));
+        samples.serial.push(await measure(() => status("bench", "bench", 1)));
+        samples.limit.push(await measure(limitOnce));
+        samples.store.push(await measure(storeRead));
+        samples.rtt.push(await measure(roundTrip));
+        if (helm && helmPath) {
+          samples.helm.push(await measure(() => helm.status("bench", "bench")));
+          samples.helmStart.push({ ...zero(), ms: (await timedHelmVersion(helmPath)).ms });
+        }
+      }
+    } finally {
+      helm?.cleanup();
     }
+    const largeSamples: Sample[] = [];
+    for (let i = 0; i < LARGE_RUNS; i++) largeSamples.push(await measure(() => status("large", "large", 16)));
+    const memory = await memoryGrowth(() => status("bench", "bench", 16));
+    const memoryLarge = await memoryGrowth(() => status("large", "large", 16));
+    const simMemory = await sim.memoryUsage();
+    const smallReport = (await status("bench", "bench", 16)).report;
+    const largeReport = (await status("large", "large", 16)).report;
 
-    const e = median(engine);
-    const s = median(serial);
-    const l = median(limit);
+    const e = median(samples.engine.map((s) => s.ms));
+    const s = median(samples.serial.map((s) => s.ms));
+    const l = median(samples.limit.map((s) => s.ms));
+    const h = median(samples.helm.map((s) => s.ms));
+    const hs = median(samples.helmStart.map((s) => s.ms));
     const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
-    const out: string[] = [];
-    out.push(
-      `status of a ${reads}-resource release (${PER_KIND} selectors), API latency +${LATENCY_MS} ms, median of ${RUNS} runs`,
-    );
-    out.push(
-      `  engine (concurrency 16) ${fmt(e)}   requests ${engineStats.total}, max in flight ${engineStats.maxInFlight}`,
-    );
-    out.push(
-      `  engine (concurrency 1)  ${fmt(s)}   requests ${serialStats.total}, max in flight ${serialStats.maxInFlight}`,
-    );
-    if (helmTimes.length) {
-      out.push(
-        `  helm v4 status          ${fmt(median(helmTimes))}   requests ${helmStats.total}, max in flight ${helmStats.maxInFlight} (process start included)`,
-      );
-    } else {
-      out.push("  helm v4 status          (no helm binary: skipped)");
-    }
-    out.push(`  limit (1 read + 1 RTT)  ${fmt(l)}`);
-    out.push("ratios");
-    if (helmTimes.length) out.push(`  helm / engine           ${(median(helmTimes) / e).toFixed(1)}x`);
-    out.push(`  serial / engine         ${(s / e).toFixed(1)}x`);
-    out.push(`  engine / limit          ${(e / l).toFixed(1)}x`);
+    const row = (label: string, list: Sample[], note = "") => {
+      const last = list.at(-1) ?? zero();
+      const engine = last.engineMaxInFlight !== undefined;
+      const inFlight = engine ? `${last.engineMaxInFlight} (simulator saw ${last.maxInFlight})` : `${last.maxInFlight}`;
+      const busy = engine
+        ? `, main thread busy ${median(list.map((x) => x.busyMs ?? 0)).toFixed(0)} ms, new connections ${list.reduce((n, x) => n + (x.connects ?? 0), 0)}`
+        : "";
+      const times = `${fmt(median(list.map((x) => x.ms)))}  (${spread(list.map((x) => x.ms))})`;
+      return `  ${label.padEnd(26)}${times}  requests ${last.requests} (discovery ${last.discovery}), max in flight ${inFlight}${busy}${note}`;
+    };
+    const out = [
+      `machine: ${loadBefore}`,
+      `status of a ${smallReport.resources.length + smallReport.missing.length}-resource release (10 selectors, ${smallReport.counters.requests} reads by the engine), API latency +${LATENCY_MS} ms per request,`,
+      `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
+      row("engine (concurrency 16)", samples.engine),
+      row("engine (concurrency 1)", samples.serial),
+      samples.helm.length
+        ? row(
+            `helm ${helmVersion} status`,
+            samples.helm,
+            `; process start included (helm version alone: ${hs.toFixed(0)} ms)`,
+          )
+        : "  helm v4 status            (no helm binary: skipped)",
+      row("limit (1 read + 1 RTT)", samples.limit),
+      row("  of which the store read", samples.store, " (GetItem + manifest chunk Query on DynamoDB Local)"),
+      row("  of which the API RTT", samples.rtt),
+      "ratios (from the medians above)",
+      samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
+      `  serial / engine           ${(s / e).toFixed(1)}x`,
+      `  engine / limit            ${(e / l).toFixed(1)}x`,
+      `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
+      row("engine (concurrency 16)", largeSamples),
+      "memory of one status in the engine's process (after a full GC before; peak = garbage included)",
+      memoryLine("40 resources", memory),
+      memoryLine("300 resources", memoryLarge),
+      `  whole process now         heap ${mb(process.memoryUsage().heapUsed)} MB, RSS ${mb(process.memoryUsage().rss)} MB (RSS includes the simulator worker; its heap: ${mb(simMemory.heapUsed)} MB)`,
+      `machine after: ${machineLoad()}`,
+    ];
     process.stdout.write(`${out.join("\n")}\n`);
   } finally {
     await closeKubeConnections();
-    await sim.stop();
+    await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
 }
 
-await main();
+function memoryLine(label: string, growth: MemoryGrowth & { value: { text: string; report: StatusReport } }): string {
+  const retained =
+    growth.heapRetainedMb < 0.5 ? "< 0.5 MB retained (GC noise)" : `+${growth.heapRetainedMb.toFixed(1)} MB retained`;
+  const size = `report ${(JSON.stringify(growth.value.report).length / 1024).toFixed(0)} KB as JSON, text ${(growth.value.text.length / 1024).toFixed(0)} KB`;
+  return `  ${label.padEnd(26)}heap +${growth.heapPeakMb.toFixed(1)} MB peak, ${retained}, RSS +${growth.rssMb.toFixed(1)} MB; ${size}`;
+}
+
+function zero(): Sample {
+  return { ms: 0, requests: 0, maxInFlight: 0, discovery: 0 };
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
+}
+
+function signal(): AbortSignal {
+  return AbortSignal.timeout(10_000);
+}
+
+/** `helm version`: helm's process start and config loading, no cluster access. */
+async function timedHelmVersion(helmPath: string): Promise<{ ms: number; version: string }> {
+  const { execFile } = await import("node:child_process");
+  const { promisify } = await import("node:util");
+  const { ms, value } = await timed(() =>
+    promisify(execFile)(helmPath, ["version", "--short"], { timeout: 30_000, env: { PATH: process.env.PATH ?? "" } }),
+  );
+  return { ms, version: value.stdout.trim().replace(/\+.*$/, "") };
+}
+
+try {
+  await main();
+} finally {
+  clearTimeout(watchdog);
+}

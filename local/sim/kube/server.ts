@@ -19,6 +19,7 @@ import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts"
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
 import { openApiGroupVersion, openApiIndex } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
+import { VerifiedTokenCache } from "./token-cache.ts";
 import type { ResourceType } from "./types.ts";
 
 export interface DenyRule {
@@ -59,11 +60,13 @@ export class KubeApiServer {
   readonly denyRules: DenyRule[] = [];
   port = 0;
   private server?: Server;
+  private readonly verifiedTokens: VerifiedTokenCache<Caller>;
   private readonly baseFaults: Faults;
   private readonly options: KubeApiServerOptions;
 
   constructor(options: KubeApiServerOptions) {
     this.options = options;
+    this.verifiedTokens = new VerifiedTokenCache(options.iam);
     this.baseFaults = { ...NO_FAULTS, ...options.faults };
     this.faults = { ...this.baseFaults };
   }
@@ -193,9 +196,14 @@ export class KubeApiServer {
       throw new TokenRejected("no bearer token");
     }
     const { iam, clusterName, authNow } = this.options;
-    const principal = await verifyEksToken(iam, token, clusterName, authNow());
+    const now = authNow();
+    const cached = this.verifiedTokens.get(token, now);
+    if (cached) return cached;
+    const principal = await verifyEksToken(iam, token, clusterName, now);
     const shortName = principal.canonicalArn.split("/").pop() ?? "";
-    return { username: principal.arn, aliases: [principal.arn, principal.canonicalArn, shortName] };
+    const caller = { username: principal.arn, aliases: [principal.arn, principal.canonicalArn, shortName] };
+    this.verifiedTokens.remember(token, principal.accessKeyId, caller);
+    return caller;
   }
 
   private route(req: IncomingMessage, url: URL, body: Buffer, caller: Caller | undefined): ApiReply {
