@@ -44,10 +44,10 @@ function cli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<Ru
 }
 
 /** Runs a command module in this process through bin/lib/run.ts, the dispatcher's error reporting. */
-async function inProcess(args: string[], env: NodeJS.ProcessEnv, stdin = ""): Promise<Run> {
+async function inProcess(args: string[], env: NodeJS.ProcessEnv, stdin = "", terminal = false): Promise<Run> {
   const [name, ...rest] = args;
   const out = new PassThrough();
-  const err = new PassThrough();
+  const err = Object.assign(new PassThrough(), { isTTY: terminal });
   let stdout = "";
   let stderr = "";
   out.on("data", (c) => {
@@ -134,6 +134,18 @@ describe("store CLI on DynamoDB Local", () => {
       release: "default/demo",
       revision: 2,
     });
+  });
+
+  test("import shows progress on stderr only when it is a terminal", async () => {
+    const run = await inProcess(
+      ["import", "-", "--cluster", "tty"],
+      baseEnv(),
+      JSON.stringify(encodeHelmSecret(v1)),
+      true,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "\rimporting 1/1\n");
+    assert.equal(run.stdout, "cluster tty: imported 1, unchanged 0, skipped 0, failed 0\n");
   });
 
   test("list: helm's table for one namespace or all, JSON and YAML, status filter", async () => {

@@ -5,7 +5,6 @@
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReleaseTooLargeError } from "../release/errors.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
@@ -35,16 +34,16 @@ import { cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./pagi
 import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
 import {
   assembleRelease,
+  checkMetadataSize,
   type MutableFields,
   sameMutable,
   splitRelease,
+  validateDescription,
   validateReleaseForStore,
 } from "./revision-content.ts";
 
 /** Bounds the retries when LATEST moves between reading it and updating a status. */
 const MAX_WRITE_ATTEMPTS = 5;
-/** Metadata items must stay well under 400 KB (two copies: REV# and LATEST). */
-const MAX_METADATA_BYTES = 350 * 1024;
 
 export interface DynamoDbStoreOptions extends StoreLocation {
   client: DynamoDBDocumentClient;
@@ -110,19 +109,13 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     validateReleaseForStore(cluster, release);
     const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
     const parts = splitRelease(release);
+    checkMetadataSize(parts);
     const pk = releasePartitionKey(key);
     const existing = await this.#table.getItem(pk, revisionSortKey(release.version));
     if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
 
     const { record, chunks } = packBody(parts.body, parts.contentHash);
     const item = revisionItem(key, parts, record, this.#now().toISOString());
-    const metadataBytes = Buffer.byteLength(item.meta as string) + Buffer.byteLength((item.hookRuns as string) ?? "");
-    if (metadataBytes > MAX_METADATA_BYTES) {
-      throw new ReleaseTooLargeError(
-        `release metadata (values, notes, hooks) of ${key.namespace}/${key.name} revision ${release.version} is ` +
-          `${metadataBytes} bytes; at most ${MAX_METADATA_BYTES} bytes can be stored`,
-      );
-    }
     await this.#writeChunks(pk, release.version, record, chunks);
     try {
       await this.#createRevision(key, item);
@@ -142,6 +135,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
     validateStatus(status);
+    validateDescription(description);
     const change: Partial<MutableFields> = description === undefined ? { status } : { status, description };
     await this.#applyMutable(k, rev, change, false);
   }

@@ -11,10 +11,12 @@ import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./r
 import {
   assembleMetadata,
   assembleRelease,
+  checkMetadataSize,
   type RevisionParts,
   sameMutable,
   splitRelease,
   summaryOf,
+  validateDescription,
   validateReleaseForStore,
 } from "./revision-content.ts";
 
@@ -61,6 +63,7 @@ export class MemoryReleaseStore implements ReleaseStore {
   async putRevision(cluster: string, release: Release): Promise<PutResult> {
     validateReleaseForStore(cluster, release);
     const parts = splitRelease(structuredClone(release));
+    checkMetadataSize(parts);
     const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
     const id = sortKey(key);
     let stored = this.#releases.get(id);
@@ -85,6 +88,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
     validateStatus(status);
+    validateDescription(description);
     const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
     if (!parts) throw new ReleaseNotFoundError(k, rev);
     parts.mutable = { ...parts.mutable, status };

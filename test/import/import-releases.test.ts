@@ -100,6 +100,21 @@ test("the real helm v4 release JSON, stored the way Helm stores it, imports with
   assert.deepEqual(stored, { revision: 2, manifest: capture.manifest });
 });
 
+test("a revision too large to store fails alone, named, and the rest is imported", async () => {
+  const store = new MemoryReleaseStore();
+  const huge = makeRelease({ name: "huge" });
+  huge.config = { blob: "v".repeat(400 * 1024) };
+  const summary = await importReleases(
+    { store },
+    { cluster: "c", document: list([encodeHelmSecret(huge), encodeHelmSecret(makeRelease({ name: "small" }))]) },
+  );
+  assert.deepEqual(
+    summary.results.map((r) => `${r.object}:${r.outcome}`),
+    ["Secret/default/sh.helm.release.v1.huge.v1:failed", "Secret/default/sh.helm.release.v1.small.v1:imported"],
+  );
+  assert.match(summary.results[0].error ?? "", /at most \d+ bytes can be stored/);
+});
+
 test("documents that are not Kubernetes objects are validation errors; bad clusters too", async () => {
   const store = new MemoryReleaseStore();
   for (const document of [null, "text", 42]) {

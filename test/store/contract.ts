@@ -285,6 +285,21 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       assert.equal(await store.putRevision("local", makeRelease({ name, version: 1 })), "created");
     });
 
+    test("oversized metadata (huge values) is ReleaseTooLargeError; nothing is half-written", async () => {
+      const store = await makeStore();
+      const name = uniqueName();
+      const huge = makeRelease({ name });
+      huge.config = { blob: "v".repeat(400 * 1024) };
+      await assert.rejects(store.putRevision("local", huge), {
+        name: "ReleaseTooLargeError",
+        kind: "too-large",
+        message: /values, notes, hooks, description\) of default\/.* revision 1 is \d+ bytes/,
+      });
+      await assert.rejects(store.getLatest(key(name)), { name: "ReleaseNotFoundError" });
+      await store.putRevision("local", makeRelease({ name }));
+      await assert.rejects(store.updateStatus(key(name), 1, "failed", "x".repeat(70_000)), { kind: "validation" });
+    });
+
     test("bad identities and releases are validation errors that name the problem", async () => {
       const store = await makeStore();
       await assert.rejects(store.getLatest(key("Bad_Name")), {
