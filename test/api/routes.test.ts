@@ -138,7 +138,12 @@ describe("routes against DynamoDB Local and the simulated EKS", {
     assert.match(bodyText(table), /==> MISSING[\s\S]*api-config\s+not found/);
     const viaAccept = await call("GET", `${shop}/api/status`, { headers: { accept: "text/plain" } });
     assert.equal(bodyText(viaAccept).split("\n")[0], "NAME: api");
-    const json = bodyJson(await call("GET", `${shop}/web/status?revision=2`)) as { version: number; cluster: string };
+    const byDefault = await call("GET", `${shop}/web/status`, { headers: { accept: "*/*" } });
+    assert.match(String(byDefault.headers?.["content-type"]), /^text\/plain/, "like helm status, text by default");
+    assert.equal(bodyText(byDefault).split("\n")[0], "NAME: web");
+    const json = bodyJson(
+      await call("GET", `${shop}/web/status?revision=2`, { headers: { accept: "application/json" } }),
+    ) as { version: number; cluster: string };
     assert.equal(json.version, 2);
     assert.equal(json.cluster, "demo-eu");
     const yaml = await call("GET", `${shop}/web/status`, { headers: { accept: "application/yaml" } });

@@ -24,7 +24,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["revision", "output"]);
       const revision = optionalRevision(query);
-      const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "json");
+      const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
       annotate(context, {
         cluster: key.cluster,
         release: `${key.namespace}/${key.name}`,
