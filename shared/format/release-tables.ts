@@ -19,9 +19,12 @@ export function parseOutputFormat(value: string | undefined): OutputFormat {
   return value as OutputFormat;
 }
 
-/** Helm writes JSON as one compact line and YAML with sorted keys (sigs.k8s.io/yaml). */
+/**
+ * Helm writes JSON as one compact line and YAML with sorted keys (sigs.k8s.io/yaml,
+ * YAML 1.1 rules: strings that would read as timestamps or booleans are quoted).
+ */
 export function renderStructured(value: unknown, format: "json" | "yaml"): string {
-  return format === "json" ? `${JSON.stringify(value)}\n` : toYaml(value, { sortMapEntries: true });
+  return format === "json" ? `${JSON.stringify(value)}\n` : toYaml(value, { sortMapEntries: true, version: "1.1" });
 }
 
 const ZERO_TIME = "0001-01-01T00:00:00Z";
