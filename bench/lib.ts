@@ -1,9 +1,13 @@
 /** Small helpers of the status benchmark: the release, timing, statistics, memory, machine load. */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
+import { promisify } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Release } from "../shared/release/model.ts";
+import type { StatusReport } from "../shared/status/report.ts";
+
+const run = promisify(execFile);
 
 /**
  * A release of `perKind` each of ServiceAccount, ConfigMap, Service and Deployment,
@@ -106,4 +110,51 @@ export function isDiscoveryPath(path: string): boolean {
     /^\/apis\/[^/]+(\/[^/]+)?\/?$/.test(path) ||
     path.startsWith("/openapi")
   );
+}
+
+/**
+ * What pure waiting costs each side (no CPU at all): the engine pays a store read and
+ * ceil(reads / 16) round trips, helm its process start and one round trip per request
+ * (it reads one at a time). The ratio of the floors is the most this setup can show.
+ */
+export function floors(f: {
+  store: number;
+  rtt: number;
+  engineReads: number;
+  helmRequests?: number;
+  helmStart?: number;
+  engine: number;
+  helm?: number;
+}): string[] {
+  const waves = Math.ceil(f.engineReads / 16);
+  const engineFloor = f.store + waves * f.rtt;
+  const lines = [
+    `floors (waiting only): engine ${engineFloor.toFixed(0)} ms = store ${f.store.toFixed(0)} + ${waves} × RTT ${f.rtt.toFixed(0)}; measured − floor = ${(f.engine - engineFloor).toFixed(0)} ms of CPU and queueing`,
+  ];
+  if (f.helmRequests !== undefined && f.helmStart !== undefined && f.helm !== undefined) {
+    const helmFloor = f.helmStart + f.helmRequests * f.rtt;
+    lines.push(
+      `                       helm ${helmFloor.toFixed(0)} ms = start ${f.helmStart.toFixed(0)} + ${f.helmRequests} × RTT ${f.rtt.toFixed(0)}; measured − floor = ${(f.helm - helmFloor).toFixed(0)} ms`,
+      `                       best ratio this setup allows: ${(helmFloor / engineFloor).toFixed(1)}x`,
+    );
+  }
+  return lines;
+}
+
+export function memoryLine(
+  label: string,
+  growth: MemoryGrowth & { value: { text: string; report: StatusReport } },
+): string {
+  const retained =
+    growth.heapRetainedMb < 0.5 ? "< 0.5 MB retained (GC noise)" : `+${growth.heapRetainedMb.toFixed(1)} MB retained`;
+  const size = `report ${(JSON.stringify(growth.value.report).length / 1024).toFixed(0)} KB as JSON, text ${(growth.value.text.length / 1024).toFixed(0)} KB`;
+  return `  ${label.padEnd(26)}heap +${growth.heapPeakMb.toFixed(1)} MB peak, ${retained}, RSS +${growth.rssMb.toFixed(1)} MB; ${size}`;
+}
+
+/** `helm version`: helm's process start and config loading, no cluster access. */
+export async function timedHelmVersion(helmPath: string): Promise<{ ms: number; version: string }> {
+  const { ms, value } = await timed(() =>
+    run(helmPath, ["version", "--short"], { timeout: 30_000, env: { PATH: process.env.PATH ?? "" } }),
+  );
+  return { ms, version: value.stdout.trim().replace(/\+.*$/, "") };
 }

@@ -32,17 +32,19 @@ import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
 import {
   benchRelease,
+  floors,
   isDiscoveryPath,
-  type MemoryGrowth,
   machineLoad,
   median,
   memoryGrowth,
+  memoryLine,
   spread,
   timed,
+  timedHelmVersion,
 } from "./lib.ts";
 
 const LATENCY_MS = 20;
-const ROUNDS = 7;
+const ROUNDS = 9;
 const LARGE_RUNS = 5;
 const STORE_WARM_READS = 300;
 const STORE_WARM_MAX_MS = 15_000;
@@ -55,8 +57,12 @@ interface Sample {
   requests: number;
   maxInFlight: number;
   discovery: number;
-  /** The main thread's event loop busy time (ELU active) during the run. */
+  /** The main thread's event loop busy time (ELU active, wall clock: includes time the OS ran something else). */
   busyMs?: number;
+  /** CPU time the main thread itself used (user + system). */
+  cpuMs?: number;
+  /** CPU time the simulator's thread used meanwhile (the API server's side). */
+  simCpuMs?: number;
   /** In flight as the engine counts them (the simulator's own count can be one higher: see docs/bench.md). */
   engineMaxInFlight?: number;
   /** TCP+TLS connections the engine's HTTP client opened during the run (0 when its pool is warm). */
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
     admin.destroy();
     const store = openReleaseStore(cfg);
 
+    const simulator = sim;
     const cluster = sim.cluster(CLUSTER);
     const small = benchRelease("bench", "bench", 10);
     const large = benchRelease("large", "large", 75);
@@ -140,7 +147,11 @@ async function main(): Promise<void> {
       await cluster.resetStats();
       const elu = performance.eventLoopUtilization();
       const connectsBefore = connects;
+      const simCpu = await simulator.cpuUsage();
+      const cpu = process.threadCpuUsage();
       const { ms, value } = await timed(run);
+      const cpuUsed = process.threadCpuUsage(cpu);
+      const simCpuAfter = await simulator.cpuUsage();
       const opened = connects - connectsBefore;
       const busyMs = performance.eventLoopUtilization(elu).active;
       const stats = await cluster.stats();
@@ -151,6 +162,8 @@ async function main(): Promise<void> {
         maxInFlight: stats.maxInFlight,
         discovery: stats.log.filter((entry) => isDiscoveryPath(entry.path)).length,
         busyMs,
+        cpuMs: (cpuUsed.user + cpuUsed.system) / 1000,
+        simCpuMs: (simCpuAfter.user + simCpuAfter.system - simCpu.user - simCpu.system) / 1000,
         ...(counters ? { engineMaxInFlight: counters.maxInFlight, connects: opened } : {}),
       };
     };
@@ -203,9 +216,10 @@ async function main(): Promise<void> {
     const row = (label: string, list: Sample[], note = "") => {
       const last = list.at(-1) ?? zero();
       const engine = last.engineMaxInFlight !== undefined;
+      const med = (pick: (x: Sample) => number | undefined) => median(list.map((x) => pick(x) ?? 0)).toFixed(0);
       const inFlight = engine ? `${last.engineMaxInFlight} (simulator saw ${last.maxInFlight})` : `${last.maxInFlight}`;
       const busy = engine
-        ? `, main thread busy ${median(list.map((x) => x.busyMs ?? 0)).toFixed(0)} ms, new connections ${list.reduce((n, x) => n + (x.connects ?? 0), 0)}`
+        ? `; CPU: engine ${med((x) => x.cpuMs)} ms (event loop busy ${med((x) => x.busyMs)} ms), simulator ${med((x) => x.simCpuMs)} ms; new connections ${list.reduce((n, x) => n + (x.connects ?? 0), 0)}`
         : "";
       const times = `${fmt(median(list.map((x) => x.ms)))}  (${spread(list.map((x) => x.ms))})`;
       return `  ${label.padEnd(26)}${times}  requests ${last.requests} (discovery ${last.discovery}), max in flight ${inFlight}${busy}${note}`;
@@ -230,6 +244,15 @@ async function main(): Promise<void> {
       samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
       `  serial / engine           ${(s / e).toFixed(1)}x`,
       `  engine / limit            ${(e / l).toFixed(1)}x`,
+      ...floors({
+        store: median(samples.store.map((x) => x.ms)),
+        rtt: median(samples.rtt.map((x) => x.ms)),
+        engineReads: smallReport.counters.requests,
+        helmRequests: samples.helm.at(-1)?.requests,
+        helmStart: samples.helm.length ? hs : undefined,
+        engine: e,
+        helm: samples.helm.length ? h : undefined,
+      }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
       row("engine (concurrency 16)", largeSamples),
       "memory of one status in the engine's process (after a full GC before; peak = garbage included)",
@@ -245,13 +268,6 @@ async function main(): Promise<void> {
   }
 }
 
-function memoryLine(label: string, growth: MemoryGrowth & { value: { text: string; report: StatusReport } }): string {
-  const retained =
-    growth.heapRetainedMb < 0.5 ? "< 0.5 MB retained (GC noise)" : `+${growth.heapRetainedMb.toFixed(1)} MB retained`;
-  const size = `report ${(JSON.stringify(growth.value.report).length / 1024).toFixed(0)} KB as JSON, text ${(growth.value.text.length / 1024).toFixed(0)} KB`;
-  return `  ${label.padEnd(26)}heap +${growth.heapPeakMb.toFixed(1)} MB peak, ${retained}, RSS +${growth.rssMb.toFixed(1)} MB; ${size}`;
-}
-
 function zero(): Sample {
   return { ms: 0, requests: 0, maxInFlight: 0, discovery: 0 };
 }
@@ -262,16 +278,6 @@ function mb(bytes: number): string {
 
 function signal(): AbortSignal {
   return AbortSignal.timeout(10_000);
-}
-
-/** `helm version`: helm's process start and config loading, no cluster access. */
-async function timedHelmVersion(helmPath: string): Promise<{ ms: number; version: string }> {
-  const { execFile } = await import("node:child_process");
-  const { promisify } = await import("node:util");
-  const { ms, value } = await timed(() =>
-    promisify(execFile)(helmPath, ["version", "--short"], { timeout: 30_000, env: { PATH: process.env.PATH ?? "" } }),
-  );
-  return { ms, version: value.stdout.trim().replace(/\+.*$/, "") };
 }
 
 try {

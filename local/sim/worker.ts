@@ -41,6 +41,8 @@ export interface WorkerSimulatedEks {
   cluster(name: string): WorkerSimCluster;
   /** The worker's own memory (the simulator's heap is not the caller's). */
   memoryUsage(): Promise<NodeJS.MemoryUsage>;
+  /** CPU time the simulator's thread has used (µs, like process.threadCpuUsage()). */
+  cpuUsage(): Promise<{ user: number; system: number }>;
   stop(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
       return cluster;
     },
     memoryUsage: () => call<NodeJS.MemoryUsage>("memoryUsage"),
+    cpuUsage: () => call<{ user: number; system: number }>("cpuUsage"),
     stop() {
       stopped ??= (async () => {
         if (!exited) {
@@ -199,6 +202,7 @@ async function serveInWorker(options: WorkerSimOptions): Promise<void> {
 async function dispatch(sim: SimulatedEks, name: string | undefined, method: string, args: unknown[]) {
   if (method === "stop") return sim.stop();
   if (method === "memoryUsage") return process.memoryUsage();
+  if (method === "cpuUsage") return process.threadCpuUsage();
   const cluster = sim.cluster(name ?? "");
   switch (method) {
     case "kubeconfig":
