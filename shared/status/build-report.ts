@@ -1,4 +1,4 @@
-import { assessHealth, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
+import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
 import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
 import type { Release } from "../release/model.ts";
@@ -54,6 +54,9 @@ export function buildStatusReport(input: ReportInput): StatusReport {
       health.push({ ...identity(object), status: "Unknown", message: input.fetched.failure });
     }
   } else {
+    const relatedPodObjects = input.fetched.related.flatMap((related) =>
+      related.table ? related.table.rows.flatMap((row) => (row.object ? [row.object] : [])) : [],
+    );
     for (const fetched of input.fetched.resources) {
       const { object, namespace } = fetched;
       const id = { ...identity(object), namespace: namespace ?? object.namespace };
@@ -61,7 +64,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
         const rows = fetched.table.rows;
         const live = rows[0]?.object;
         const verdict: HealthAssessment = live
-          ? assessHealth(live, { now })
+          ? assessHealthWithPods(live, podsSelectedBy(live, relatedPodObjects), { now })
           : { status: "Unknown", message: "the server returned no object" };
         resources.push({
           groupKey: groupKeyOf(object.apiVersion, object.kind),
@@ -156,4 +159,21 @@ export function releaseView(release: Release): ReleaseView {
     hooks: (release.hooks ?? []).map((hook) => ({ ...hook, manifest: redactManifest(hook.manifest ?? "") })),
     apply_method: release.apply_method,
   };
+}
+
+/**
+ * The related pods a workload's own selector matches (matchLabels, as Helm
+ * selects them), so a Deployment still rolling out whose pod is in
+ * CrashLoopBackOff reads as Failed (kstatus's pod-controller rule), not InProgress.
+ */
+function podsSelectedBy(workload: Record<string, unknown>, pods: Record<string, unknown>[]): Record<string, unknown>[] {
+  const spec = workload.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined;
+  const matchLabels = spec?.selector?.matchLabels;
+  if (!matchLabels || Object.keys(matchLabels).length === 0) return [];
+  const namespace = (workload.metadata as { namespace?: string } | undefined)?.namespace;
+  return pods.filter((pod) => {
+    const metadata = pod.metadata as { namespace?: string; labels?: Record<string, string> } | undefined;
+    if (namespace && metadata?.namespace && metadata.namespace !== namespace) return false;
+    return Object.entries(matchLabels).every(([key, value]) => metadata?.labels?.[key] === value);
+  });
 }

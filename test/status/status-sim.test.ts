@@ -130,6 +130,20 @@ describe("what could not be read is reported per resource", () => {
     assert.equal(report.complete, true, "a 404 is an answer");
   });
 
+  test("a Deployment whose pod is in CrashLoopBackOff is Failed (kstatus pod-controller rule), naming the pod", async () => {
+    const manifest = capture("helm-create-demo-manifest.yaml").replace(
+      /---\n# Source: demo\/templates\/tests[\s\S]*$/,
+      "",
+    );
+    cluster().materialize(manifest, { namespace: "crashing", crashLoop: ["demo"] });
+    const report = await statusOf(releaseOf("demo", "crashing", manifest));
+    const deployment = report.health.resources.find((entry) => entry.kind === "Deployment");
+    assert.equal(deployment?.status, "Failed");
+    assert.match(deployment?.message ?? "", /CrashLoopBackOff/);
+    assert.equal(report.health.overall, "Failed");
+    assert.match(renderStatusText(report), /CrashLoopBackOff/);
+  });
+
   test("403: forbidden for that resource only", async () => {
     const manifest = configMap("open") + "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: closed\ntype: Opaque\n";
     cluster().apply(
