@@ -7,10 +7,48 @@ import { DescribeClusterCommand, EKSClient } from "@aws-sdk/client-eks";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { HttpRequest } from "@smithy/protocol-http";
 import { SignatureV4 } from "@smithy/signature-v4";
+import { TokenRejected, verifyEksToken } from "../../local/sim/aws/eks-token.ts";
 import { mintEksToken, type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { call } from "./helpers.ts";
 
 const run = promisify(execFile);
+const URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Variants of a valid token that aws-iam-authenticator refuses while decoding (Go's
+ * base64.RawURLEncoding, then url.Parse). Several decode with Buffer's lenient decoder (and
+ * parse with WHATWG URL) to the very URL that was signed.
+ */
+function tamperedEncodings(good: string): Record<string, string> {
+  const prefix = "k8s-aws-v1.";
+  const payload = good.slice(prefix.length);
+  const decoded = Buffer.from(payload, "base64url").toString("latin1");
+  const encode = (url: string) => `${prefix}${Buffer.from(url, "latin1").toString("base64url")}`;
+  // A length of 2 or 3 mod 4 leaves unused bits in the last character; setting one keeps the bytes.
+  assert.notEqual(payload.length % 4, 0, "the fixture token needs a partial last quantum");
+  const last = URL_ALPHABET.indexOf(payload.at(-1) ?? "");
+  return {
+    extraChar: `${good}A`,
+    extraTwoChars: `${good}AA`,
+    extraThreeChars: `${good}AAA`,
+    extraQuantum: `${good}AAAA`,
+    paddedOnce: `${good}=`,
+    padded: `${good}==`,
+    plus: `${prefix}${payload.slice(0, 20)}+${payload.slice(21)}`,
+    slash: `${prefix}${payload.slice(0, 20)}/${payload.slice(21)}`,
+    standardAlphabet: `${prefix}${Buffer.from(decoded, "latin1").toString("base64")}`,
+    truncatedByOne: good.slice(0, -1),
+    truncatedByTwo: good.slice(0, -2),
+    truncatedByQuantum: good.slice(0, -4),
+    strayTrailingBits: `${good.slice(0, -1)}${URL_ALPHABET[last | 1]}`,
+    spaceInside: `${prefix}${payload.slice(0, 20)} ${payload.slice(20)}`,
+    dotInside: `${prefix}${payload.slice(0, 20)}.${payload.slice(20)}`,
+    trailingNul: encode(`${decoded}\0`),
+    trailingNewline: encode(`${decoded}\n`),
+    leadingSpace: encode(` ${decoded}`),
+    tabInside: encode(decoded.replace("?", "?\t")),
+  };
+}
 const DUMMY = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 let sim: SimulatedEks;
 
@@ -158,8 +196,7 @@ describe("EKS tokens on the API server", () => {
     const bad: Record<string, string | null> = {
       none: null,
       garbage: "not-a-token",
-      padded: `${good}==`,
-      standardAlphabet: `k8s-aws-v1.${Buffer.from(decoded).toString("base64")}`,
+      ...tamperedEncodings(good),
       foreignHost: encode(decoded.replace("sts.us-east-1.amazonaws.com", "sts.evil.example.com")),
       http: encode(decoded.replace("https://", "http://")),
       extraParameter: encode(`${decoded}&X-Amz-Content-Sha256=x`),
@@ -178,8 +215,14 @@ describe("EKS tokens on the API server", () => {
       ),
       expired: mintEksToken(sim.credentials, "alpha", "us-east-1", new Date(Date.now() - 16 * 60_000)),
     };
-    for (const [name, token] of Object.entries(bad)) {
+    // Twice, the good token verified (and cached) in between: a cache hit for it must not let a variant through.
+    const rounds = [...Object.entries(bad), ["good", good] as const, ...Object.entries(bad)];
+    for (const [name, token] of rounds) {
       const reply = await call(alpha, "/api/v1/namespaces", { token });
+      if (name === "good") {
+        assert.equal(reply.status, 200);
+        continue;
+      }
       assert.equal(reply.status, 401, name);
       assert.deepEqual(
         reply.json,
@@ -200,6 +243,34 @@ describe("EKS tokens on the API server", () => {
     assert.equal((await call(alpha, "/api/v1/namespaces", { token: revoked })).status, 200);
     sim.iam.revokeKey(revokedUser.credentials.accessKeyId);
     assert.equal((await call(alpha, "/api/v1/namespaces", { token: revoked })).status, 401);
+  });
+
+  test("strict base64url as Go's RawURLEncoding + url.Parse: each tampered encoding is refused for its encoding", async () => {
+    const now = new Date();
+    const good = mintEksToken(sim.credentials, "alpha", "us-east-1", now);
+    assert.equal(
+      (await verifyEksToken(sim.iam, good, "alpha", now)).arn,
+      `arn:aws:iam::${sim.iam.account}:user/sim-admin`,
+    );
+    for (const [name, token] of Object.entries(tamperedEncodings(good))) {
+      await assert.rejects(
+        verifyEksToken(sim.iam, token, "alpha", now),
+        (error: Error) => {
+          assert.ok(error instanceof TokenRejected, name);
+          assert.match(error.message, /not valid unpadded base64url|control character|STS rejected/, name);
+          return true;
+        },
+        name,
+      );
+    }
+    // The cases Buffer's lenient decoder alone would have let through, refused for the encoding itself.
+    const tampered = tamperedEncodings(good);
+    for (const name of ["spaceInside", "dotInside", "padded", "strayTrailingBits"]) {
+      await assert.rejects(verifyEksToken(sim.iam, tampered[name], "alpha", now), /not valid unpadded base64url/, name);
+    }
+    for (const name of ["extraChar", "extraQuantum", "trailingNul", "trailingNewline", "leadingSpace", "tabInside"]) {
+      await assert.rejects(verifyEksToken(sim.iam, tampered[name], "alpha", now), /control character/, name);
+    }
   });
 
   test("a token from the real AWS CLI (aws eks get-token) is accepted; one signed with another secret is not", async (t) => {

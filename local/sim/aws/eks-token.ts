@@ -34,13 +34,23 @@ export async function verifyEksToken(
   if (Buffer.byteLength(token) > MAX_TOKEN_BYTES) throw new TokenRejected("token is too large");
   if (!token.startsWith(PREFIX)) throw new TokenRejected(`token is missing expected "${PREFIX}" prefix`);
   const encoded = token.slice(PREFIX.length);
-  // Go's RawURLEncoding: URL alphabet, no padding; Buffer's decoder is lenient, so check first.
-  if (!/^[A-Za-z0-9_-]*$/.test(encoded) || encoded.length % 4 === 1) {
+  // Go's base64.RawURLEncoding refuses padding, the standard alphabet and impossible lengths;
+  // Buffer's decoder silently accepts all three (and stray trailing bits), so the payload must
+  // be exactly the unpadded base64url encoding of the bytes it decodes to.
+  const decoded = /^[A-Za-z0-9_-]+$/.test(encoded) ? Buffer.from(encoded, "base64url") : undefined;
+  if (!decoded || decoded.toString("base64url") !== encoded) {
     throw new TokenRejected("token is not valid unpadded base64url");
+  }
+  // Go's url.Parse refuses control characters, while the WHATWG parser strips leading and trailing
+  // controls and spaces and drops tabs and newlines anywhere: a valid token with "AA" appended
+  // (a NUL byte) would parse to the very URL that was signed. A genuine presigned URL is
+  // percent-encoded printable ASCII, so any other byte means the token was tampered with.
+  if (decoded.some((byte) => byte <= 0x20 || byte >= 0x7f)) {
+    throw new TokenRejected("pre-signed URL contains a control character, a space or a non-ASCII byte");
   }
   let url: URL;
   try {
-    url = new URL(Buffer.from(encoded, "base64url").toString("utf8"));
+    url = new URL(decoded.toString("latin1"));
   } catch {
     throw new TokenRejected("token does not decode to a URL");
   }
