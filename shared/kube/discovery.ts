@@ -67,7 +67,7 @@ const keyOf = (gvk: GroupVersionKind) => `${gvk.apiVersion}|${gvk.kind}`;
  */
 export async function resolveKinds(
   session: KubeSession,
-  kinds: GroupVersionKind[],
+  kinds: readonly GroupVersionKind[],
   options: { now: number; ttlMs?: number; legacyOnly?: boolean },
 ): Promise<Map<string, KindLookup>> {
   const ttl = options.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS;
@@ -202,7 +202,7 @@ function addAggregated(kinds: Map<string, ResourceMapping>, list: AggregatedList
 async function loadGroupVersions(
   session: KubeSession,
   entry: ClusterDiscovery,
-  wanted: GroupVersionKind[],
+  wanted: readonly GroupVersionKind[],
   reload: boolean,
 ): Promise<void> {
   const groupVersions = [...new Set(wanted.map((gvk) => gvk.apiVersion))].filter(
@@ -243,7 +243,7 @@ async function loadGroupVersions(
   );
 }
 
-function uniqueKinds(kinds: GroupVersionKind[]): GroupVersionKind[] {
+function uniqueKinds(kinds: readonly GroupVersionKind[]): GroupVersionKind[] {
   const seen = new Map<string, GroupVersionKind>();
   for (const gvk of kinds) seen.set(keyOf(gvk), { apiVersion: gvk.apiVersion, kind: gvk.kind });
   return [...seen.values()];

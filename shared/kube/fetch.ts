@@ -56,7 +56,7 @@ export interface FetchRequest {
   connector: ClusterConnector;
   /** The release namespace: the default for namespaced objects that name none. */
   namespace: string;
-  objects: ManifestObject[];
+  objects: readonly ManifestObject[];
   /** Absolute time (epoch ms). */
   deadline?: number;
   concurrency?: number;
@@ -212,7 +212,7 @@ export function resourcePath(mapping: ResourceMapping, namespace: string | undef
  * (same namespace) read once. A selector without matchLabels is skipped:
  * Helm would list every pod of the namespace.
  */
-export function relatedSelectors(objects: ManifestObject[], releaseNamespace: string): RelatedPods[] {
+export function relatedSelectors(objects: readonly ManifestObject[], releaseNamespace: string): RelatedPods[] {
   const byKey = new Map<string, RelatedPods>();
   for (const object of objects) {
     const selector = selectorOf(object);

@@ -23,8 +23,10 @@ export interface ReportInput {
   release: Release;
   cluster: string;
   observedAt: Date;
-  objects: ManifestObject[];
-  problems: ManifestProblem[];
+  objects: readonly ManifestObject[];
+  problems: readonly ManifestProblem[];
+  /** The manifest and hook manifests already redacted (cached per revision); redacted here when absent. */
+  redacted?: { manifest: string; hooks: readonly string[] };
   /** What the fan-out read, or why the cluster could not be read at all (non-fatal statuses only). */
   fetched: FetchResult | { failure: string };
   durationMs: number;
@@ -124,7 +126,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
           maxInFlight: input.fetched.counters.maxInFlight,
         };
   return {
-    release: releaseView(input.release),
+    release: releaseView(input.release, input.redacted),
     cluster: input.cluster,
     observedAt: input.observedAt.toISOString(),
     resources,
@@ -148,15 +150,18 @@ export function selectorText(selector: Record<string, string>): string {
 }
 
 /** The release without its config values, and with Secret values out of every manifest. */
-export function releaseView(release: Release): ReleaseView {
+export function releaseView(release: Release, redacted?: { manifest: string; hooks: readonly string[] }): ReleaseView {
   return {
     name: release.name,
     namespace: release.namespace,
     version: release.version,
     info: { ...release.info!, status: release.info!.status },
     chart: release.chart?.metadata,
-    manifest: redactManifest(release.manifest ?? ""),
-    hooks: (release.hooks ?? []).map((hook) => ({ ...hook, manifest: redactManifest(hook.manifest ?? "") })),
+    manifest: redacted?.manifest ?? redactManifest(release.manifest ?? ""),
+    hooks: (release.hooks ?? []).map((hook, i) => ({
+      ...hook,
+      manifest: redacted?.hooks[i] ?? redactManifest(hook.manifest ?? ""),
+    })),
     apply_method: release.apply_method,
   };
 }

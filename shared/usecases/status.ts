@@ -1,7 +1,6 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError } from "../errors.ts";
 import { type FetchResult, fetchReleaseResources } from "../kube/fetch.ts";
-import { parseManifest } from "../kube/manifest.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
 import {
@@ -12,6 +11,7 @@ import {
 } from "../release/validation.ts";
 import { buildStatusReport } from "../status/build-report.ts";
 import { InvalidStatusReleaseNameError, ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
+import { prepareManifest } from "../status/prepared-manifest.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
@@ -66,7 +66,13 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const key = parseKey(request);
   const release = await loadRelease(deps.store, key, request.revision);
 
-  const { objects, problems } = parseManifest(release.manifest ?? "");
+  // Parsed and redacted once per stored revision in a warm process (prepared-manifest.ts).
+  const prepared = prepareManifest(
+    { cluster: key.cluster, namespace: key.namespace, name: key.name, revision: release.version },
+    release.manifest ?? "",
+    (release.hooks ?? []).map((hook) => hook.manifest ?? ""),
+  );
+  const { objects, problems } = prepared;
   let fetched: FetchResult | { failure: string };
   if (objects.length === 0) {
     fetched = {
@@ -105,6 +111,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     observedAt: deps.clock.now(),
     objects,
     problems,
+    redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: wallClock() - started,
   });
