@@ -88,7 +88,7 @@ test("re-importing is idempotent; a later status from Helm updates in place; dif
 
 test("the real helm v4 release JSON, stored the way Helm stores it, imports with its manifest intact", async () => {
   const capture = JSON.parse(
-    readFileSync("/work/shared/reference/helm-v4-captures/helm-status-output-demo.json", "utf8"),
+    readFileSync(new URL("../fixtures/helm-v4-captures/helm-status-output-demo.json", import.meta.url), "utf8"),
   );
   const store = new MemoryReleaseStore();
   const summary = await importReleases(

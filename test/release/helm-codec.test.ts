@@ -14,7 +14,7 @@ import {
 } from "../../shared/release/helm-codec.ts";
 import { makeRelease } from "../store/fixtures.ts";
 
-const CAPTURES = "/work/shared/reference/helm-v4-captures";
+const CAPTURES = new URL("../fixtures/helm-v4-captures", import.meta.url).pathname;
 
 test("a Secret is base64(base64(gzip -9(json))) with Helm's name, type and labels, and decodes back", () => {
   const release = makeRelease({ name: "demo", version: 2 });

@@ -1,5 +1,5 @@
 /**
- * Reports built from the helm v4.1.4 captures in ../shared/reference/helm-v4-captures:
+ * Reports built from the helm v4.1.4 captures in test/fixtures/helm-v4-captures (copied from the reference captures):
  * the release fields come from the capture's JSON, the Table cells from the
  * capture's own text (split on the 3-space padding), so rendering them back
  * must give the capture's layout.
@@ -12,7 +12,7 @@ import type { Release } from "../../shared/release/model.ts";
 import { buildStatusReport } from "../../shared/status/build-report.ts";
 import type { StatusReport } from "../../shared/status/report.ts";
 
-export const CAPTURES = new URL("../../../shared/reference/helm-v4-captures/", import.meta.url);
+export const CAPTURES = new URL("../fixtures/helm-v4-captures/", import.meta.url);
 
 export function capture(name: string): string {
   return readFileSync(new URL(name, CAPTURES), "utf8");
