@@ -8,7 +8,7 @@ import type { ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
 import { LATEST_SORT_KEY, listingPosition, summaryFromItem } from "./dynamodb-items.ts";
 import type { TableClient } from "./dynamodb-table.ts";
-import { cursorPosition, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import { cursorPosition, decodeCursor, encodeCursor, listingScope, resolveLimit } from "./paging.ts";
 import type { ListFilter, Page, PageRequest } from "./release-store.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX, SUMMARY_ATTRIBUTES } from "./table-schema.ts";
 
@@ -17,6 +17,8 @@ type Index = typeof DEPLOYED_INDEX | typeof RELEASES_INDEX;
 export interface IndexQuery {
   index: Index;
   query: Partial<QueryCommandInput>;
+  /** The listing positions this query can return (a cursor must point inside it). */
+  scope: string;
 }
 
 export function releasesQuery(filter: ListFilter): IndexQuery {
@@ -25,8 +27,7 @@ export function releasesQuery(filter: ListFilter): IndexQuery {
   const status = filter.status === undefined ? undefined : validateStatus(filter.status);
   // Deployed releases have their own sparse index: an exact Query instead of a filtered one.
   const index = status === "deployed" ? DEPLOYED_INDEX : RELEASES_INDEX;
-  const prefix =
-    cluster === undefined ? undefined : namespace === undefined ? `${cluster}#` : `${cluster}#${namespace}#`;
+  const prefix = cluster === undefined ? undefined : listingScope({ cluster, namespace });
   const filters: string[] = [];
   const values: Record<string, unknown> = { ":gpk": index.value };
   const names: Record<string, string> = { "#gpk": index.partitionKey };
@@ -46,6 +47,7 @@ export function releasesQuery(filter: ListFilter): IndexQuery {
   }
   return {
     index,
+    scope: prefix ?? "",
     query: {
       KeyConditionExpression: prefix === undefined ? "#gpk = :gpk" : "#gpk = :gpk AND begins_with(#gsk, :prefix)",
       FilterExpression: filters.length ? filters.join(" AND ") : undefined,
@@ -58,6 +60,7 @@ export function releasesQuery(filter: ListFilter): IndexQuery {
 export function deployedQuery(): IndexQuery {
   return {
     index: DEPLOYED_INDEX,
+    scope: "",
     query: {
       KeyConditionExpression: "#gpk = :gpk",
       ExpressionAttributeNames: { "#gpk": DEPLOYED_INDEX.partitionKey },
@@ -70,10 +73,10 @@ export async function listFromIndex(
   table: TableClient,
   kind: string,
   page: PageRequest,
-  { index, query }: IndexQuery,
+  { index, query, scope }: IndexQuery,
 ): Promise<Page<ReleaseSummary>> {
   const limit = resolveLimit(page.limit);
-  const after = page.cursor === undefined ? undefined : cursorPosition(decodeCursor(kind, page.cursor).after);
+  const after = page.cursor === undefined ? undefined : cursorPosition(decodeCursor(kind, page.cursor).after, scope);
   const startKey = (position: string) => ({
     PK: `REL#${position}`,
     SK: LATEST_SORT_KEY,

@@ -6,7 +6,7 @@
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
-import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
+import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, listingScope, resolveLimit } from "./paging.ts";
 import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
 import {
   assembleMetadata,
@@ -99,7 +99,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     if (filter.cluster !== undefined) validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" });
     if (filter.namespace !== undefined) validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" });
     if (filter.status !== undefined) validateStatus(filter.status);
-    return this.#page("list", page, (summary) => {
+    return this.#page("list", page, listingScope(filter), (summary) => {
       return (
         (filter.cluster === undefined || summary.cluster === filter.cluster) &&
         (filter.namespace === undefined || summary.namespace === filter.namespace) &&
@@ -109,7 +109,7 @@ export class MemoryReleaseStore implements ReleaseStore {
   }
 
   async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
-    return this.#page("deployed", page, (summary) => summary.status === "deployed");
+    return this.#page("deployed", page, "", (summary) => summary.status === "deployed");
   }
 
   async delete(key: ReleaseKey, revision?: number): Promise<void> {
@@ -131,9 +131,9 @@ export class MemoryReleaseStore implements ReleaseStore {
     return stored.revisions.get(Math.max(...stored.revisions.keys()));
   }
 
-  #page(kind: string, page: PageRequest, keep: (s: ReleaseSummary) => boolean): Page<ReleaseSummary> {
+  #page(kind: string, page: PageRequest, scope: string, keep: (s: ReleaseSummary) => boolean): Page<ReleaseSummary> {
     const limit = resolveLimit(page.limit);
-    const after = page.cursor === undefined ? "" : cursorPosition(decodeCursor(kind, page.cursor).after);
+    const after = page.cursor === undefined ? "" : cursorPosition(decodeCursor(kind, page.cursor).after, scope);
     const matching = [...this.#releases.values()]
       .map((stored) => ({ id: sortKey(stored.key), stored, latest: this.#latest(stored) }))
       .filter((entry) => entry.latest && entry.id > after)

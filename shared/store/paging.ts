@@ -50,8 +50,20 @@ export function cursorRevision(value: string | number | undefined): number {
   return value;
 }
 
-/** A listing cursor position: "<cluster>#<namespace>#<name>". */
-export function cursorPosition(value: string | number | undefined): string {
-  if (typeof value !== "string" || !/^[^#]+#[^#]+#[^#]+$/.test(value)) throw new InvalidCursorError();
+/**
+ * A listing cursor position: "<cluster>#<namespace>#<name>", inside the listing's
+ * scope (see listingScope). A cursor of another cluster's or namespace's listing
+ * would otherwise be a start key DynamoDB rejects (a 500) or a silently odd page.
+ */
+export function cursorPosition(value: string | number | undefined, scope = ""): string {
+  if (typeof value !== "string" || !/^[^#]+#[^#]+#[^#]+$/.test(value) || !value.startsWith(scope)) {
+    throw new InvalidCursorError();
+  }
   return value;
+}
+
+/** The listing-position prefix a listing filtered by cluster (and namespace) covers; "" for all. */
+export function listingScope(filter: { cluster?: string; namespace?: string }): string {
+  if (filter.cluster === undefined) return "";
+  return filter.namespace === undefined ? `${filter.cluster}#` : `${filter.cluster}#${filter.namespace}#`;
 }

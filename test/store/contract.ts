@@ -147,6 +147,37 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       await assert.rejects(store.listReleases({}, { limit: 1.5 }), { kind: "validation" });
     });
 
+    test("a listing cursor only continues the listing it came from (another cluster or namespace is refused)", async () => {
+      const store = await makeStore();
+      const cluster = `c${uniqueName()}`.slice(0, 40);
+      for (const name of ["a", "b", "c"]) {
+        await store.putRevision(cluster, makeRelease({ name }));
+        await store.putRevision(`${cluster}x`, makeRelease({ name }));
+      }
+      const first = await store.listReleases({ cluster }, { limit: 1 });
+      assert.ok(first.cursor);
+      const rest = await store.listReleases({ cluster }, { limit: 5, cursor: first.cursor });
+      assert.deepEqual(
+        rest.items.map((r) => r.name),
+        ["b", "c"],
+      );
+      const foreign: [Parameters<ReleaseStore["listReleases"]>[0], string][] = [
+        [{ cluster: `${cluster}x` }, first.cursor],
+        [{ cluster, namespace: "other" }, first.cursor],
+        [{ cluster }, Buffer.from(JSON.stringify({ k: "list", p: { after: "zz#default#a" } })).toString("base64url")],
+      ];
+      for (const [filter, cursor] of foreign) {
+        await assert.rejects(
+          store.listReleases(filter, { cursor }),
+          { name: "InvalidCursorError" },
+          JSON.stringify(filter),
+        );
+      }
+      // The unfiltered listing spans every cluster, so the cursor still continues it.
+      const all = await store.listReleases({}, { limit: 1000, cursor: first.cursor });
+      assert.ok(all.items.some((r) => r.cluster === `${cluster}x`));
+    });
+
     test("updateStatus changes status and description of one revision and moves listings", async () => {
       const store = await makeStore();
       const cluster = uniqueName("cl");
