@@ -242,6 +242,13 @@ describe("store CLI on DynamoDB Local", () => {
       assertOneLineError(await inProcess(args, env), message, code, args.join(" "));
     }
     assertOneLineError(await inProcess(["import", "-"], env, "{not json"), /stdin is not valid JSON/, 2);
+    // Parsers quote the input around a fault; a release Secret's value must not reach a CI log.
+    const leaky = await inProcess(["import", "-"], env, '{"kind": "Secret", "data": {"password": hunter2}}');
+    assertOneLineError(leaky, /stdin is not valid JSON: unexpected character/, 2);
+    assert.doesNotMatch(leaky.stderr, /hunter2/);
+    const leakyYaml = await inProcess(["import", "-"], env, "kind: Secret\ndata:\n  password: |hunter2\n");
+    assertOneLineError(leakyYaml, /neither JSON nor YAML: Block scalar header includes extra characters at line 3/, 2);
+    assert.doesNotMatch(leakyYaml.stderr, /hunter2/);
     assertOneLineError(await inProcess(["import", "-"], env, ""), /stdin is empty/, 2);
     assertOneLineError(await inProcess(["import", "-"], env, "just some text\n"), /not a Kubernetes object/, 2);
   });

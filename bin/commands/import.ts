@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/format/release-tables.ts";
+import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
 import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -80,13 +81,16 @@ function parseDocument(text: string, source: string): unknown {
   } catch (jsonError) {
     // kubectl -o yaml output is accepted too; only when JSON fails, since YAML parsing is slower.
     if (/^\s*[{[]/.test(text)) {
-      throw new ValidationError(`${where} is not valid JSON: ${(jsonError as Error).message}`, "InvalidImportDocument");
+      throw new ValidationError(`${where} is not valid JSON: ${jsonErrorMessage(jsonError)}`, "InvalidImportDocument");
     }
     try {
-      return parseYaml(text);
+      return parseYaml(text, QUIET_YAML);
     } catch (yamlError) {
-      const line = (yamlError as Error).message.split("\n")[0];
-      throw new ValidationError(`${where} is neither JSON nor YAML: ${line}`, "InvalidImportDocument");
+      // Never an excerpt: the input is release Secrets, and CI logs keep stderr.
+      throw new ValidationError(
+        `${where} is neither JSON nor YAML: ${yamlErrorMessage(yamlError)}`,
+        "InvalidImportDocument",
+      );
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
+import { jsonErrorMessage } from "../parse-errors.ts";
 import { redactCells, redactObject } from "../status/redact.ts";
 import { type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
@@ -170,7 +171,10 @@ function interpret(
   try {
     table = parseTable(JSON.parse(body), now());
   } catch (error) {
-    return { outcome: "error", message: `unreadable answer: ${(error as Error).message}` };
+    return {
+      outcome: "error",
+      message: `unreadable answer: ${error instanceof SyntaxError ? jsonErrorMessage(error) : (error as Error).message}`,
+    };
   }
   return { outcome: "found", table: redactTable(kind, table) };
 }

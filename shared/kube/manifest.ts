@@ -1,4 +1,5 @@
 import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
+import { yamlErrorMessage } from "../parse-errors.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
@@ -55,7 +56,8 @@ export function parseManifest(manifest: string): ParsedManifest {
       problems.push({
         ...identityFromText(doc, manifest),
         source,
-        message: `invalid YAML: ${firstLine(doc.errors[0].message)}`,
+        // The manifest holds rendered Secrets: the fault and its position, never the quoted line.
+        message: `invalid YAML: ${yamlErrorMessage(doc.errors[0])}`,
       });
       continue;
     }
@@ -126,10 +128,6 @@ function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "a
     kind: field(/^kind:\s*(\S+)/m),
     name: field(/^\s+name:\s*(\S+)/m),
   };
-}
-
-function firstLine(message: string): string {
-  return message.split("\n")[0];
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,6 +5,7 @@
  * only (templates and files are what make Helm's Secrets overflow).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
+import { jsonErrorMessage } from "../parse-errors.ts";
 import { HelmPayloadError } from "./errors.ts";
 import type { ChartMetadata, Hook, Release, ReleaseInfo } from "./model.ts";
 import { validateNamespace, validateReleaseName, validateRevision, validateStatus } from "./validation.ts";
@@ -81,7 +82,7 @@ export function decodeReleasePayload(payload: string, defaultNamespace?: string)
   try {
     json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw new HelmPayloadError(`release payload is not valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new HelmPayloadError(`release payload is not valid JSON: ${jsonErrorMessage(error)}`, { cause: error });
   }
   return releaseFromHelmJson(json, defaultNamespace);
 }

@@ -140,6 +140,28 @@ describe("import body errors", () => {
     ["bad base64", { body: "%%%not-base64%%%", isBase64Encoded: true }, 400, "InvalidBody", /not valid base64/],
     ["unsupported type", { body: "a,b", headers: { "content-type": "text/csv" } }, 400, "InvalidBody", /text\/csv/],
     ["too large", { body: `{"x":"${"a".repeat(3000)}"}` }, 413, "RequestTooLarge", /over the 2048-byte limit/],
+    // Parsers quote the input around the fault; the secret must not come back with the 400.
+    [
+      "JSON with an unquoted value",
+      { body: '{"kind": "Secret", "data": {"password": c2VjcmV0}}' },
+      400,
+      "InvalidBody",
+      /not valid JSON: unexpected character/,
+    ],
+    [
+      "YAML block scalar header with extra characters",
+      { body: "kind: Secret\ndata:\n  password: |c2VjcmV0\n", headers: { "content-type": "application/yaml" } },
+      400,
+      "InvalidBody",
+      /Block scalar header includes extra characters at line 3, column 14$/,
+    ],
+    [
+      "YAML alias to no anchor",
+      { body: "kind: Secret\nstringData:\n  password: *c2VjcmV0\n", headers: { "content-type": "application/yaml" } },
+      400,
+      "InvalidBody",
+      /not valid YAML: Unresolved alias/,
+    ],
   ];
   for (const [name, init, status, code, message] of cases) {
     test(`${name} -> ${status} ${code}`, async () => {
@@ -154,6 +176,28 @@ describe("import body errors", () => {
       assert.doesNotMatch(logger.text(), /c2VjcmV0/);
     });
   }
+});
+
+test("a YAML import never prints parser warnings (they quote the body's line) to stderr", async () => {
+  const { call } = await setup();
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on("warning", onWarning);
+  try {
+    const body = "kind: Secret\nmetadata:\n  name: x\nstringData:\n  password: !c2VjcmV0 hunter2\n";
+    const result = await call("POST", "/clusters/demo-eu/releases/import", {
+      body,
+      headers: { "content-type": "application/yaml" },
+    });
+    assert.equal(result.statusCode, 200, bodyText(result));
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off("warning", onWarning);
+  }
+  assert.deepEqual(
+    warnings.filter((w) => /c2VjcmV0|hunter2/.test(w)),
+    [],
+  );
 });
 
 test("a 500 hides internals; the log keeps them", async () => {

@@ -69,3 +69,18 @@ test("broken documents become problems that name what they can; the rest is stil
   );
   assert.equal(problems[2].message, "document is not a mapping");
 });
+
+test("a broken Secret document's problem names the fault and its place, never a piece of its values", () => {
+  const manifest = [
+    "---\n# Source: c/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n",
+    "stringData:\n  password: |hunter2\n  token: *s3cr3t\n",
+  ].join("");
+  const { problems } = parseManifest(manifest);
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0].kind, "Secret");
+  assert.match(
+    problems[0].message,
+    /^invalid YAML: Block scalar header includes extra characters at line \d+, column \d+$/,
+  );
+  assert.doesNotMatch(JSON.stringify(problems), /hunter2|s3cr3t/);
+});

@@ -117,6 +117,11 @@ test("every corruption is a HelmPayloadError that says what is wrong", () => {
       /not valid gzip/,
     ],
     [{ ...secret, data: { release: b64b64(gzipSync("{not json")) } }, /not valid JSON/],
+    // V8 quotes the text around an unexpected token; the release JSON holds the values.
+    [
+      { ...secret, data: { release: b64b64(gzipSync('{"config": {"password": hunter2}}')) } },
+      /release payload is not valid JSON: unexpected character \(/,
+    ],
     [{ ...secret, data: { release: b64b64(gzipSync(JSON.stringify({ version: 1 }))) } }, /has no name/],
     [{ ...secret, data: { release: b64b64(gzipSync(JSON.stringify({ name: "a" }))) } }, /has no version/],
     [

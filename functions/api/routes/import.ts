@@ -1,4 +1,5 @@
 import { parse as parseYaml } from "yaml";
+import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../../shared/parse-errors.ts";
 import { importReleases } from "../../../shared/usecases/import.ts";
 import { InvalidBodyError, RequestTooLargeError } from "../errors.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
@@ -56,11 +57,10 @@ function parseBody(event: ApiEvent, maxBytes: number): unknown {
     throw new InvalidBodyError(`unsupported content-type "${contentType}": send application/json or application/yaml`);
   }
   try {
-    return isYaml ? parseYaml(raw) : JSON.parse(raw);
+    return isYaml ? parseYaml(raw, QUIET_YAML) : JSON.parse(raw);
   } catch (error) {
-    // Only the parser's first line, with any quoted excerpt of the body cut out: the body holds release values.
-    const firstLine = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    const detail = firstLine.replace(/"(?:[^"\\]|\\.)*"/g, "<excerpt>");
+    // The kind of fault and its position only: parsers quote the body, and the body holds release values.
+    const detail = isYaml ? yamlErrorMessage(error) : jsonErrorMessage(error);
     throw new InvalidBodyError(`the request body is not valid ${isYaml ? "YAML" : "JSON"}: ${detail}`, {
       cause: error,
     });
