@@ -46,7 +46,7 @@ test("YAML: names, excerpts and single offending characters are dropped; the fau
     [`pw: "${SECRET}\\q"\n`, /^Invalid escape sequence at line 1, column \d+$/],
     [`pw: \`${SECRET}\n`, /^Plain value cannot start with reserved character at line 1, column 5$/],
     [`a:\n  - b\n  c: ${SECRET}\n`, /^All mapping items must start at the same column at line 3, column 1$/],
-    [`pw: "${SECRET}\n`, /^Missing closing quote at line 2, column 1$/],
+    [`pw: "${SECRET}\n`, /^Missing closing "quote at line 2, column 1$/],
   ];
   for (const [text, expected] of cases) {
     const message = yamlFailure(text);
