@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
 import { jsonPatch, mergePatch } from "./patch.ts";
+import { decodeProtobufObject, ProtobufDecodeError, ProtobufKindUnsupportedError } from "./protobuf.ts";
 import { apiVersionOf } from "./registry.ts";
 import { parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
 import type { ClusterState } from "./state.ts";
@@ -183,6 +184,7 @@ export function handleResource(
 
 function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
   const type = (contentType ?? "application/json").split(";")[0].trim();
+  if (!anyJson && type === "application/vnd.kubernetes.protobuf") return parseProtobuf(body);
   if (!anyJson && type !== "application/json" && type !== "") {
     throw new ApiError(
       415,
@@ -197,6 +199,24 @@ function parseBody(body: Buffer, contentType: string | undefined, anyJson = fals
     return parsed;
   } catch (error) {
     throw badRequest(`the body of the request could not be decoded as JSON: ${(error as Error).message}`);
+  }
+}
+
+function parseProtobuf(body: Buffer): KubeObject {
+  try {
+    return decodeProtobufObject(body);
+  } catch (error) {
+    if (error instanceof ProtobufKindUnsupportedError) {
+      throw new ApiError(
+        415,
+        "UnsupportedMediaType",
+        `the body of the request was in an unknown format - accepted media types include: application/json (${error.message})`,
+      );
+    }
+    if (error instanceof ProtobufDecodeError) {
+      throw badRequest(`the body of the request could not be decoded as protobuf: ${error.message}`);
+    }
+    throw error;
   }
 }
 
