@@ -10,6 +10,7 @@ import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
+import { validateClusterName } from "../../shared/release/validation.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
@@ -103,14 +104,29 @@ function integerFlag(flag: string, value: string, min: number): number {
   return Number(value);
 }
 
+const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/(.+)$/;
+
+function storeClusterName(contextName: string): string {
+  const name = EKS_CLUSTER_ARN.exec(contextName)?.[1] ?? contextName;
+  try {
+    return validateClusterName(name);
+  } catch {
+    throw new ValidationError(
+      `the kubeconfig context ${JSON.stringify(contextName)} does not name a cluster of the store: pass --cluster C`,
+      "MissingFlag",
+    );
+  }
+}
+
 function clusterFor(
   env: NodeJS.ProcessEnv,
   flags: { cluster?: string; region?: string; kubeconfig?: string; context?: string },
 ): { connector: ClusterConnector; cluster: string } {
   if (flags.kubeconfig) {
     const file = createKubeconfigFileConnector({ path: flags.kubeconfig, context: flags.context });
-    const cluster = flags.cluster ?? file.cluster;
-    // The store knows the cluster by its own name; the file by its context name.
+    // The store knows the cluster by its own name; the file by its context name, which
+    // `aws eks update-kubeconfig` (and the simulator) set to the cluster's ARN.
+    const cluster = flags.cluster ?? storeClusterName(file.cluster);
     return {
       cluster,
       connector: {
