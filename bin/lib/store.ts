@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { dataDirHolder } from "../../local/dynamodb-data-lock.ts";
 import { startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import { ValidationError } from "../../shared/errors.ts";
 import {
   createDynamoDbClient,
   openReleaseStore,
@@ -29,8 +30,21 @@ export interface CliStoreContext {
   dataDir?: string;
 }
 
-/** Any sign the user means a real (or explicitly configured) DynamoDB. */
+/**
+ * Embedded unless there is any sign the user means a real (or explicitly configured) DynamoDB.
+ * HELM_STATUS_STORE=embedded|aws overrides the guess: AWS keys exported only to reach EKS/STS
+ * (the simulator's env.json) must not move the releases to a real table.
+ */
 export function usesEmbeddedStore(env: NodeJS.ProcessEnv): boolean {
+  const forced = env.HELM_STATUS_STORE?.trim();
+  if (forced === "embedded") return true;
+  if (forced === "aws") return false;
+  if (forced) {
+    throw new ValidationError(
+      `invalid HELM_STATUS_STORE ${JSON.stringify(forced)}: allowed values are embedded, aws (or unset to guess)`,
+      "InvalidConfig",
+    );
+  }
   const configured = [
     "AWS_ENDPOINT_URL_DYNAMODB",
     "AWS_ACCESS_KEY_ID",
