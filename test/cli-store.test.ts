@@ -205,6 +205,23 @@ describe("store CLI on DynamoDB Local", () => {
     assert.equal(latest.stdout, other.manifest);
   });
 
+  test("get manifest redacts Secret values like the API; other documents stay byte for byte", async () => {
+    const configMap =
+      "---\n# Source: demo/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: b\n";
+    const secret =
+      "---\n# Source: demo/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n" +
+      "data:\n  password: aHVudGVyMg==\nstringData:\n  token: s3cr3t-token\n";
+    const release = makeRelease({ name: "with-secret", version: 1, manifest: configMap + secret });
+    const put = await cli(["import", "-"], baseEnv(), JSON.stringify(encodeHelmSecret(release)));
+    assert.equal(put.code, 0, put.stderr);
+    const run = await cli(["get", "manifest", "with-secret"], baseEnv());
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.startsWith(configMap), run.stdout);
+    assert.doesNotMatch(run.stdout, /aHVudGVyMg|s3cr3t-token/);
+    assert.match(run.stdout, /password: <redacted>\n/);
+    assert.match(run.stdout, /token: <redacted>\n/);
+  });
+
   test("bad inputs (spawned): one line on stderr that says what is wrong, non-zero exit", async () => {
     const env = baseEnv();
     const runs = await Promise.all([

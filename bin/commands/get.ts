@@ -1,14 +1,20 @@
-/** `get manifest RELEASE -n NS [--revision N] [--cluster C]`: the stored manifest, byte for byte. */
+/**
+ * `get manifest RELEASE -n NS [--revision N] [--cluster C]`: the stored manifest, byte for byte except Secret
+ * values. `helm get manifest` prints them, but this output lands in CI logs and chat pastes, and the product never
+ * prints a Secret value anywhere (the API's manifest route redacts the same way).
+ */
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
+import { redactManifest } from "../../shared/status/redact.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const help = `usage: npm run --silent cli -- get manifest RELEASE [-n NAMESPACE] [--revision N] [--cluster C]
 
-Prints the manifest of a stored revision (the latest by default) exactly as stored.
+Prints the manifest of a stored revision (the latest by default) as stored, with the values
+of Secret documents replaced by <redacted> (other documents are printed byte for byte).
 
 flags:
       --cluster string     cluster the release belongs to (default "local")
@@ -53,7 +59,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
   const key = { cluster: values.cluster, namespace: values.namespace, name: positionals[0] };
-  const { manifest } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
+  const { manifest: stored } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
+  const manifest = redactManifest(stored);
   await new Promise<void>((resolve, reject) =>
     io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
   );
