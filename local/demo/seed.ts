@@ -4,6 +4,9 @@ import { importReleases } from "../../shared/usecases/import.ts";
 import type { SimulatedEks } from "../sim/index.ts";
 import { demoReleases } from "./releases.ts";
 
+/** How long before `npm start` the demo's live objects were created. */
+const LIVE_AGE_MS = 12 * 60_000;
+
 export interface SeedSummary {
   releases: number;
   revisions: number;
@@ -32,7 +35,11 @@ export async function seedDemo(store: ReleaseStore, sim: SimulatedEks): Promise<
     summary.imported += result.imported;
     summary.unchanged += result.unchanged;
     const deployed = demo.revisions.at(-1)!;
-    sim.cluster(demo.cluster).materialize(deployed.manifest, demo.live);
+    // Live objects made a while ago, so AGE columns read like a running cluster and the
+    // CrashLoopBackOff pod is older than its last restart.
+    sim
+      .cluster(demo.cluster)
+      .materialize(deployed.manifest, { createdAt: new Date(Date.now() - LIVE_AGE_MS), ...demo.live });
   }
   return summary;
 }

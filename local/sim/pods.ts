@@ -11,6 +11,16 @@ export const SIM_NODE = "ip-10-0-1-23.ec2.internal";
 /** How long ago the last crash of a CrashLoopBackOff pod finished, so RESTARTS reads "5 (2m14s ago)". */
 const LAST_CRASH_AGO_MS = 134_000;
 
+/**
+ * The last crash of a CrashLoopBackOff container: LAST_CRASH_AGO_MS before now, but never before
+ * the pod was created (a pod made "just now" cannot have crashed 2 minutes ago), nor after now.
+ */
+function lastCrashOf(createdAt: Date, now: Date): { startedAt: Date; finishedAt: Date } {
+  const created = Math.min(createdAt.getTime(), now.getTime());
+  const finishedAt = Math.max(now.getTime() - LAST_CRASH_AGO_MS, created);
+  return { startedAt: new Date(Math.max(finishedAt - 1000, created)), finishedAt: new Date(finishedAt) };
+}
+
 function podIp(namespace: string, name: string): string {
   const digest = createHash("sha256").update(`${namespace}/${name}`).digest();
   return `10.0.${(digest[0] % 254) + 1}.${(digest[1] % 254) + 1}`;
@@ -51,6 +61,7 @@ export function podFor(input: {
     ...(reason && !status ? { reason } : {}),
   });
   const finished = health === "succeeded" || health === "failed";
+  const lastCrash = lastCrashOf(createdAt, now);
   const statusOf = (container: Json, index: number): Json => {
     const base = {
       name: container.name,
@@ -87,8 +98,8 @@ export function podFor(input: {
             terminated: {
               exitCode: 1,
               reason: "Error",
-              startedAt: rfc3339(new Date(now.getTime() - LAST_CRASH_AGO_MS - 1000)),
-              finishedAt: rfc3339(new Date(now.getTime() - LAST_CRASH_AGO_MS)),
+              startedAt: rfc3339(lastCrash.startedAt),
+              finishedAt: rfc3339(lastCrash.finishedAt),
               containerID: containerId(`${namespace}/${name}/${index}/previous`),
             },
           },
