@@ -141,7 +141,9 @@ function printTour(url: string, demo: boolean): void {
     `  curl -s '${url}/clusters/demo-us/namespaces/observability/releases/metrics/status?output=table'   # CRD not installed`,
   );
   out(`  curl -s -H 'Accept: application/yaml' '${release}/web/status?revision=2'`);
-  out(`  curl -s --compressed '${release}/web/status'           # JSON, gzip on the wire`);
+  out(
+    `  curl -s --compressed -H 'Accept: application/json' '${release}/web/status'   # JSON, compressed (br/gzip) on the wire`,
+  );
   out(`  curl -s '${release}/web/history?max=2'`);
   out(`  curl -s '${release}/web/revisions/3/manifest'          # Secret values redacted`);
   out(`  curl -s '${release}/web/status?revision=0'             # a 400 that says why`);
