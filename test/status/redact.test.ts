@@ -74,3 +74,38 @@ test("manifest: a Secret document that does not parse is withheld whole", () => 
     /# Source: c\/templates\/secret\.yaml\n# \(a Secret document that could not be parsed is withheld\)/,
   );
 });
+
+test("manifest: a Secret is recognised by its parsed value, however it is written", () => {
+  const value = "aHVudGVyMg==";
+  const BS = "\\";
+  const secrets = [
+    `apiVersion: v1\nkind: Secret # the credentials\nmetadata:\n  name: a\ndata:\n  pw: ${value}\n`,
+    `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a"}, "data": {"pw": "${value}"}}\n`,
+    `apiVersion: v1\nkind: List\nitems:\n- kind: Secret\n  apiVersion: v1\n  data:\n    pw: ${value}\n`,
+    `apiVersion: v1\n"kind": Secret\ndata:\n  pw: ${value}\n`,
+    `apiVersion: v1\nkind: !!str Secret\ndata:\n  pw: ${value}\n`,
+    `apiVersion: v1\nkind: "Secr${BS}x65t"\ndata:\n  pw: ${value}\n`,
+    `apiVersion: v1\nkind: Secret\n<<: {data: {pw: ${value}}}\n`,
+    `apiVersion: v1\n<<: {kind: Secret}\ndata:\n  pw: ${value}\n`,
+    `apiVersion: v1\nkind: Secret\ndata:\n  other: eA==\ndata:\n  pw: ${value}\n`,
+    `apiVersion: v1\nkind: Secret\ndata:\n  pw: &p ${value}\nmetadata:\n  name: a\n  annotations:\n    copy: *p\n`,
+  ];
+  for (const secret of secrets) {
+    const configMap = "---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n";
+    const out = redactManifest(`${configMap}---\n# Source: c/templates/secret.yaml\n${secret}`);
+    assert.doesNotMatch(out, /aHVudGVyMg/, secret);
+    assert.ok(out.startsWith(configMap), out);
+    assert.match(out, /# Source: c\/templates\/secret\.yaml\n/, out);
+  }
+});
+
+test("manifest: a redacted Secret keeps its comments once, and a value shared with a label does not withhold it", () => {
+  const secret =
+    "# Source: db/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: postgres-creds\n" +
+    "  labels:\n    app: postgres\nstringData:\n  username: postgres\n";
+  assert.equal(
+    redactManifest(secret),
+    "# Source: db/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: postgres-creds\n" +
+      "  labels:\n    app: postgres\nstringData:\n  username: <redacted>\n",
+  );
+});
