@@ -242,7 +242,7 @@ describe("store CLI on DynamoDB Local", () => {
       [["get", "manifest", "demo", "--revision", "9"], /^Error: release: not found$/, 1],
       [["history", "demo", "-n", "Not_A_Namespace"], /invalid namespace "Not_A_Namespace"/, 2],
       [["history", "demo", "--max", "0"], /invalid --max "0"/, 2],
-      [["history"], /release name required/, 2],
+      [["history"], /"history" requires exactly 1 argument \(the release name\), got 0/, 2],
       [["get", "manifest", "demo", "--revision", "2147483648"], /invalid revision/, 2],
       [["get", "values", "demo"], /unknown get subcommand "values"/, 2],
       [["get"], /get needs a subcommand/, 2],

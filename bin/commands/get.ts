@@ -3,11 +3,13 @@
  * values. `helm get manifest` prints them, but this output lands in CI logs and chat pastes, and the product never
  * prints a Secret value anywhere (the API's manifest route redacts the same way).
  */
+
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
 import { redactManifest } from "../../shared/status/redact.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
+import { releaseNameArgument } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -50,15 +52,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(help);
     return 0;
   }
-  if (positionals.length !== 1) {
-    throw new ValidationError(
-      positionals.length === 0
-        ? "release name required: get manifest RELEASE -n NAMESPACE"
-        : "get manifest takes one release name",
-    );
-  }
+  const name = releaseNameArgument("get manifest", positionals);
   const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
-  const key = { cluster: values.cluster, namespace: values.namespace, name: positionals[0] };
+  const key = { cluster: values.cluster, namespace: values.namespace, name };
   const { manifest: stored } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
   const manifest = redactManifest(stored);
   await new Promise<void>((resolve, reject) =>

@@ -1,4 +1,5 @@
 /** `history RELEASE -n NS [--cluster C] [--max N] [-o table|json|yaml]`: helm history from the store. */
+
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
 import {
@@ -9,6 +10,7 @@ import {
 } from "../../shared/format/release-tables.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
+import { releaseNameArgument } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -40,16 +42,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(help);
     return 0;
   }
-  if (positionals.length !== 1) {
-    throw new ValidationError(
-      positionals.length === 0
-        ? "release name required: history RELEASE -n NAMESPACE"
-        : "history takes one release name",
-    );
-  }
+  const name = releaseNameArgument("history", positionals);
   const max = parseMax(values.max);
   const format = parseOutputFormat(values.output);
-  const key = { cluster: values.cluster, namespace: values.namespace, name: positionals[0] };
+  const key = { cluster: values.cluster, namespace: values.namespace, name };
   // The newest `max` revisions are one page: the store returns newest first.
   const page = await withCliStore(io.env, (store) => releaseHistory({ store }, key, { max }));
   const revisions = page.items;

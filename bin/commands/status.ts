@@ -2,6 +2,7 @@
  * `status RELEASE [-n NS] [--revision N] [-o table|json|yaml] [--cluster C | --kubeconfig F [--context X]]`:
  * `helm status` for a release in the store, live state read from the cluster.
  */
+
 import { parseArgs } from "node:util";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
@@ -14,6 +15,7 @@ import { validateClusterName } from "../../shared/release/validation.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
+import { releaseNameArgument } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -59,11 +61,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(usage);
     return 0;
   }
-  if (positionals.length !== 1) {
-    throw new ValidationError(
-      `"status" requires exactly 1 argument (the release name), got ${positionals.length}\n\n${usage}`,
-    );
-  }
+  const name = releaseNameArgument("status", positionals);
   const output = values.output as (typeof OUTPUTS)[number];
   if (!OUTPUTS.includes(output)) {
     throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
@@ -81,7 +79,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         {
           cluster,
           namespace: values.namespace ?? "default",
-          name: positionals[0],
+          name,
           revision,
           deadline: Date.now() + timeoutSeconds * 1000,
           concurrency,
