@@ -4,10 +4,10 @@
  * never goes stale. Server and CA come from DescribeCluster.
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { stringify } from "yaml";
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
+import { parseClusterFlags } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";
 
 const usage = `usage: npm run --silent cli -- kubeconfig --cluster NAME [--region R]
@@ -20,16 +20,7 @@ it with kubectl --kubeconfig FILE, or with this CLI's --kubeconfig FILE.
 const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string" },
-      region: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const values = parseClusterFlags(args);
   if (values.help) {
     io.stdout.write(usage);
     return 0;

@@ -2,10 +2,11 @@
  * `token --cluster NAME [--region R]`: an EKS bearer token as the ExecCredential JSON
  * `aws eks get-token` prints, so this CLI can be kubectl's exec plugin.
  */
-import { parseArgs } from "node:util";
+
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { execCredentialApiVersion, formatExecCredential } from "../../shared/eks/exec-credential.ts";
+import { parseClusterFlags } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";
 
 const usage = `usage: npm run --silent cli -- token --cluster NAME [--region R]
@@ -17,16 +18,7 @@ Credentials: the AWS SDK default chain (AWS_ACCESS_KEY_ID..., AWS_PROFILE, SSO, 
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string" },
-      region: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const values = parseClusterFlags(args);
   if (values.help) {
     io.stdout.write(usage);
     return 0;
