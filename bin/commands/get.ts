@@ -6,9 +6,9 @@
 
 import { ValidationError } from "../../shared/errors.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
-import { redactManifest } from "../../shared/status/redact.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -52,8 +52,9 @@ const getManifestCommand = defineCommand({
     const name = releaseNameArgument("get manifest", positionals);
     const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
     const key = { cluster: values.cluster, namespace: values.namespace, name };
-    const { manifest: stored } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
-    const manifest = redactManifest(stored);
+    const clusters = cliClusterScope(io.env);
+    // Secret values are redacted by the use case (helm prints them; this product never does).
+    const { manifest } = await withCliStore(io.env, (store) => getManifest({ store, clusters }, key, revision));
     await new Promise<void>((resolve, reject) =>
       io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
     );

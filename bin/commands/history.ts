@@ -10,6 +10,7 @@ import {
 import { validateRevision } from "../../shared/release/validation.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -39,7 +40,8 @@ export const run = defineCommand({
     const format = parseOutputFormat(values.output);
     const key = { cluster: values.cluster, namespace: values.namespace, name };
     // The newest `max` revisions are one page: the store returns newest first.
-    const page = await withCliStore(io.env, (store) => releaseHistory({ store }, key, { max }));
+    const clusters = cliClusterScope(io.env);
+    const page = await withCliStore(io.env, (store) => releaseHistory({ store, clusters }, key, { max }));
     const revisions = page.items;
     io.stdout.write(
       format === "table" ? renderHelmHistory(revisions) : renderStructured(helmHistoryElements(revisions), format),

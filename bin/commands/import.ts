@@ -5,6 +5,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/format/release-tables.ts";
 import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
 import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -42,8 +43,9 @@ export const run = defineCommand({
     const progress = io.stderr.isTTY
       ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
       : undefined;
+    const clusters = cliClusterScope(io.env);
     const summary = await withCliStore(io.env, (store) =>
-      importReleases({ store }, { cluster: values.cluster, document, onProgress: progress }),
+      importReleases({ store, clusters }, { cluster: values.cluster, document, onProgress: progress }),
     );
     if (progress) io.stderr.write("\n");
     io.stdout.write(format === "table" ? renderSummary(summary) : renderStructured(summary, format));

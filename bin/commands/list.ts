@@ -8,6 +8,7 @@ import {
 } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus, ReleaseSummary } from "../../shared/release/model.ts";
 import { listReleases } from "../../shared/usecases/list.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -46,11 +47,12 @@ export const run = defineCommand({
       namespace: values["all-namespaces"] ? undefined : (values.namespace ?? "default"),
       status: values.status as ReleaseStatus | undefined,
     };
+    const clusters = cliClusterScope(io.env);
     const releases = await withCliStore(io.env, async (store) => {
       const all: ReleaseSummary[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const result = await listReleases({ store }, { ...filter, limit: 1000, cursor });
+        const result = await listReleases({ store, clusters }, { ...filter, limit: 1000, cursor });
         all.push(...result.items);
         cursor = result.cursor;
         if (!cursor) break;
