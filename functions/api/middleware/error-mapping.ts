@@ -7,7 +7,11 @@ import type { ApiContext, ApiEvent, ApiLogger, ApiResult } from "../types.ts";
  * turns a DomainError's `kind` into a status and `{error: {code, message}}`. A
  * 5xx for a bug or damaged data never shows the error's message (it could name
  * tables, hosts or stack frames): the caller gets a request id to quote instead,
- * and the full error goes to the log.
+ * and the full error goes to the log. The product's own identity being refused
+ * (`misconfigured`: its role denied by EKS, STS, DynamoDB or a cluster) is a 502
+ * "service misconfigured" with the error's `publicMessage` (cluster and role
+ * name, never AWS's text with the function's principal ARN), not a 403: a 403 is
+ * only ever about the caller.
  */
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -16,6 +20,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   forbidden: 403,
   "too-large": 413,
+  misconfigured: 502,
   unavailable: 502,
   timeout: 504,
   corrupt: 500,
@@ -53,7 +58,12 @@ export function toHttpError(error: unknown, requestId: string | undefined): ApiR
           : "internal error; quote the request id to an operator";
       return errorResponse(status, { error: { code: error.code, message, requestId } });
     }
-    return errorResponse(status, { error: { code: error.code, message: error.message, requestId } }, headers);
+    const message =
+      error.publicMessage ??
+      (error.kind === "misconfigured"
+        ? "service misconfigured: a dependency refused the service's own credentials; quote the request id to an operator"
+        : error.message);
+    return errorResponse(status, { error: { code: error.code, message, requestId } }, headers);
   }
   return errorResponse(500, {
     error: { code: "InternalError", message: "internal error; quote the request id to an operator", requestId },
