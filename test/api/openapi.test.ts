@@ -6,15 +6,15 @@ import { parse } from "yaml";
 import { createRoutes } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
-import { silentLogger } from "../../shared/ports.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const routes = createRoutes({
   store: new MemoryReleaseStore(),
   clusters: { list: () => [], kubeConfig: async () => Promise.reject(new Error("unused")), invalidate: () => {} },
   clock: { now: () => new Date() },
-  logger: { ...silentLogger, appendKeys: () => {}, resetKeys: () => {} },
-  metrics: { addDimension: () => {}, addMetric: () => {}, publishStoredMetrics: () => {} },
+  logger: new RecordingLogger(),
+  metrics: new RecordingMetrics(),
   settings: apiSettingsFromEnv({}),
 });
 const routerKeys = routes.map((route) => `${route.method} ${route.path}`).sort();

@@ -1,6 +1,7 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
 import type { MiddlewareObj } from "@middy/core";
 import { type ErrorKind, isDomainError } from "../../../shared/errors.ts";
-import type { ApiContext, ApiEvent, ApiLogger, ApiResult } from "../types.ts";
+import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
 
 /**
  * The one place where failures become HTTP responses. Routes only throw; this
@@ -86,7 +87,7 @@ function loggable(error: unknown): Record<string, unknown> {
   };
 }
 
-export function domainErrorsToHttp(logger: ApiLogger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function domainErrorsToHttp(logger: Logger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
     onError: async (request) => {
       if (request.response !== undefined) return;
