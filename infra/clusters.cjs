@@ -46,7 +46,7 @@ function loadRegistry() {
  * ARN; clusters with a roleArn are described *as that role* (the connector
  * assumes it first), so for them the Lambda only needs sts:AssumeRole.
  */
-function iamStatements(entries) {
+function clusterStatements(entries) {
   const statements = [];
   const direct = entries.filter((entry) => !entry.roleArn);
   if (direct.length > 0) {
@@ -66,43 +66,14 @@ function iamStatements(entries) {
   return statements;
 }
 
-/** The logical id of the table in infra/releases-table.yml. */
-const TABLE = "ReleasesTable";
-/** The store's indexes (shared/store/table-schema.ts): listings read them, nothing scans. */
-const INDEXES = ["GSI1", "GSI2"];
-/**
- * Exactly the item calls shared/store/dynamodb-store.ts makes: Get, Query, BatchWrite
- * (manifest chunks, written and cleaned up) and TransactWriteItems, which IAM
- * authorises per contained Put/Update/Delete. No table-level action (the table
- * is created by CloudFormation, not by `init`).
- */
-const DYNAMODB_ACTIONS = [
-  "dynamodb:GetItem",
-  "dynamodb:Query",
-  "dynamodb:PutItem",
-  "dynamodb:UpdateItem",
-  "dynamodb:DeleteItem",
-  "dynamodb:BatchWriteItem",
-];
-
-function tableStatement() {
-  const tableArn = { "Fn::GetAtt": [TABLE, "Arn"] };
-  return {
-    Sid: "ReleasesTable",
-    Effect: "Allow",
-    Action: DYNAMODB_ACTIONS,
-    Resource: [tableArn, ...INDEXES.map((index) => ({ "Fn::Join": ["", [tableArn, `/index/${index}`]] }))],
-  };
-}
-
 module.exports = () => {
   const entries = loadRegistry();
   return {
-    /** Every statement of the Lambda role's policy: the table, then the registry's clusters and roles. */
-    policyStatements: [tableStatement(), ...iamStatements(entries)],
     // The runtime registry: endpoints overrides are for local runs and are not deployed.
     clustersJson: JSON.stringify(
       entries.map(({ name, region, roleArn, externalId }) => ({ name, region, roleArn, externalId })),
     ),
   };
 };
+module.exports.loadRegistry = loadRegistry;
+module.exports.clusterStatements = clusterStatements;

@@ -100,6 +100,28 @@ test("no IAM statement grants a '*' action (bare or service-wide)", () => {
   }
 });
 
+test("each function has its own role, named after it, and no shared default role exists", () => {
+  const functions = resourcesOfType("AWS::Lambda::Function");
+  assert.ok(functions.length > 0);
+  assert.equal(template.Resources.IamRoleLambdaExecution, undefined, "osls' shared default role is not generated");
+  const roles = functions.map(([id, fn]) => {
+    const role = fn.Properties.Role as { "Fn::GetAtt": [string, string] };
+    assert.ok(role["Fn::GetAtt"], `${id}: role is a role of this stack`);
+    const [roleId] = role["Fn::GetAtt"];
+    assert.equal(template.Resources[roleId]?.Type, "AWS::IAM::Role", `${id} -> ${roleId}`);
+    assert.equal(`${roleId.replace(/Role$/, "")}LambdaFunction`, id, "the role is named after its function");
+    return roleId;
+  });
+  assert.equal(new Set(roles).size, roles.length, "no two functions share a role");
+  for (const roleId of roles) {
+    const [statement] = (
+      template.Resources[roleId].Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]
+    )[0].PolicyDocument.Statement;
+    assert.deepEqual(statement.Action, ["logs:CreateLogStream", "logs:PutLogEvents"]);
+    assert.match(JSON.stringify(statement.Resource), /log-group:\/aws\/lambda\/helm-status-lambda-test-[A-Za-z]+:\*/);
+  }
+});
+
 test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
   const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
   assert.equal(dynamo.length, 1);
