@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { validateTemplate } from "../../infra/validate-template.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const hasUnzip = spawnSync("unzip", ["-v"]).status === 0;
@@ -87,6 +88,10 @@ function allStatements(): Statement[] {
 
 test("osls package succeeds offline without AWS credentials", () => {
   assert.equal(packaged.status, 0, `osls package failed:\n${packaged.stdout}\n${packaged.stderr}`);
+});
+
+test("the packaged template is valid against the CloudFormation resource specification", () => {
+  assert.deepEqual(validateTemplate(template as never), []);
 });
 
 test("no IAM statement grants a '*' action (bare or service-wide)", () => {
