@@ -31,3 +31,18 @@ export const roles = require("../../infra/roles.cjs") as { buildRoles(input: Rol
 export const settings = require("../../infra/settings.cjs") as {
   validateSettings(document: unknown, source: string, stage: string): Settings;
 };
+
+export interface AccessEntriesInput {
+  service: string;
+  stage: string;
+  region: string;
+  access: Record<string, Json> | undefined;
+  registry: Json[];
+}
+export const clusters = require("../../infra/clusters.cjs") as {
+  validateAccess(access: unknown, where: string): Json;
+};
+export const eksAccess = require("../../infra/eks-access.cjs") as {
+  buildAccessEntries(input: AccessEntriesInput): Template & { notCovered: { cluster: string; reason: string }[] };
+  manualCommands(cluster: Json, roleArn: string): string[];
+};

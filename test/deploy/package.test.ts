@@ -31,8 +31,18 @@ before(() => {
     [
       "- name: prod-eu",
       "  region: eu-west-1",
+      "  access:",
+      "    policies:",
+      "      - policy: AmazonEKSViewPolicy",
+      "      - policy: AmazonEKSAdminViewPolicy",
+      "        namespaces: [payments, shop]",
+      "    groups: [helm-status-readers]",
       "- name: prod-us",
       "  region: us-east-1",
+      "  access: { policies: [{ policy: AmazonEKSViewPolicy }] }",
+      "- name: legacy",
+      "  region: eu-west-1",
+      "  access: aws-auth",
       "- name: partner",
       "  region: eu-central-1",
       "  roleArn: arn:aws:iam::111122223333:role/helm-status-reader",
@@ -161,8 +171,36 @@ test("the function runs on nodejs24.x with the registry and table in its environ
   const clusters = JSON.parse(variables.CLUSTERS as string);
   assert.deepEqual(
     clusters.map((c: { name: string }) => c.name),
-    ["prod-eu", "prod-us", "partner"],
+    ["prod-eu", "prod-us", "legacy", "partner"],
   );
+  assert.ok(
+    clusters.every((c: object) => !("access" in c)),
+    "access is deploy-time only",
+  );
+});
+
+test("access entries: one per in-region, own-account cluster with an access block and cluster-reading role", () => {
+  const entries = resourcesOfType("AWS::EKS::AccessEntry");
+  assert.deepEqual(
+    entries.map(([id]) => id),
+    ["EksAccessProdEuApi"],
+    "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
+  );
+  const [[, entry]] = entries;
+  assert.equal(entry.Properties.ClusterName, "prod-eu");
+  assert.deepEqual(entry.Properties.PrincipalArn, { "Fn::GetAtt": ["ApiRole", "Arn"] });
+  assert.deepEqual(entry.Properties.KubernetesGroups, ["helm-status-readers"]);
+  assert.deepEqual(entry.Properties.AccessPolicies, [
+    {
+      PolicyArn: { "Fn::Sub": "arn:${AWS::Partition}:eks::aws:cluster-access-policy/AmazonEKSViewPolicy" },
+      AccessScope: { Type: "cluster" },
+    },
+    {
+      PolicyArn: { "Fn::Sub": "arn:${AWS::Partition}:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy" },
+      AccessScope: { Type: "namespace", Namespaces: ["payments", "shop"] },
+    },
+  ]);
+  assert.match(`${packaged.stdout}${packaged.stderr}`, /EKS access for cluster prod-us is a manual step/);
 });
 
 test("every HTTP API route requires IAM authorization", () => {
