@@ -2,13 +2,9 @@
 
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  helmHistoryElements,
-  parseOutputFormat,
-  renderHelmHistory,
-  renderStructured,
-} from "../../shared/format/release-tables.ts";
+import { helmHistoryElements, renderHelmHistory } from "../../shared/format/release-tables.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import type { CliIO } from "../lib/run.ts";

@@ -1,13 +1,9 @@
 /** `list [--cluster C] [-n NS | -A] [--status S] [-o table|json|yaml]`: helm list from the store. */
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  helmListElements,
-  parseOutputFormat,
-  renderHelmList,
-  renderStructured,
-} from "../../shared/format/release-tables.ts";
+import { helmListElements, renderHelmList } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus, ReleaseSummary } from "../../shared/release/model.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { listReleases } from "../../shared/usecases/list.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
