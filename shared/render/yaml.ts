@@ -39,19 +39,19 @@ class Emitter {
   indention = true;
 
   node(value: Json, context: NodeContext): void {
-    if (Array.isArray(value)) return value.length === 0 ? this.emptyCollection("[]") : this.sequence(value, context);
-    if (value !== null && typeof value === "object") {
+    if (Array.isArray(value)) {
+      if (value.length === 0) this.emptyCollection("[]");
+      else this.sequence(value, context);
+    } else if (value !== null && typeof value === "object") {
       const keys = Object.keys(value);
-      return keys.length === 0 ? this.emptyCollection("{}") : this.mapping(value, keys, context);
+      if (keys.length === 0) this.emptyCollection("{}");
+      else this.mapping(value, keys, context);
+    } else {
+      const indent = context.indent < 0 ? BEST_INDENT : context.indent + BEST_INDENT;
+      const style = typeof value === "string" ? stringStyle(value, context.simpleKey) : "plain";
+      const text = value === null ? "null" : typeof value === "number" ? goNumber(value) : String(value);
+      this.scalar(text, style, indent, context);
     }
-    const indent = context.indent < 0 ? BEST_INDENT : context.indent + BEST_INDENT;
-    if (typeof value === "string") return this.scalar(value, stringStyle(value, context.simpleKey), indent, context);
-    this.scalar(
-      value === null ? "null" : typeof value === "number" ? goNumber(value) : String(value),
-      "plain",
-      indent,
-      context,
-    );
   }
 
   sequence(items: Json[], context: NodeContext): void {
@@ -154,7 +154,7 @@ class Emitter {
     chars.forEach((c, i) => {
       const code = c.codePointAt(0) ?? 0;
       if (!isPrintable(code) || code === 0xfeff || isBreak(c) || c === '"' || c === "\\") {
-        this.put(`\\${escape(code)}`);
+        this.put(`\\${escapeCode(code)}`);
         spaces = false;
       } else if (c === " ") {
         if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1) {
@@ -227,7 +227,7 @@ class Emitter {
   }
 }
 
-function escape(code: number): string {
+function escapeCode(code: number): string {
   const short: Record<number, string> = {
     0: "0",
     7: "a",
