@@ -2,8 +2,8 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../../shared/errors.ts";
-import { parseOutputFormat, renderStructured } from "../../shared/format/release-tables.ts";
 import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";

@@ -1,12 +1,8 @@
 /** `list [--cluster C] [-n NS | -A] [--status S] [-o table|json|yaml]`: helm list from the store. */
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  helmListElements,
-  parseOutputFormat,
-  renderHelmList,
-  renderStructured,
-} from "../../shared/format/release-tables.ts";
+import { helmListElements, renderHelmList } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus, ReleaseSummary } from "../../shared/release/model.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { listReleases } from "../../shared/usecases/list.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
