@@ -53,6 +53,21 @@ test("serverless.yml deploys exactly the router's routes", () => {
   assert.deepEqual(deployed, routerKeys);
 });
 
+test("the document's security matches the deployment: every route requires IAM (SigV4), none is public", () => {
+  const config = parse(readFileSync(new URL("../../serverless.yml", import.meta.url), "utf8"), {
+    customTags: [{ tag: "!Ref", resolve: (value: string) => ({ Ref: value }) }],
+  }) as { functions: { api: { events: { httpApi: { path: string; authorizer?: { type?: string } } }[] } } };
+  for (const { httpApi } of config.functions.api.events) {
+    assert.equal(httpApi.authorizer?.type, "aws_iam", `serverless.yml ${httpApi.path}`);
+  }
+  assert.deepEqual(openapi.security, [{ sigv4: [] }]);
+  for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, object>>)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      assert.ok(!("security" in operation), `${method} ${path} overrides the document's IAM requirement`);
+    }
+  }
+});
+
 test("GET /openapi.json serves the document", async () => {
   const route = routes.find((r) => r.path === "/openapi.json")!;
   const { httpApiEvent, lambdaContext } = await import("./support.ts");
