@@ -6,7 +6,7 @@
 
 import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import { validateRevision } from "../../shared/release/validation.ts";
+import { revisionOrLatest } from "../../shared/release/validation.ts";
 import { redactManifest } from "../../shared/status/redact.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import { releaseNameArgument } from "../lib/args.ts";
@@ -21,7 +21,7 @@ of Secret documents replaced by <redacted> (other documents are printed byte for
 flags:
       --cluster string     cluster the release belongs to (default "local")
   -n, --namespace string   namespace of the release (default "default")
-      --revision int       revision to show (default: the latest)
+      --revision int       revision to show (0 or less, or none: the latest)
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
@@ -53,10 +53,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const name = releaseNameArgument("get manifest", positionals);
-  const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
+  const revision = revisionOrLatest(values.revision);
   const key = { cluster: values.cluster, namespace: values.namespace, name };
   const { manifest: stored } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
-  const manifest = redactManifest(stored);
+  // helm get manifest prints it with Println: one more newline after the stored text.
+  const manifest = `${redactManifest(stored)}\n`;
   await new Promise<void>((resolve, reject) =>
     io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
   );

@@ -1,6 +1,6 @@
 /** `helm get manifest`: the manifest of one revision (the latest when none is given), exactly as stored. */
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey, validateRevision } from "../release/validation.ts";
+import { revisionOrLatest, validateReleaseKey } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {
@@ -14,9 +14,8 @@ export async function getManifest(
   revision?: number,
 ): Promise<StoredManifest> {
   const k = validateReleaseKey(key);
-  const release =
-    revision === undefined
-      ? await deps.store.getLatest(k)
-      : await deps.store.getRevision(k, validateRevision(revision));
+  // Helm's rule: a revision of 0 or less is the latest.
+  const wanted = revisionOrLatest(revision);
+  const release = wanted === undefined ? await deps.store.getLatest(k) : await deps.store.getRevision(k, wanted);
   return { revision: release.version, manifest: release.manifest };
 }

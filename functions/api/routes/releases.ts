@@ -86,8 +86,9 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
         requireKnownCluster(deps.clusters, key.cluster);
-        const manifest = redactManifest((await getManifest({ store }, key, revision)).manifest);
-        if (format === "json") return json({ ...key, revision, manifest });
+        const stored = await getManifest({ store }, key, revision);
+        const manifest = redactManifest(stored.manifest);
+        if (format === "json") return json({ ...key, revision: stored.revision, manifest });
         return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
       },
     ),
