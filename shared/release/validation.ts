@@ -34,7 +34,7 @@ export function validateReleaseName(name: unknown): string {
   } catch (error) {
     if (name === undefined || name === null || name === "") throw error;
     const shown =
-      typeof name === "string" && name.length <= 100 && !/[\u0000-\u001f]/.test(name) ? name : quoteInput(name);
+      typeof name === "string" && name.length <= 100 && /^[\x20-\x7e]*$/.test(name) ? name : quoteInput(name);
     throw new InvalidReleaseNameError(`release name is invalid: ${shown}`);
   }
 }
