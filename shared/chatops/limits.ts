@@ -50,23 +50,25 @@ export function fitCode(
   max: number,
   summary: (hidden: number) => string,
   keep: "first" | "last" = "first",
+  /** Rows the caller already left out: counted in the summary. */
+  omitted = 0,
 ): FittedCode | undefined {
   const render = (lines: readonly string[], tail: string) =>
     `${title}\n\`\`\`\n${[...(header === undefined ? [] : [escapeCode(header)]), ...lines].join("\n")}\n\`\`\`${tail}`;
   const escaped = rows.map(escapeCode);
   const whole = render(escaped, "");
-  if (whole.length <= max) return { text: whole, shown: rows.length, hidden: 0 };
+  if (whole.length <= max && omitted === 0) return { text: whole, shown: rows.length, hidden: 0 };
   const order = keep === "first" ? escaped : [...escaped].reverse();
   const picked: string[] = [];
   // Room for the summary line of the rows left out.
-  let size = render([], `\n${summary(rows.length)}`).length;
+  let size = render([], `\n${summary(rows.length + omitted)}`).length;
   for (const row of order) {
     if (size + row.length + 1 > max) break;
     picked.push(row);
     size += row.length + 1;
   }
   if (size > max) return undefined;
-  const hidden = rows.length - picked.length;
+  const hidden = rows.length - picked.length + omitted;
   const lines = keep === "first" ? picked : picked.reverse();
   return { text: render(lines, `\n${summary(hidden)}`), shown: picked.length, hidden };
 }
