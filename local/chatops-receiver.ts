@@ -117,11 +117,11 @@ export function describeReceived(message: ReceivedMessage): string {
   const lines = [
     `response_url receiver got a${body.response_type === "in_channel" ? "n in_channel" : "n ephemeral"} message${body.replace_original ? " (replacing the original)" : ""} at ${message.path}: ${blocks.length} blocks, ${verdict}`,
   ];
-  const unescape = (t: string) => t.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  const unescapeSlack = (t: string) => t.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
   for (const block of blocks) {
     const textOf = (t: unknown): string => {
       const value = (t as { text?: unknown })?.text;
-      if (typeof value === "string") return unescape(value);
+      if (typeof value === "string") return unescapeSlack(value);
       return value && typeof value === "object" ? textOf(value) : "";
     };
     let rendered: string;
