@@ -35,6 +35,7 @@ Shows the status of a release stored for a cluster, with its resources read live
       --context X         the kubeconfig context (default: its current-context)
       --concurrency N     requests in flight at once (default 16)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
+      --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
 `;
 
 const OUTPUTS = ["table", "json", "yaml"] as const;
@@ -52,6 +53,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       context: { type: "string" },
       concurrency: { type: "string" },
       timeout: { type: "string" },
+      "no-drift": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -83,6 +85,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
           revision,
           deadline: Date.now() + timeoutSeconds * 1000,
           concurrency,
+          drift: !values["no-drift"],
         },
       ),
     );
