@@ -31,7 +31,7 @@ export interface ReportInput {
   /** What the fan-out read, or why the cluster could not be read at all (non-fatal statuses only). */
   fetched: FetchResult | { failure: string };
   durationMs: number;
-  /** Compare the live objects with the manifest (default true; `--no-drift` / `?drift=false` turn it off). */
+  /** Compare the live objects with the manifest (the use case asks unless `--no-drift` / `?drift=false`). */
   drift?: boolean;
 }
 
@@ -142,7 +142,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
-    ...(input.drift === false || "failure" in input.fetched
+    ...(!input.drift || "failure" in input.fetched
       ? {}
       : { drift: detectDrift({ objects: driftObjects, applyMethod: input.release.apply_method }) }),
   };

@@ -116,7 +116,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: wallClock() - started,
-    drift: request.drift,
+    drift: request.drift ?? true,
   });
   deps.logger.info("release status read", {
     cluster: key.cluster,
