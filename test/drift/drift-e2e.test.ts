@@ -37,7 +37,7 @@ after(async () => {
 async function status(tool: (b: string, a: string[]) => Promise<string>, kubectl: string, drift = true) {
   const store = new MemoryReleaseStore();
   const secrets = JSON.parse(await tool(kubectl, ["get", "secrets", "-A", "-l", "owner=helm", "-o", "json"]));
-  await importReleases({ store }, { cluster: "drift", document: secrets });
+  await importReleases({ store, clusters: "any" }, { cluster: "drift", document: secrets });
   return releaseStatus(
     { store, clusters: simConnector(sim), clock: { now: () => new Date(clock) }, logger: silentLogger },
     { cluster: "drift", namespace: "shop", name: "shop", drift },
