@@ -53,10 +53,16 @@ test("install, then kubectl scale / set image / patch ConfigMap and Secret and a
   const tool = toolRunner(home, kubeconfig);
   await tool(helm, ["install", "shop", await writeChart(home), "-n", "shop", "--create-namespace"]);
 
+  const web = JSON.parse(await tool(kubectl, ["-n", "shop", "get", "deployment", "shop-web", "-o", "json"]));
+  assert.deepEqual(web.spec.template.spec.containers[0].resources.requests, { cpu: "250m", memory: "256Mi" });
   clock = T0 + 5 * MIN;
   const clean = await status(tool, kubectl);
   assert.equal(clean.drift?.checked, 6);
-  assert.deepEqual(clean.drift?.fields, [], "right after install nothing drifted (quantities as written, defaults)");
+  assert.deepEqual(
+    clean.drift?.fields,
+    [],
+    "right after install nothing drifted (0.25 is stored as 250m, defaults are not drift)",
+  );
   const cleanText = renderStatusText(clean);
   assert.doesNotMatch(cleanText, /DRIFT/, "no DRIFT line and no section without drift");
 
