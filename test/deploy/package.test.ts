@@ -50,11 +50,26 @@ before(() => {
       "",
     ].join("\n"),
   );
+  // The stage settings of a private-cluster deploy: VPC with endpoints, an alarm topic, a customer managed key.
+  const settings = join(work, "settings.yml");
+  writeFileSync(
+    settings,
+    [
+      "vpc:",
+      "  subnetIds: [subnet-0a1b2c3d4e5f60718, subnet-0b1c2d3e]",
+      "  securityGroupIds: [sg-0123abcd]",
+      "  endpoints: { vpcId: vpc-0123abcd, routeTableIds: [rtb-0123abcd] }",
+      "alarms: { topicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall', statusP99Ms: 8000 }",
+      "secrets: { kmsKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/0b6c7c57-5a1c-4d39-8d1e-1d3c9b0f5e2a' }",
+      "",
+    ].join("\n"),
+  );
   const out = join(work, "artifacts");
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
     HOME: work,
     CLUSTERS_FILE: registry,
+    DEPLOY_SETTINGS_FILE: settings,
     // Offline, no credentials: packaging must not need AWS at all.
     AWS_CONFIG_FILE: join(work, "no-aws-config"),
     AWS_SHARED_CREDENTIALS_FILE: join(work, "no-aws-credentials"),
@@ -201,6 +216,70 @@ test("access entries: one per in-region, own-account cluster with an access bloc
     },
   ]);
   assert.match(`${packaged.stdout}${packaged.stderr}`, /EKS access for cluster prod-us is a manual step/);
+});
+
+test("in a VPC: the cluster-reading function's subnets, its VPC policy, and the endpoints it needs", () => {
+  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
+  assert.deepEqual(fn.Properties.VpcConfig, {
+    SubnetIds: ["subnet-0a1b2c3d4e5f60718", "subnet-0b1c2d3e"],
+    SecurityGroupIds: ["sg-0123abcd"],
+  });
+  for (const [id, role] of resourcesOfType("AWS::IAM::Role")) {
+    assert.deepEqual(
+      role.Properties.ManagedPolicyArns ?? [],
+      [{ "Fn::Sub": "arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole" }],
+      `${id}: the VPC execution policy is the only managed policy`,
+    );
+  }
+  const endpoints = resourcesOfType("AWS::EC2::VPCEndpoint").map(([, e]) => [
+    (e.Properties.ServiceName as { "Fn::Sub": string })["Fn::Sub"],
+    e.Properties.VpcEndpointType,
+  ]);
+  assert.deepEqual(endpoints, [
+    ["com.amazonaws.${AWS::Region}.sts", "Interface"],
+    ["com.amazonaws.${AWS::Region}.eks", "Interface"],
+    ["com.amazonaws.${AWS::Region}.sqs", "Interface"],
+    ["com.amazonaws.${AWS::Region}.ssm", "Interface"],
+    ["com.amazonaws.${AWS::Region}.dynamodb", "Gateway"],
+  ]);
+  const [[, group]] = resourcesOfType("AWS::EC2::SecurityGroup");
+  assert.deepEqual(
+    (group.Properties.SecurityGroupIngress as { SourceSecurityGroupId: string; FromPort: number }[]).map((rule) => [
+      rule.SourceSecurityGroupId,
+      rule.FromPort,
+    ]),
+    [["sg-0123abcd", 443]],
+  );
+});
+
+test("alarms: errors, throttles, p99 duration per function, the HTTP API's 5xx, status p99; all notify the topic", () => {
+  const alarms = Object.fromEntries(resourcesOfType("AWS::CloudWatch::Alarm"));
+  for (const id of [
+    "ApiErrorsAlarm",
+    "ApiThrottlesAlarm",
+    "ApiDurationAlarm",
+    "HttpApi5xxAlarm",
+    "StatusLatencyP99Alarm",
+  ]) {
+    assert.ok(alarms[id], `${id} missing`);
+  }
+  const functions = resourcesOfType("AWS::Lambda::Function").map(([id]) => id);
+  for (const id of functions) {
+    const watching = Object.values(alarms).filter((alarm) =>
+      JSON.stringify(alarm.Properties.Dimensions).includes(`{"Ref":"${id}"}`),
+    );
+    assert.deepEqual(
+      watching.map((alarm) => alarm.Properties.MetricName).sort(),
+      ["Duration", "Errors", "Throttles"],
+      `${id} is watched`,
+    );
+  }
+  assert.equal(alarms.StatusLatencyP99Alarm.Properties.Threshold, 8000, "the stage's statusP99Ms");
+  for (const [id, alarm] of Object.entries(alarms)) {
+    assert.deepEqual(alarm.Properties.AlarmActions, ["arn:aws:sns:eu-west-1:123456789012:oncall"], id);
+  }
+  const [[, dashboard]] = resourcesOfType("AWS::CloudWatch::Dashboard");
+  assert.match(JSON.stringify(dashboard.Properties.DashboardBody), /RequestLatency/);
 });
 
 test("every HTTP API route requires IAM authorization", () => {
