@@ -36,6 +36,7 @@ export interface RoleInput {
 export const roles = require("../../infra/roles.cjs") as { buildRoles(input: RoleInput): Template };
 export const settings = require("../../infra/settings.cjs") as {
   validateSettings(document: unknown, source: string, stage: string): Settings;
+  loadSettings(stage: string, env?: Record<string, string>): Settings;
 };
 
 export interface AccessEntriesInput {

@@ -152,36 +152,63 @@ test("each function has its own role, named after it, and no shared default role
   }
 });
 
-test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
+test("DynamoDB actions are item actions on this stack's tables and their index ARNs only", () => {
   const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
-  assert.equal(dynamo.length, 1);
-  const resources = JSON.stringify(dynamo[0].Resource);
-  assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
-  assert.match(resources, /\/index\/GSI1/);
-  assert.match(resources, /\/index\/GSI2/);
-  assert.ok(!(dynamo[0].Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  assert.ok(dynamo.length >= 1);
+  const tables = new Set(resourcesOfType("AWS::DynamoDB::Table").map(([id]) => id));
+  for (const statement of dynamo) {
+    for (const action of [statement.Action].flat()) {
+      assert.match(
+        action,
+        /^dynamodb:(GetItem|BatchGetItem|Query|PutItem|UpdateItem|DeleteItem|BatchWriteItem|ConditionCheckItem)$/,
+      );
+    }
+    for (const resource of [statement.Resource].flat()) {
+      // A table's ARN (Fn::GetAtt) or one of its indexes (Fn::Join of that ARN and /index/<name>).
+      const join = (resource as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+      const arn = (join ? join[1][0] : resource) as { "Fn::GetAtt"?: [string, string] };
+      const [table, attribute] = arn["Fn::GetAtt"] ?? [];
+      assert.ok(table !== undefined && tables.has(table) && attribute === "Arn", `resource ${JSON.stringify(resource)}`);
+      if (join) assert.match(String(join[1][1]), /^\/index\/[\w*-]+$/);
+    }
+  }
+  // The API's own statement: the releases table and its two indexes, named.
+  const api = JSON.stringify(dynamo.map((s) => s.Resource));
+  assert.match(api, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
+  assert.match(api, /\/index\/GSI1/);
+  assert.match(api, /\/index\/GSI2/);
 });
 
-test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles", () => {
+test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles, nothing else", () => {
   const statements = allStatements();
-  const eks = statements.filter((s) => [s.Action].flat().includes("eks:DescribeCluster"));
-  assert.equal(eks.length, 1);
-  const arns = JSON.stringify(eks[0].Resource);
-  assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
-  assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
-  assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
-  const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
-  assert.deepEqual(
-    sts.map((s) => [s.Resource].flat()),
-    [["arn:aws:iam::111122223333:role/helm-status-reader"]],
-  );
+  const eks = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith("eks:")));
+  assert.ok(eks.length >= 1);
+  for (const statement of eks) {
+    assert.deepEqual(statement.Action, ["eks:DescribeCluster"]);
+    assert.deepEqual(
+      [statement.Resource].flat().map((r) => (r as { "Fn::Sub": string })["Fn::Sub"].replace(/^.*:eks:/, "")),
+      [
+        "eu-west-1:${AWS::AccountId}:cluster/prod-eu",
+        "us-east-1:${AWS::AccountId}:cluster/prod-us",
+        "eu-west-1:${AWS::AccountId}:cluster/legacy",
+      ],
+      "a cluster reached through its role (partner) is described as that role",
+    );
+  }
+  for (const statement of statements.filter((s) => [s.Action].flat().some((a) => a.startsWith("sts:")))) {
+    assert.deepEqual(statement.Action, ["sts:AssumeRole"]);
+    assert.deepEqual([statement.Resource].flat(), ["arn:aws:iam::111122223333:role/helm-status-reader"]);
+  }
 });
 
-test("the function runs on nodejs24.x with the registry and table in its environment", () => {
-  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
-  assert.equal(fn.Properties.Runtime, "nodejs24.x");
-  assert.equal(fn.Properties.Handler, "functions/api/handler.handler");
-  const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+test("every function runs on nodejs24.x; the API has the registry and the table in its environment", () => {
+  for (const [id, fn] of resourcesOfType("AWS::Lambda::Function")) {
+    assert.equal(fn.Properties.Runtime, "nodejs24.x", id);
+    assert.equal(fn.Properties.Architectures?.toString(), "arm64", id);
+  }
+  const api = template.Resources.ApiLambdaFunction;
+  assert.equal(api.Properties.Handler, "functions/api/handler.handler");
+  const variables = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   assert.deepEqual(variables.RELEASES_TABLE, { Ref: "ReleasesTable" });
   const clusters = JSON.parse(variables.CLUSTERS as string);
   assert.deepEqual(
@@ -192,6 +219,24 @@ test("the function runs on nodejs24.x with the registry and table in its environ
     clusters.every((c: object) => !("access" in c)),
     "access is deploy-time only",
   );
+});
+
+test("no secret in the template: secret settings are SSM parameter names, read at run time with a scoped grant", () => {
+  for (const [id, fn] of resourcesOfType("AWS::Lambda::Function")) {
+    const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+    for (const [name, value] of Object.entries(variables ?? {})) {
+      if (!/SECRET|TOKEN|PASSWORD|SIGNING|API_KEY/i.test(name)) continue;
+      assert.match(name, /_PARAMETER$/, `${id}: ${name} must name an SSM parameter, not hold a value`);
+      assert.match(String(value), /^\/[\w./-]+$/, `${id}: ${name}`);
+    }
+  }
+  for (const statement of allStatements()) {
+    const actions = [statement.Action].flat();
+    if (!actions.some((action) => action.startsWith("ssm:"))) continue;
+    assert.deepEqual(actions, ["ssm:GetParameter", "ssm:GetParameters"]);
+    for (const resource of [statement.Resource].flat())
+      assert.match(JSON.stringify(resource), /:parameter\/[\w.-]+(\/[\w.-]+)*"/);
+  }
 });
 
 test("access entries: one per in-region, own-account cluster with an access block and cluster-reading role", () => {
@@ -282,11 +327,18 @@ test("alarms: errors, throttles, p99 duration per function, the HTTP API's 5xx, 
   assert.match(JSON.stringify(dashboard.Properties.DashboardBody), /RequestLatency/);
 });
 
-test("every HTTP API route requires IAM authorization", () => {
+test("every HTTP API route requires IAM authorization, except the chat webhooks (signature-checked)", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
-  assert.equal(routes.length, 9);
-  for (const [, route] of routes)
-    assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
+  assert.ok(routes.length >= 9);
+  const integrations = Object.fromEntries(resourcesOfType("AWS::ApiGatewayV2::Integration"));
+  for (const [, route] of routes) {
+    const key = String(route.Properties.RouteKey);
+    if (route.Properties.AuthorizationType === "AWS_IAM") continue;
+    // The route's integration -> its function: only a chat webhook function may be public.
+    const integrationId = JSON.stringify(route.Properties.Target).match(/HttpApiIntegration\w+/)?.[0] ?? "";
+    const target = JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri);
+    assert.match(target, /Chatops\w*Webhook\w*LambdaFunction/i, `${key} has no IAM authorization`);
+  }
 });
 
 test("the table comes from infra/ with on-demand billing", () => {
