@@ -168,7 +168,10 @@ test("DynamoDB actions are item actions on this stack's tables and their index A
       const join = (resource as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
       const arn = (join ? join[1][0] : resource) as { "Fn::GetAtt"?: [string, string] };
       const [table, attribute] = arn["Fn::GetAtt"] ?? [];
-      assert.ok(table !== undefined && tables.has(table) && attribute === "Arn", `resource ${JSON.stringify(resource)}`);
+      assert.ok(
+        table !== undefined && tables.has(table) && attribute === "Arn",
+        `resource ${JSON.stringify(resource)}`,
+      );
       if (join) assert.match(String(join[1][1]), /^\/index\/[\w*-]+$/);
     }
   }
