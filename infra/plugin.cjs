@@ -3,8 +3,11 @@
  * whole packaged template:
  *   1. adds the alarms and the dashboard (infra/monitoring.cjs) once osls has merged `resources`;
  *   2. checks the final template against the CloudFormation resource specification
- *      (infra/validate-template.ts) and fails the package/deploy on any problem, before upload.
+ *      (infra/validate-template.ts) and the operational rules of infra/checks.cjs (queue visibility,
+ *      dead-letter queues, one role per function), and fails the package/deploy on any problem,
+ *      before anything is uploaded.
  */
+const { checkOperations } = require("./checks.cjs");
 const { buildMonitoring } = require("./monitoring.cjs");
 
 class HelmStatusPlugin {
@@ -41,9 +44,10 @@ class HelmStatusPlugin {
   async validate() {
     // TypeScript, loaded by Node's type stripping (Node >= 22.18; the project requires 24).
     const { validateTemplate } = await import("./validate-template.ts");
-    const problems = validateTemplate(this.serverless.service.provider.compiledCloudFormationTemplate);
+    const template = this.serverless.service.provider.compiledCloudFormationTemplate;
+    const problems = [...validateTemplate(template), ...checkOperations(template)];
     if (problems.length > 0) {
-      throw new Error(`the template does not match the CloudFormation specification:\n  ${problems.join("\n  ")}`);
+      throw new Error(`the packaged template has problems:\n  ${problems.join("\n  ")}`);
     }
     this.log?.info("template checked against the CloudFormation resource specification");
   }

@@ -70,3 +70,4 @@ export const network = require("../../infra/network.cjs") as {
   functionVpc(settings: Settings): Json | null;
   buildEndpoints(settings: Settings): Template | Record<string, never>;
 };
+export const checks = require("../../infra/checks.cjs") as { checkOperations(template: Template): string[] };

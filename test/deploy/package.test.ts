@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { validateTemplate } from "../../infra/validate-template.ts";
+import { checks } from "./infra.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const hasUnzip = spawnSync("unzip", ["-v"]).status === 0;
@@ -115,8 +116,9 @@ test("osls package succeeds offline without AWS credentials", () => {
   assert.equal(packaged.status, 0, `osls package failed:\n${packaged.stdout}\n${packaged.stderr}`);
 });
 
-test("the packaged template is valid against the CloudFormation resource specification", () => {
+test("the packaged template is valid against the CloudFormation resource specification and the queue/role rules", () => {
   assert.deepEqual(validateTemplate(template as never), []);
+  assert.deepEqual(checks.checkOperations(template), []);
 });
 
 test("no IAM statement grants a '*' action (bare or service-wide)", () => {
