@@ -10,7 +10,7 @@ import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
-import { validateClusterName } from "../../shared/release/validation.ts";
+import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
@@ -25,7 +25,7 @@ Shows the status of a release stored for a cluster, with its resources read live
 (in parallel) from the cluster, like 'helm status'.
 
   -n, --namespace NS      namespace of the release (default "default")
-      --revision N        that revision instead of the latest
+      --revision N        that revision instead of the latest (0 or less: the latest)
   -o, --output FORMAT     table (default), json or yaml; Secret values are never printed
       --cluster C         the cluster: from the registry (CLUSTERS / CLUSTERS_FILE) through EKS,
                           or with --kubeconfig the store's cluster name (default: the context name)
@@ -58,7 +58,7 @@ export const run = defineCommand({
     if (!OUTPUTS.includes(output)) {
       throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
     }
-    const revision = values.revision === undefined ? undefined : integerFlag("--revision", values.revision, 0);
+    const revision = revisionOrLatest(values.revision);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);

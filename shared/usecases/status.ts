@@ -104,7 +104,8 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
       // for releases whose resources are expected to be gone or broken.
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
       if (callerError || !NON_FATAL_STATUSES.has(release.info!.status)) throw error;
-      fetched = { failure: (error as Error).message };
+      // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
+      fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
     }
   }
 
