@@ -18,7 +18,7 @@ import {
   releasePartitionKey,
   revisionItem,
 } from "./dynamodb-items.ts";
-import { deployedQuery, listFromIndex, releasesQuery } from "./dynamodb-listing.ts";
+import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
 import { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
@@ -29,8 +29,8 @@ import {
   revisionSortKey,
   unpackBody,
 } from "./manifest-chunks.ts";
-import { cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
-import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
+import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
+import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore, RevisionFilter } from "./release-store.ts";
 import {
   assembleRelease,
   checkMetadataSize,
@@ -131,6 +131,10 @@ export class DynamoDbReleaseStore implements ReleaseStore {
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     return listFromIndex(this.#table, "list", page, releasesQuery(filter));
+  }
+
+  async listRevisions(filter: RevisionFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return listRevisionsFromTable(this.#table, filter, page, revisionScope(filter));
   }
 
   async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {

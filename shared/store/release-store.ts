@@ -23,6 +23,15 @@ export interface ListFilter {
   cluster?: string;
   namespace?: string;
   status?: ReleaseStatus;
+  /** Any of these statuses (helm list's --deployed --failed ... flags); with `status`, both must hold. */
+  statuses?: readonly ReleaseStatus[];
+}
+
+/** Revisions of any age in a cluster (and namespace) whose status is one of `statuses`. */
+export interface RevisionFilter {
+  cluster: string;
+  namespace?: string;
+  statuses: readonly ReleaseStatus[];
 }
 
 /**
@@ -46,6 +55,12 @@ export interface ReleaseStore {
   putRevision(cluster: string, release: Release): Promise<PutResult>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
+  /**
+   * Every revision, not only the latest, whose status is in the filter (`helm list --superseded`):
+   * in listing order (cluster, namespace, name), oldest revision first. A page ends at a release
+   * boundary, so it may hold a few more than `limit` items.
+   */
+  listRevisions(filter: RevisionFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /** Every release whose latest revision is deployed, across clusters (audits). */
   listDeployed(page?: PageRequest): Promise<Page<ReleaseSummary>>;
 }

@@ -80,7 +80,7 @@ const BAD_INPUTS: [string, string, number, string, RegExp][] = [
   ["GET", `/clusters/${"c".repeat(101)}/releases`, 400, "InvalidClusterName", /at most 100/],
   ["GET", "/clusters/demo-eu/namespaces/Bad_NS/releases", 400, "InvalidNamespace", /invalid namespace "Bad_NS"/],
   ["GET", `/clusters/demo-eu/namespaces/${"n".repeat(64)}/releases`, 400, "InvalidNamespace", /at most 63/],
-  ["GET", `${base}/UPPER/status`, 400, "InvalidReleaseName", /invalid release name/],
+  ["GET", `${base}/UPPER/status`, 400, "InvalidReleaseName", /^release name is invalid: UPPER$/],
   ["GET", `${base}/${"a".repeat(54)}/history`, 400, "InvalidReleaseName", /longer than 53/],
   ["GET", `${base}/web/status?revision=0`, 400, "InvalidRevision", /invalid revision "0"/],
   ["GET", `${base}/web/status?revision=-1`, 400, "InvalidRevision", /positive integer/],

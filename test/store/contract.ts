@@ -264,6 +264,87 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       await assert.rejects(store.listReleases({ namespace: "Bad_NS" }), { kind: "validation" });
     });
 
+    test("listReleases with a set of statuses (helm list --deployed --failed ...), also with status", async () => {
+      const store = await makeStore();
+      const cluster = uniqueName("cl");
+      await store.putRevision(cluster, makeRelease({ name: "a", version: 1, status: "superseded" }));
+      await store.putRevision(cluster, makeRelease({ name: "a", version: 2, status: "deployed" }));
+      await store.putRevision(cluster, makeRelease({ name: "b", version: 1, status: "failed" }));
+      await store.putRevision(cluster, makeRelease({ name: "c", version: 3, status: "uninstalled" }));
+      await store.putRevision(cluster, makeRelease({ name: "d", version: 1, status: "pending-install" }));
+      const names = async (filter: Parameters<ReleaseStore["listReleases"]>[0]) =>
+        (await store.listReleases({ cluster, ...filter })).items.map((s) => `${s.name}:${s.status}`);
+      assert.deepEqual(await names({ statuses: ["deployed", "failed"] }), ["a:deployed", "b:failed"]);
+      assert.deepEqual(await names({ statuses: ["deployed"] }), ["a:deployed"]);
+      assert.deepEqual(await names({ statuses: ["uninstalled", "pending-install"] }), [
+        "c:uninstalled",
+        "d:pending-install",
+      ]);
+      // The latest revision only: a's superseded revision 1 is not a listing entry.
+      assert.deepEqual(await names({ statuses: ["superseded"] }), []);
+      assert.deepEqual(await names({ statuses: [] }), []);
+      assert.deepEqual(await names({ statuses: ["deployed", "failed"], status: "failed" }), ["b:failed"]);
+      await assert.rejects(store.listReleases({ cluster, statuses: ["bogus" as "failed"] }), { kind: "validation" });
+    });
+
+    test("listRevisions: every revision with a wanted status, oldest first, paged at release boundaries", async () => {
+      const store = await makeStore();
+      const cluster = uniqueName("cl");
+      for (const version of [1, 2, 3]) {
+        const status = version === 3 ? "deployed" : "superseded";
+        await store.putRevision(cluster, makeRelease({ name: "web", namespace: "prod", version, status }));
+      }
+      await store.putRevision(
+        cluster,
+        makeRelease({ name: "api", namespace: "prod", version: 1, status: "superseded" }),
+      );
+      await store.putRevision(cluster, makeRelease({ name: "api", namespace: "prod", version: 2, status: "failed" }));
+      await store.putRevision(
+        cluster,
+        makeRelease({ name: "db", namespace: "data", version: 5, status: "superseded" }),
+      );
+      await store.putRevision(cluster, makeRelease({ name: "db", namespace: "data", version: 6, status: "deployed" }));
+      await store.putRevision(uniqueName("cl"), makeRelease({ name: "web", namespace: "prod", status: "superseded" }));
+      const shown = (page: { items: { namespace: string; name: string; revision: number; status: string }[] }) =>
+        page.items.map((s) => `${s.namespace}/${s.name}@${s.revision}:${s.status}`);
+
+      const superseded = await store.listRevisions({ cluster, statuses: ["superseded"] });
+      assert.deepEqual(shown(superseded), [
+        "data/db@5:superseded",
+        "prod/api@1:superseded",
+        "prod/web@1:superseded",
+        "prod/web@2:superseded",
+      ]);
+      assert.equal(superseded.cursor, undefined);
+      const first = superseded.items[0];
+      assert.equal(first.cluster, cluster);
+      assert.equal(first.chart?.name, "demo");
+      assert.equal(first.updated, makeRelease({ version: 5 }).info?.last_deployed);
+      assert.deepEqual(
+        shown(await store.listRevisions({ cluster, namespace: "prod", statuses: ["superseded", "failed"] })),
+        ["prod/api@1:superseded", "prod/api@2:failed", "prod/web@1:superseded", "prod/web@2:superseded"],
+      );
+      assert.deepEqual((await store.listRevisions({ cluster, statuses: [] })).items, []);
+
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 6; i++) {
+        const page = await store.listRevisions({ cluster, statuses: ["superseded"] }, { limit: 1, cursor });
+        pages.push(shown(page));
+        cursor = page.cursor;
+        if (!cursor) break;
+      }
+      assert.deepEqual(pages.flat(), shown(superseded));
+      assert.ok(pages.length >= 3, "one page per release at limit 1");
+      const other = await store.listRevisions({ cluster, namespace: "data", statuses: ["superseded"] }, { limit: 1 });
+      assert.equal(other.cursor, undefined);
+      await assert.rejects(store.listRevisions({ cluster: "bad#c", statuses: ["superseded"] }), { kind: "validation" });
+      const listCursor = (await store.listReleases({ cluster }, { limit: 1 })).cursor!;
+      await assert.rejects(store.listRevisions({ cluster, statuses: ["superseded"] }, { cursor: listCursor }), {
+        name: "InvalidCursorError",
+      });
+    });
+
     test("listDeployed: every release whose latest revision is deployed, across clusters", async () => {
       const store = await makeStore();
       const a = uniqueName("cl");
@@ -303,7 +384,7 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       const store = await makeStore();
       await assert.rejects(store.getLatest(key("Bad_Name")), {
         name: "InvalidReleaseNameError",
-        message: /^invalid release name, must match regex/,
+        message: "release name is invalid: Bad_Name",
       });
       await assert.rejects(store.getLatest(key("")), { message: "no name provided" });
       await assert.rejects(store.getLatest(key("ok", "UPPER")), { name: "InvalidNamespaceError" });
