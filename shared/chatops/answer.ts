@@ -152,7 +152,7 @@ async function run(
     }
     case "history": {
       const page = await releaseHistory(
-        { store: deps.store },
+        { store: deps.store, clusters: deps.clusters },
         { cluster: target.cluster, namespace: target.namespace, name: target.release },
         { max: target.max },
       );
@@ -164,7 +164,7 @@ async function run(
       let cursor: string | undefined;
       for (let pages = 0; pages < 10; pages++) {
         const page = await listReleases(
-          { store: deps.store },
+          { store: deps.store, clusters: deps.clusters },
           { cluster: target.cluster, namespace: target.namespace, limit: MAX_CHAT_PAGE, cursor },
         );
         for (const item of page.items) {
