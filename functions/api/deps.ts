@@ -2,6 +2,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -18,7 +19,7 @@ export const SERVICE_NAME = "helm-status-api";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: Partial<Pick<ApiDeps, "store" | "clusters" | "logger" | "metrics" | "clock">> = {},
+  overrides: Partial<Pick<ApiDeps, "store" | "clusters" | "logger" | "metrics" | "clock" | "snapshots">> = {},
 ): ApiDeps {
   const { store: storeConfig, registry, settings } = apiConfigFromEnv(env);
   const logger: ApiLogger =
@@ -32,7 +33,9 @@ export function apiDepsFromEnv(
   const clock = overrides.clock ?? systemClock;
   const clusters: ClusterConnector = overrides.clusters ?? createEksConnector({ registry, clock, logger });
   const store: ReleaseStore = overrides.store ?? openReleaseStore(storeConfig);
-  return { store, clusters, clock, logger, metrics, settings };
+  // Opened lazily by the SDK: no network at cold start, the history routes use it.
+  const snapshots = overrides.snapshots ?? openSnapshotStore(storeConfig, snapshotsConfigFromEnv(env));
+  return { store, clusters, clock, logger, metrics, settings, snapshots };
 }
 
 function logLevelFrom(env: NodeJS.ProcessEnv) {

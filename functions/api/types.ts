@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { Clock, Logger } from "../../shared/ports.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { ApiSettings } from "./config.ts";
@@ -51,4 +52,6 @@ export interface ApiDeps {
   logger: ApiLogger;
   metrics: ApiMetrics;
   settings: ApiSettings;
+  /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
+  snapshots?: SnapshotStore;
 }

@@ -4,21 +4,17 @@
  */
 import type { ClusterEntry } from "../../shared/clusters/connector.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
+import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
 import { HistoryConfigError } from "../../shared/history/errors.ts";
 import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
-import { DEFAULT_SNAPSHOTS_TABLE } from "../../shared/history/table-schema.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 
 type Env = Record<string, string | undefined>;
 
 export interface AuditSettings {
-  /** SNAPSHOTS_TABLE (default helm-status-snapshots). */
-  snapshotsTable: string;
   /** AUDIT_CLUSTER_CONCURRENCY: releases audited at once per cluster (1..64, default 4). */
   clusterConcurrency: number;
-  /** SNAPSHOT_RETENTION_DAYS (1..3650, default 90). */
-  retentionDays: number;
   /** AUDIT_RELEASES_PER_MESSAGE (1..100, default 10). */
   releasesPerMessage: number;
   /** AUDIT_SCHEDULE's period in seconds (rate(5 minutes) -> 300): the run-id slot. */
@@ -38,6 +34,7 @@ export interface AuditConfig {
   /** AUDIT_QUEUE_URL: required by the planner only. */
   queueUrl?: string;
   settings: AuditSettings;
+  snapshots: SnapshotsConfig;
 }
 
 export function auditConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): AuditConfig {
@@ -55,10 +52,11 @@ export function auditConfigFromEnv(env: Env, options: { needQueueUrl?: boolean }
   const queue = attempt(() => queueClientConfigFromEnv(env));
   const queueUrl = options.needQueueUrl ? attempt(() => queueUrlFromEnv(env, "AUDIT_QUEUE_URL")) : undefined;
   const settings = attempt(() => auditSettingsFromEnv(env));
-  if (!store || !registry || !queue || !settings || problems.length > 0) {
+  const snapshots = attempt(() => snapshotsConfigFromEnv(env));
+  if (!store || !registry || !queue || !settings || !snapshots || problems.length > 0) {
     throw new HistoryConfigError(`invalid audit configuration: ${problems.join("; ")}`);
   }
-  return { store, registry, queue, queueUrl, settings };
+  return { store, registry, queue, queueUrl, settings, snapshots };
 }
 
 export function auditSettingsFromEnv(env: Env): AuditSettings {
@@ -72,10 +70,6 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
     }
     return Number(raw);
   };
-  const snapshotsTable = env.SNAPSHOTS_TABLE?.trim() || DEFAULT_SNAPSHOTS_TABLE;
-  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(snapshotsTable)) {
-    problems.push(`SNAPSHOTS_TABLE ${JSON.stringify(snapshotsTable.slice(0, 300))} is not a DynamoDB table name`);
-  }
   let slotSeconds = 300;
   try {
     slotSeconds = scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
@@ -96,9 +90,7 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
     problems.push(`AUDIT_API_URL ${JSON.stringify(apiBaseUrl.slice(0, 200))} is not an http(s) URL`);
   }
   const settings: AuditSettings = {
-    snapshotsTable,
     clusterConcurrency: int("AUDIT_CLUSTER_CONCURRENCY", 4, 1, 64),
-    retentionDays: int("SNAPSHOT_RETENTION_DAYS", 90, 1, 3650),
     releasesPerMessage: int("AUDIT_RELEASES_PER_MESSAGE", 10, 1, 100),
     slotSeconds,
     deadlineMarginMs: int("AUDIT_DEADLINE_MARGIN_MS", 5000, 0, 120_000),

@@ -8,12 +8,12 @@ import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import type { MetricsSink } from "../../shared/history/change-events.ts";
 import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
-import { DynamoDbSnapshotStore } from "../../shared/history/dynamodb-snapshot-store.ts";
+import { openSnapshotStore } from "../../shared/history/config.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/history/slack-webhook.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import { type Clock, type Logger as LoggerPort, systemClock } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
-import { createDocumentClient, openReleaseStore } from "../../shared/store/config.ts";
+import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
@@ -69,15 +69,7 @@ export function auditRuntimeFromEnv(
   const clock = overrides.clock ?? systemClock;
   const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger });
   const store = overrides.store ?? openReleaseStore(config.store);
-  const snapshots =
-    overrides.snapshots ??
-    new DynamoDbSnapshotStore({
-      client: createDocumentClient(config.store),
-      tableName: config.settings.snapshotsTable,
-      region: config.store.region,
-      endpoint: config.store.endpoint,
-      retentionDays: config.settings.retentionDays,
-    });
+  const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
   const slack =
     overrides.slack ??
     (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
@@ -96,7 +88,7 @@ export function auditRuntimeFromEnv(
     logger,
     metrics,
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
-    retentionDays: config.settings.retentionDays,
+    retentionDays: config.snapshots.retentionDays,
   };
   if (slack) runtime.slack = slack;
   if (config.settings.apiBaseUrl) runtime.apiBaseUrl = config.settings.apiBaseUrl;

@@ -137,20 +137,29 @@ test("each function has its own role, named after it, and no shared default role
   }
 });
 
-test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
+test("DynamoDB actions are scoped to each table and its index ARNs only", () => {
   const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
-  assert.equal(dynamo.length, 1);
-  const resources = JSON.stringify(dynamo[0].Resource);
-  assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
-  assert.match(resources, /\/index\/GSI1/);
-  assert.match(resources, /\/index\/GSI2/);
-  assert.ok(!(dynamo[0].Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  assert.ok(dynamo.length >= 1);
+  for (const statement of dynamo) {
+    const resources = JSON.stringify(statement.Resource);
+    const table = /"Fn::GetAtt":\["(ReleasesTable|SnapshotsTable)","Arn"\]/.exec(resources)?.[1];
+    assert.ok(table, resources);
+    if (table === "ReleasesTable") {
+      assert.match(resources, /\/index\/GSI1/);
+      assert.match(resources, /\/index\/GSI2/);
+    } else {
+      assert.match(resources, /\/index\/FLEET/);
+    }
+    assert.ok(!(statement.Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  }
 });
 
 test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles", () => {
   const statements = allStatements();
   const eks = statements.filter((s) => [s.Action].flat().includes("eks:DescribeCluster"));
-  assert.equal(eks.length, 1);
+  // The cluster-reading roles: the API and the audit worker.
+  assert.equal(eks.length, 2);
+  assert.equal(JSON.stringify(eks[0].Resource), JSON.stringify(eks[1].Resource));
   const arns = JSON.stringify(eks[0].Resource);
   assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
   assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
@@ -158,12 +167,12 @@ test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole
   const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
   assert.deepEqual(
     sts.map((s) => [s.Resource].flat()),
-    [["arn:aws:iam::111122223333:role/helm-status-reader"]],
+    [["arn:aws:iam::111122223333:role/helm-status-reader"], ["arn:aws:iam::111122223333:role/helm-status-reader"]],
   );
 });
 
 test("the function runs on nodejs24.x with the registry and table in its environment", () => {
-  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
+  const [, fn] = resourcesOfType("AWS::Lambda::Function").find(([id]) => id === "ApiLambdaFunction")!;
   assert.equal(fn.Properties.Runtime, "nodejs24.x");
   assert.equal(fn.Properties.Handler, "functions/api/handler.handler");
   const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -183,10 +192,10 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   const entries = resourcesOfType("AWS::EKS::AccessEntry");
   assert.deepEqual(
     entries.map(([id]) => id),
-    ["EksAccessProdEuApi"],
+    ["EksAccessProdEuApi", "EksAccessProdEuAuditWorker"],
     "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
   );
-  const [[, entry]] = entries;
+  const [, entry] = entries.find(([id]) => id === "EksAccessProdEuApi")!;
   assert.equal(entry.Properties.ClusterName, "prod-eu");
   assert.deepEqual(entry.Properties.PrincipalArn, { "Fn::GetAtt": ["ApiRole", "Arn"] });
   assert.deepEqual(entry.Properties.KubernetesGroups, ["helm-status-readers"]);
@@ -205,7 +214,7 @@ test("access entries: one per in-region, own-account cluster with an access bloc
 
 test("every HTTP API route requires IAM authorization", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
-  assert.equal(routes.length, 9);
+  assert.equal(routes.length, 15);
   for (const [, route] of routes)
     assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
 });
@@ -231,4 +240,31 @@ test("the bundle holds the handler and no simulator or AWS SDK code", {
     maxBuffer: 1 << 28,
   });
   assert.doesNotMatch(code.stdout, /startSimulatedEks|local\/sim/);
+});
+
+test("the audit pipeline: a schedule for the planner, the worker on AuditQueue with partial batch failures, a DLQ", () => {
+  const queue = template.Resources.AuditQueue.Properties as {
+    VisibilityTimeout: number;
+    RedrivePolicy: { deadLetterTargetArn: unknown; maxReceiveCount: number };
+  };
+  const worker = template.Resources.AuditWorkerLambdaFunction.Properties as { Timeout: number };
+  assert.ok(queue.VisibilityTimeout >= 6 * worker.Timeout, "visibility timeout >= 6x the worker timeout");
+  assert.equal(queue.RedrivePolicy.maxReceiveCount, 5);
+  assert.deepEqual(queue.RedrivePolicy.deadLetterTargetArn, { "Fn::GetAtt": ["AuditDeadLetterQueue", "Arn"] });
+  const [[, mapping]] = resourcesOfType("AWS::Lambda::EventSourceMapping");
+  assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+  assert.ok((mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency >= 2);
+  const rules = resourcesOfType("AWS::Events::Rule");
+  assert.equal(rules.length, 1);
+  assert.equal(rules[0][1].Properties.ScheduleExpression, "rate(5 minutes)");
+  const plannerPolicy = JSON.stringify(template.Resources.AuditPlannerRole.Properties.Policies);
+  assert.match(plannerPolicy, /sqs:SendMessage/);
+  assert.doesNotMatch(
+    plannerPolicy,
+    /eks:DescribeCluster|sqs:ReceiveMessage/,
+    "the planner reads no cluster, consumes nothing",
+  );
+  const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
+  assert.match(workerPolicy, /sqs:ReceiveMessage/);
+  assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
 });
