@@ -2,15 +2,11 @@
  * The audit functions' settings, read once at cold start; every problem is
  * reported at once, each named by its variable (docs/history.md lists them).
  */
-import type { ClusterEntry } from "../../shared/clusters/connector.ts";
-import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
 import { HistoryConfigError } from "../../shared/history/errors.ts";
 import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
-import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
-
-type Env = Record<string, string | undefined>;
+import { type Env, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
 
 export interface AuditSettings {
   /** AUDIT_CLUSTER_CONCURRENCY: releases audited at once per cluster (1..64, default 4). */
@@ -27,9 +23,10 @@ export interface AuditSettings {
   deadlineMarginMs: number;
 }
 
-export interface AuditConfig {
-  store: StoreConfig;
-  registry: ClusterEntry[];
+export const AUDIT_SERVICE_NAME = "helm-status-audit";
+
+/** The common runtime sections (store, registry, telemetry) plus the audit's own. */
+export interface AuditConfig extends RuntimeConfig {
   queue: QueueClientConfig;
   /** AUDIT_QUEUE_URL: required by the planner only. */
   queueUrl?: string;
@@ -38,25 +35,14 @@ export interface AuditConfig {
 }
 
 export function auditConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): AuditConfig {
-  const problems: string[] = [];
-  const attempt = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      problems.push((error as Error).message);
-      return undefined;
-    }
-  };
-  const store = attempt(() => storeConfigFromEnv(env));
-  const registry = attempt(() => loadClusterRegistry(env));
-  const queue = attempt(() => queueClientConfigFromEnv(env));
-  const queueUrl = options.needQueueUrl ? attempt(() => queueUrlFromEnv(env, "AUDIT_QUEUE_URL")) : undefined;
-  const settings = attempt(() => auditSettingsFromEnv(env));
-  const snapshots = attempt(() => snapshotsConfigFromEnv(env));
-  if (!store || !registry || !queue || !settings || !snapshots || problems.length > 0) {
-    throw new HistoryConfigError(`invalid audit configuration: ${problems.join("; ")}`);
-  }
-  return { store, registry, queue, queueUrl, settings, snapshots };
+  const config = readConfig("audit", {
+    ...runtimeConfigReaders(env, AUDIT_SERVICE_NAME),
+    queue: () => queueClientConfigFromEnv(env),
+    queueUrl: () => (options.needQueueUrl ? queueUrlFromEnv(env, "AUDIT_QUEUE_URL") : undefined),
+    settings: () => auditSettingsFromEnv(env),
+    snapshots: () => snapshotsConfigFromEnv(env),
+  });
+  return config;
 }
 
 export function auditSettingsFromEnv(env: Env): AuditSettings {

@@ -1,90 +1,68 @@
 /**
- * The audit functions' dependencies, built once per cold start from the
- * environment. Kept small so it folds into functions/_shared when that lands.
+ * The audit functions' runtime: the shared Lambda runtime (functions/_shared: store,
+ * registry + connector, logger, metrics) plus the snapshot store, the per-cluster
+ * limiter and the optional Slack webhook, built once per cold start.
  */
-import { Logger } from "@aws-lambda-powertools/logger";
-import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { createEksConnector } from "../../shared/eks/connector.ts";
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { MetricsSink } from "../../shared/history/change-events.ts";
 import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
 import { openSnapshotStore } from "../../shared/history/config.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/history/slack-webhook.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
-import { type Clock, type Logger as LoggerPort, systemClock } from "../../shared/ports.ts";
+import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
-import { openReleaseStore } from "../../shared/store/config.ts";
-import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
+import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
-
-export const AUDIT_SERVICE = "helm-status-audit";
 
 export interface AuditRuntime extends AuditDeps {
   config: AuditConfig;
-  /** Powertools Metrics; flushMetrics() publishes what was counted (nothing when nothing was). */
-  powertoolsMetrics: Metrics;
+  lambda: LambdaRuntime;
+  /** Publishes what was counted since the last flush (nothing when nothing was). */
   flushMetrics(): void;
 }
 
-export interface RuntimeOverrides {
-  store?: ReleaseStore;
+export interface AuditOverrides extends RuntimeOverrides {
   snapshots?: SnapshotStore;
-  clusters?: ClusterConnector;
-  logger?: LoggerPort;
-  clock?: Clock;
   slack?: SlackWebhook;
+  /** The use cases' logger port (tests: silentLogger); default: the runtime's Powertools logger. */
+  log?: LoggerPort;
 }
 
 export function auditRuntimeFromEnv(
   env: NodeJS.ProcessEnv,
   options: { needQueueUrl?: boolean } = {},
-  overrides: RuntimeOverrides = {},
+  overrides: AuditOverrides = {},
 ): AuditRuntime {
   const config = auditConfigFromEnv(env, options);
-  const powertools = new Logger({ serviceName: env.POWERTOOLS_SERVICE_NAME ?? AUDIT_SERVICE });
-  const logger: LoggerPort = overrides.logger ?? {
-    debug: (m, a) => powertools.debug(m, a ?? {}),
-    info: (m, a) => powertools.info(m, a ?? {}),
-    warn: (m, a) => powertools.warn(m, a ?? {}),
-    error: (m, a) => powertools.error(m, a ?? {}),
-  };
-  const powertoolsMetrics = new Metrics({
-    namespace: env.POWERTOOLS_METRICS_NAMESPACE ?? "HelmStatus",
-    serviceName: AUDIT_SERVICE,
-  });
-  let pending = false;
+  const lambda = createLambdaRuntime(config, overrides);
+  const logger = overrides.log ?? lambda.log;
   const metrics: MetricsSink = {
     count(name, value, dimensions) {
       if (!dimensions) {
-        pending = true;
-        powertoolsMetrics.addMetric(name, MetricUnit.Count, value);
+        lambda.metrics.addMetric(name, MetricUnit.Count, value);
         return;
       }
-      const single = powertoolsMetrics.singleMetric();
+      // A metric with its own dimensions is published at once (Powertools' single metric).
+      const single = lambda.metrics.singleMetric();
       for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
       single.addMetric(name, MetricUnit.Count, value);
     },
   };
-  const clock = overrides.clock ?? systemClock;
-  const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger });
-  const store = overrides.store ?? openReleaseStore(config.store);
-  const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
   const slack =
     overrides.slack ??
     (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
   const runtime: AuditRuntime = {
     config,
-    powertoolsMetrics,
+    lambda,
     flushMetrics() {
-      if (!pending) return;
-      pending = false;
-      powertoolsMetrics.publishStoredMetrics();
+      // Powertools warns on an empty flush; most batches count nothing.
+      if (lambda.metrics.hasStoredMetrics()) lambda.metrics.publishStoredMetrics();
     },
-    store,
-    snapshots,
-    clusters,
-    clock,
+    store: lambda.store,
+    snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
+    clusters: lambda.clusters,
+    clock: lambda.clock,
     logger,
     metrics,
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
@@ -93,6 +71,11 @@ export function auditRuntimeFromEnv(
   if (slack) runtime.slack = slack;
   if (config.settings.apiBaseUrl) runtime.apiBaseUrl = config.settings.apiBaseUrl;
   return runtime;
+}
+
+/** A gauge published with the next flush (the planner's AuditLag). */
+export function recordSeconds(runtime: AuditRuntime, name: string, seconds: number): void {
+  runtime.lambda.metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
 
 export function sqsClientFor(runtime: AuditRuntime) {

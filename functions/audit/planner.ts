@@ -8,7 +8,7 @@ import { runIdFor } from "../../shared/history/model.ts";
 import { sqsAuditQueue } from "../../shared/history/sqs-audit-queue.ts";
 import { type PlanResult, planAudit } from "../../shared/usecases/audit-plan.ts";
 import { slotStart } from "./config.ts";
-import { type AuditRuntime, auditRuntimeFromEnv, sqsClientFor } from "./deps.ts";
+import { type AuditRuntime, auditRuntimeFromEnv, recordSeconds, sqsClientFor } from "./deps.ts";
 
 export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, "time"> &
   Partial<EventBridgeEvent<"Scheduled Event", unknown>>;
@@ -20,6 +20,7 @@ export function createPlannerHandler(runtime: AuditRuntime) {
     const at = Number.isNaN(time.getTime()) ? runtime.clock.now() : time;
     const runId = runIdFor(slotStart(at, runtime.config.settings.slotSeconds));
     try {
+      await publishAuditLag(runtime, at);
       return await planAudit(
         {
           store: runtime.store,
@@ -35,6 +36,18 @@ export function createPlannerHandler(runtime: AuditRuntime) {
       runtime.flushMetrics();
     }
   };
+}
+
+/**
+ * AuditLag (seconds since the last completed run), for the deploy's alarm: a run is complete when every
+ * planned release is done. Read from the newest few runs; none completed yet -> since the oldest of them.
+ */
+async function publishAuditLag(runtime: AuditRuntime, now: Date): Promise<void> {
+  const { items } = await runtime.snapshots.listRuns({ limit: 10 });
+  const completed = items.find((run) => run.plannedAt && run.done >= run.planned && run.lastDoneAt);
+  const since = completed?.lastDoneAt ?? items.at(-1)?.startedAt;
+  if (!since) return;
+  recordSeconds(runtime, "AuditLag", Math.max(0, Math.round((now.getTime() - Date.parse(since)) / 1000)));
 }
 
 let handlerInstance: ReturnType<typeof createPlannerHandler> | undefined;

@@ -72,7 +72,7 @@ async function pipeline(options: { env?: Record<string, string>; snapshots?: Mem
     ...options.env,
   };
   const connector = simConnector(sim);
-  const overrides = { store, snapshots, clusters: connector, logger: silentLogger };
+  const overrides = { store, snapshots, clusters: connector, log: silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
   const planner = createPlannerHandler(plannerRuntime);

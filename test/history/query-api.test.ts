@@ -5,9 +5,8 @@ import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { recordObservation } from "../../shared/history/record.ts";
-import { silentLogger } from "../../shared/ports.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyJson, bodyText, httpApiEvent, lambdaContext } from "../api/support.ts";
+import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { NOW, observe, run } from "./fixtures.ts";
 
 const snapshots = new MemorySnapshotStore();
@@ -22,8 +21,8 @@ const handler = createApiHandler({
     invalidate: () => {},
   },
   clock: { now: () => NOW },
-  logger: { ...silentLogger, appendKeys: () => {}, resetKeys: () => {} },
-  metrics: { addDimension: () => {}, addMetric: () => {}, publishStoredMetrics: () => {} },
+  logger: new RecordingLogger(),
+  metrics: new RecordingMetrics(),
   settings: apiSettingsFromEnv({}),
   snapshots,
 });
