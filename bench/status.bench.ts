@@ -114,8 +114,8 @@ async function main(): Promise<void> {
     const credentials = sim.credentials;
     const connector = createEksConnector({ registry: sim.registryEntries(), credentials: async () => credentials });
     const deps: StatusDeps = { store, clusters: connector, clock: { now: () => new Date() }, logger: silentLogger };
-    const status = async (name: string, namespace: string, concurrency: number) => {
-      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency });
+    const status = async (name: string, namespace: string, concurrency: number, drift = true) => {
+      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency, drift });
       return { report, text: renderStatusText(report) };
     };
     const requester = await requesterFor(CLUSTER, await connector.kubeConfig(CLUSTER));
@@ -170,8 +170,12 @@ async function main(): Promise<void> {
 
     const helmPath = await helmBinary();
     const helm = helmPath ? helmRunner(helmPath, await cluster.kubeconfig()) : undefined;
-    const samples: Record<"engine" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart", Sample[]> = {
+    const samples: Record<
+      "engine" | "noDrift" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
+      Sample[]
+    > = {
       engine: [],
+      noDrift: [],
       serial: [],
       limit: [],
       store: [],
@@ -187,6 +191,7 @@ async function main(): Promise<void> {
       }
       for (let round = 0; round < ROUNDS; round++) {
         samples.engine.push(await measure(() => status("bench", "bench", 16)));
+        samples.noDrift.push(await measure(() => status("bench", "bench", 16, false)));
         samples.serial.push(await measure(() => status("bench", "bench", 1)));
         samples.limit.push(await measure(limitOnce));
         samples.store.push(await measure(storeRead));
@@ -200,7 +205,11 @@ async function main(): Promise<void> {
       helm?.cleanup();
     }
     const largeSamples: Sample[] = [];
-    for (let i = 0; i < LARGE_RUNS; i++) largeSamples.push(await measure(() => status("large", "large", 16)));
+    const largeNoDrift: Sample[] = [];
+    for (let i = 0; i < LARGE_RUNS; i++) {
+      largeSamples.push(await measure(() => status("large", "large", 16)));
+      largeNoDrift.push(await measure(() => status("large", "large", 16, false)));
+    }
     const memory = await memoryGrowth(() => status("bench", "bench", 16));
     const memoryLarge = await memoryGrowth(() => status("large", "large", 16));
     const simMemory = await sim.memoryUsage();
@@ -229,6 +238,7 @@ async function main(): Promise<void> {
       `status of a ${smallReport.resources.length + smallReport.missing.length}-resource release (10 selectors, ${smallReport.counters.requests} reads by the engine), API latency +${LATENCY_MS} ms per request,`,
       `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
       row("engine (concurrency 16)", samples.engine),
+      row("  the same, --no-drift", samples.noDrift),
       row("engine (concurrency 1)", samples.serial),
       samples.helm.length
         ? row(
@@ -255,6 +265,9 @@ async function main(): Promise<void> {
       }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
       row("engine (concurrency 16)", largeSamples),
+      row("  the same, --no-drift", largeNoDrift),
+      driftCost("40 resources", samples.engine, samples.noDrift),
+      driftCost("300 resources", largeSamples, largeNoDrift),
       "memory of one status in the engine's process (after a full GC before; peak = garbage included)",
       memoryLine("40 resources", memory),
       memoryLine("300 resources", memoryLarge),
@@ -266,6 +279,14 @@ async function main(): Promise<void> {
     await closeKubeConnections();
     await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
+}
+
+/** What comparing live objects with the manifest adds to the engine's CPU per status (docs/drift.md). */
+function driftCost(label: string, withDrift: Sample[], without: Sample[]): string {
+  const on = median(withDrift.map((x) => x.cpuMs ?? 0));
+  const off = median(without.map((x) => x.cpuMs ?? 0));
+  const share = off > 0 ? ((on - off) / off) * 100 : 0;
+  return `  drift cost, ${label.padEnd(14)} CPU per status ${on.toFixed(1)} ms with drift, ${off.toFixed(1)} ms without: ${share >= 0 ? "+" : ""}${share.toFixed(1)}%`;
 }
 
 function zero(): Sample {
