@@ -67,7 +67,10 @@ describe("store CLI on DynamoDB Local", () => {
   test("init creates the table, then says it exists", async () => {
     const first = await cli(["init"], baseEnv());
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /^table "cli-releases" created at http:\/\/127\.0\.0\.1:\d+ \(region us-east-1\)\n$/);
+    assert.match(
+      first.stdout,
+      /^table "cli-releases" created at http:\/\/127\.0\.0\.1:\d+ \(region us-east-1\)\ntable "helm-status-snapshots" created at http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
     const second = await cli(["init"], baseEnv());
     assert.match(second.stdout, /already exists/);
   });

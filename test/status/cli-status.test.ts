@@ -99,6 +99,15 @@ test("-o json and -o yaml; --revision", async () => {
   assert.deepEqual([missing.status, missing.stderr], [1, "Error: release: not found\n"]);
 });
 
+test("drift is compared unless --no-drift", async () => {
+  const base = ["demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "-o", "json"];
+  const withDrift = JSON.parse((await cli(...base)).stdout);
+  assert.deepEqual([withDrift.drift.checked, withDrift.drift.fields], [3, []], "materialized as the manifest says");
+  const without = await cli(...base, "--no-drift");
+  assert.equal(without.status, 0, without.stderr);
+  assert.equal(JSON.parse(without.stdout).drift, undefined);
+});
+
 test("user errors are one line on stderr", async () => {
   const cases: [string[], RegExp, number][] = [
     [["Bad_Name", "--kubeconfig", kubeconfig], /^Error: releaseContent: Release name is invalid: Bad_Name\n$/, 2],
