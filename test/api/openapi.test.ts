@@ -64,7 +64,8 @@ test("the list routes document every query parameter they accept (helm list's fl
   const { LIST_QUERY_PARAMS } = await import("../../functions/api/list-query.ts");
   const parameters = (openapi.components as { parameters: Record<string, { name: string; in: string }> }).parameters;
   for (const path of ["/clusters/{cluster}/releases", "/clusters/{cluster}/namespaces/{namespace}/releases"]) {
-    const operation = (openapi.paths as unknown as Record<string, { get: { parameters: { $ref?: string }[] } }>)[path].get;
+    const operation = (openapi.paths as unknown as Record<string, { get: { parameters: { $ref?: string }[] } }>)[path]
+      .get;
     const query = operation.parameters
       .map((p) => (p.$ref ? parameters[p.$ref.split("/").at(-1)!] : (p as { name: string; in: string })))
       .filter((p) => p.in === "query")
