@@ -14,6 +14,7 @@ import { PassThrough, Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { runCommand } from "../../bin/lib/run.ts";
 import { createApiHandler } from "../../functions/api/app.ts";
@@ -326,6 +327,45 @@ describe("helm v4.1.4 and this product on the same releases", {
       await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/labeled/status?output=json`),
     );
     assert.equal(volatile(apiJson), volatile(cliJson));
+  });
+
+  // Last: helm 4 itself cannot read this release (it panics on list, history and status).
+  test("a release Helm stored without info: kept by import; status says Tiller's 'release info is missing'", async () => {
+    const payload = {
+      name: "noinfo",
+      namespace: "default",
+      version: 1,
+      chart: { metadata: { name: "demo", version: "0.1.0" } },
+      manifest: "",
+    };
+    const release = gzipSync(Buffer.from(JSON.stringify(payload)), { level: 9 }).toString("base64");
+    const secret = {
+      apiVersion: "v1",
+      kind: "Secret",
+      type: "helm.sh/release.v1",
+      metadata: {
+        name: "sh.helm.release.v1.noinfo.v1",
+        namespace: "default",
+        labels: { name: "noinfo", owner: "helm", status: "deployed", version: "1" },
+      },
+      data: { release: Buffer.from(release).toString("base64") },
+    };
+    const imported = await cli(["import", "-", "--cluster", CLUSTER], JSON.stringify(secret));
+    assert.equal(imported.code, 0, imported.stderr);
+    const status = await cli(["status", "noinfo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER]);
+    assert.equal(status.stderr, "Error: release info is missing\n");
+    assert.equal(status.code, 1);
+    const api = await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/noinfo/status`);
+    // The API reports stored-data faults by code (the error mapping words them for operators).
+    assert.equal((bodyJson(api) as { error: { code: string } }).error.code, "ReleaseInfoMissing");
+    assert.match(
+      await cliOk(["list", "--cluster", CLUSTER, "-f", "noinfo"]),
+      /^noinfo\tdefault {2}\t1 {7}\t- {6}\tunknown/m,
+    );
+    sim.cluster(CLUSTER).apply([secret]);
+    const theirs = await runHelm(["status", "noinfo"]);
+    assert.notEqual(theirs.code, 0);
+    assert.match(theirs.stderr, /nil pointer dereference/, "helm 4.1.4 panics on it");
   });
 });
 
