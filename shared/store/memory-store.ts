@@ -3,7 +3,7 @@
  * hashes, in-place status updates, conflicts, ordering, cursors), held to the same
  * contract suite. For unit tests of other areas and for runs without any engine.
  */
-import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
@@ -25,7 +25,6 @@ import {
   sameMutable,
   splitRelease,
   summaryOf,
-  validateDescription,
   validateReleaseForStore,
 } from "./revision-content.ts";
 
@@ -93,17 +92,6 @@ export class MemoryReleaseStore implements ReleaseStore {
     return "created";
   }
 
-  async updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void> {
-    const k = validateReleaseKey(key);
-    const rev = validateRevision(revision);
-    validateStatus(status);
-    validateDescription(description);
-    const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
-    if (!parts) throw new ReleaseNotFoundError(k, rev);
-    parts.mutable = { ...parts.mutable, status };
-    if (description !== undefined) parts.mutable.description = description;
-  }
-
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     if (filter.cluster !== undefined) validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" });
     if (filter.namespace !== undefined) validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" });
@@ -142,20 +130,6 @@ export class MemoryReleaseStore implements ReleaseStore {
 
   async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     return this.#page("deployed", page, "", (summary) => summary.status === "deployed");
-  }
-
-  async delete(key: ReleaseKey, revision?: number): Promise<void> {
-    const k = validateReleaseKey(key);
-    const id = sortKey(k);
-    const stored = this.#releases.get(id);
-    if (revision === undefined) {
-      if (!stored?.revisions.size) throw new ReleaseNotFoundError(k);
-      this.#releases.delete(id);
-      return;
-    }
-    const rev = validateRevision(revision);
-    if (!stored?.revisions.delete(rev)) throw new ReleaseNotFoundError(k, rev);
-    if (stored.revisions.size === 0) this.#releases.delete(id);
   }
 
   #latest(stored: StoredRelease | undefined): RevisionParts | undefined {

@@ -37,7 +37,9 @@ export interface RevisionFilter {
 /**
  * Where release revisions live, like Helm's storage driver: one interface, a
  * DynamoDB implementation and an in-memory one, both held to one contract suite.
- * Every method throws the errors of shared/store/errors.ts.
+ * Every method throws the errors of shared/store/errors.ts. A status change is a re-put of the
+ * revision as Helm rewrote it (`updated`); there is no delete: revisions are history, and nothing in the
+ * product removes one (add a method with its caller, not before).
  */
 export interface ReleaseStore {
   /** One revision with its manifest. ReleaseNotFoundError when absent. */
@@ -51,8 +53,6 @@ export interface ReleaseStore {
    * content under an existing revision is a ReleaseConflictError (never overwritten).
    */
   putRevision(cluster: string, release: Release): Promise<PutResult>;
-  /** Sets the status (and optionally the description) of a stored revision. ReleaseNotFoundError when absent. */
-  updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /**
@@ -63,6 +63,4 @@ export interface ReleaseStore {
   listRevisions(filter: RevisionFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /** Every release whose latest revision is deployed, across clusters (audits). */
   listDeployed(page?: PageRequest): Promise<Page<ReleaseSummary>>;
-  /** Deletes one revision, or the whole release when `revision` is omitted. ReleaseNotFoundError when absent. */
-  delete(key: ReleaseKey, revision?: number): Promise<void>;
 }

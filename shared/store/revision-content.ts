@@ -90,8 +90,6 @@ export function splitRelease(release: Release): RevisionParts {
 
 /** A revision's metadata is kept in two items (REV#, LATEST) of at most 400 KB each, manifests aside. */
 export const MAX_METADATA_BYTES = 350 * 1024;
-/** Descriptions are one line of text for humans; a status update must not be able to overflow the item. */
-export const MAX_DESCRIPTION_BYTES = 64 * 1024;
 
 /** Both stores refuse the same oversized revisions (huge values, notes or descriptions) with a clear error. */
 export function checkMetadataSize(parts: RevisionParts): void {
@@ -102,14 +100,6 @@ export function checkMetadataSize(parts: RevisionParts): void {
       `release metadata (values, notes, hooks, description) of ${namespace}/${name} revision ${version} is ` +
         `${bytes} bytes; at most ${MAX_METADATA_BYTES} bytes can be stored`,
     );
-  }
-}
-
-export function validateDescription(description: string | undefined): void {
-  if (description === undefined) return;
-  if (typeof description !== "string") throw new ValidationError("description must be a string");
-  if (Buffer.byteLength(description) > MAX_DESCRIPTION_BYTES) {
-    throw new ValidationError(`description is longer than ${MAX_DESCRIPTION_BYTES} bytes`);
   }
 }
 

@@ -381,6 +381,13 @@ describe("telemetry", () => {
     assert.equal(metrics.published[0].metrics.Requests, 1);
     assert.equal(typeof metrics.published[0].metrics.RequestLatency, "number");
     assert.equal(metrics.published[1].dimensions.route, "unmatched");
+    // Powertools' middlewares: the Lambda context on every line, keys reset after the request, a cold start once.
+    assert.equal(typeof requests[0].attributes.function_request_id, "string");
+    assert.equal(requests[0].attributes.function_name, "helm-status-lambda-dev-api");
+    assert.notEqual(requests[0].attributes.function_request_id, requests[1].attributes.function_request_id);
+    logger.info("after the requests");
+    assert.equal(logger.lines.at(-1)?.attributes.requestId, undefined, "the request's keys were reset");
+    assert.equal(metrics.coldStarts, 2, "captureColdStartMetric is asked on every invocation (Powertools counts once)");
   });
 
   test("history never returns the release's values", async () => {
