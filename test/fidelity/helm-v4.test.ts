@@ -294,7 +294,7 @@ describe("helm v4.1.4 and this product on the same releases", {
       /^HEALTH: Current \(kstatus: uninstalled, 1 of \d+ resources still in the cluster \(kept or left behind\)\)$/m,
     );
     assert.doesNotMatch(ours, /MISSING|Failed/);
-    assert.equal(ours.replace(/^HEALTH: .*\n/m, ""), expected, "helm's text but the HEALTH line");
+    assert.equal(withoutTextAdditions(ours), expected, "helm's text but the HEALTH and DRIFT lines");
     assert.match(expected, /==> v1\/ConfigMap\nNAME +DATA +AGE\ngone-yamlish /, "helm lists the kept ConfigMap");
   });
 
@@ -369,9 +369,17 @@ describe("helm v4.1.4 and this product on the same releases", {
   });
 });
 
+/** Our status text minus the product's own lines (HEALTH, and DRIFT with its section: docs/drift.md). */
+function withoutTextAdditions(text: string): string {
+  return text
+    .replace(/^HEALTH: .*\n/m, "")
+    .replace(/^DRIFT: .*\n/m, "")
+    .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
+}
+
 /** Our status document minus the product's own top-level keys (documented additions). */
 function withoutAdditions(yaml: string): string {
-  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters"]);
+  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"]);
   const out: string[] = [];
   let skipping = false;
   for (const line of yaml.split("\n")) {
@@ -381,3 +389,14 @@ function withoutAdditions(yaml: string): string {
   }
   return out.join("\n");
 }
+
+test("README and docs/status.md list the differences from Helm in the same table", async () => {
+  const { readFileSync } = await import("node:fs");
+  const table = (file: string) => {
+    const text = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+    const start = text.indexOf("| area | this product | helm v4.1.4 | why |");
+    assert.ok(start >= 0, `${file} has the table`);
+    return text.slice(start, text.indexOf("\n\n", start));
+  };
+  assert.equal(table("README.md"), table("docs/status.md"));
+});
