@@ -12,7 +12,7 @@ import { isBreak, isPrintable, type ScalarStyle, stringStyle } from "./yaml-scal
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const BEST_INDENT = 2;
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[\t\n\x20-\x7e]*$/;
 /** Printable ASCII a double-quoted scalar writes as is (no `"` or `\\` to escape). */
 const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const BEST_WIDTH = 80;
