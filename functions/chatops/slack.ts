@@ -6,10 +6,10 @@
  * worker (worker.ts) reads the cluster and posts to the response_url.
  */
 import { type AccessMap, type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
-import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/answer.ts";
 import { type ChatCommand, commandLine, parseChatCommand, usageText } from "../../shared/chatops/command.ts";
 import { ChatAccessDeniedError } from "../../shared/chatops/errors.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
+import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/resolve.ts";
 import { type AllowedHost, checkResponseUrl } from "../../shared/chatops/response-url.ts";
 import { ReplayGuard, verifySlackSignature } from "../../shared/chatops/signature.ts";
 import {

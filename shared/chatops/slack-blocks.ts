@@ -12,8 +12,9 @@ import type { HealthStatus } from "../health/index.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../status/printer.ts";
 import { compareGroups } from "../status/render-text.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
-import { apiPathOf, type ChatAnswer, type ResolvedCommand } from "./answer.ts";
+import type { ChatAnswer } from "./answer.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L, pluralKind } from "./limits.ts";
+import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
 
 export type TextObject = { type: "plain_text"; text: string; emoji?: boolean } | { type: "mrkdwn"; text: string };
 export type SlackBlock =

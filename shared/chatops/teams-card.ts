@@ -7,7 +7,8 @@
 import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
 import { renderHelmHistory, renderHelmList } from "../format/release-tables.ts";
 import { renderStatusText } from "../status/render-text.ts";
-import { apiPathOf, type ChatAnswer, type ResolvedCommand } from "./answer.ts";
+import type { ChatAnswer } from "./answer.ts";
+import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
 
 export interface TeamsMessage {
   type: "message";

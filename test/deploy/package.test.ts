@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { validateTemplate } from "../../infra/validate-template.ts";
 
@@ -139,26 +139,32 @@ test("each function has its own role, named after it, and no shared default role
 
 test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
   const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
-  assert.equal(dynamo.length, 1);
-  const resources = JSON.stringify(dynamo[0].Resource);
-  assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
-  assert.match(resources, /\/index\/GSI1/);
-  assert.match(resources, /\/index\/GSI2/);
-  assert.ok(!(dynamo[0].Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  // The API, the chatops worker and the Teams webhook read the table; the Slack ingress does not.
+  assert.equal(dynamo.length, 3);
+  for (const statement of dynamo) {
+    const resources = JSON.stringify(statement.Resource);
+    assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
+    assert.match(resources, /\/index\/GSI1/);
+    assert.match(resources, /\/index\/GSI2/);
+    assert.ok(!(statement.Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  }
 });
 
 test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles", () => {
   const statements = allStatements();
   const eks = statements.filter((s) => [s.Action].flat().includes("eks:DescribeCluster"));
-  assert.equal(eks.length, 1);
-  const arns = JSON.stringify(eks[0].Resource);
-  assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
-  assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
-  assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
+  // Every cluster-reading function (API, chatops worker, Teams webhook) gets the same statements.
+  assert.equal(eks.length, 3);
+  for (const statement of eks) {
+    const arns = JSON.stringify(statement.Resource);
+    assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
+    assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
+    assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
+  }
   const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
   assert.deepEqual(
     sts.map((s) => [s.Resource].flat()),
-    [["arn:aws:iam::111122223333:role/helm-status-reader"]],
+    Array(3).fill(["arn:aws:iam::111122223333:role/helm-status-reader"]),
   );
 });
 
@@ -183,7 +189,7 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   const entries = resourcesOfType("AWS::EKS::AccessEntry");
   assert.deepEqual(
     entries.map(([id]) => id),
-    ["EksAccessProdEuApi"],
+    ["EksAccessProdEuApi", "EksAccessProdEuChatopsWorker", "EksAccessProdEuChatopsTeams"],
     "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
   );
   const [[, entry]] = entries;
@@ -203,11 +209,53 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   assert.match(`${packaged.stdout}${packaged.stderr}`, /EKS access for cluster prod-us is a manual step/);
 });
 
-test("every HTTP API route requires IAM authorization", () => {
+/** Slack and Teams sign their requests instead; the chatops handlers verify that before anything else. */
+const CHAT_ROUTES = ["POST /chatops/slack/commands", "POST /chatops/slack/interactions", "POST /chatops/teams"];
+
+test("every HTTP API route requires IAM authorization, except the signed chat webhooks", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
-  assert.equal(routes.length, 9);
-  for (const [, route] of routes)
-    assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
+  assert.equal(routes.length, 9 + CHAT_ROUTES.length);
+  for (const [, route] of routes) {
+    const key = String(route.Properties.RouteKey);
+    if (CHAT_ROUTES.includes(key))
+      assert.ok([undefined, "NONE"].includes(route.Properties.AuthorizationType as string), key);
+    else assert.equal(route.Properties.AuthorizationType, "AWS_IAM", key);
+  }
+});
+
+test("the chatops queue has a dead-letter queue; only the Slack ingress sends to it and only the worker consumes it", () => {
+  const queue = template.Resources.ChatopsQueue.Properties;
+  assert.deepEqual((queue.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn, {
+    "Fn::GetAtt": ["ChatopsDeadLetterQueue", "Arn"],
+  });
+  const sqsRoles = Object.entries(template.Resources)
+    .filter(([, r]) => r.Type === "AWS::IAM::Role")
+    .flatMap(([id, r]) =>
+      (r.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[])[0].PolicyDocument.Statement.filter(
+        (s) => [s.Action].flat().some((a) => a.startsWith("sqs:")),
+      ).map((s) => `${id}:${[s.Action].flat().join(",")}`),
+    );
+  assert.deepEqual(sqsRoles.sort(), [
+    "ChatopsSlackRole:sqs:SendMessage,sqs:GetQueueAttributes",
+    "ChatopsWorkerRole:sqs:ReceiveMessage,sqs:DeleteMessage,sqs:GetQueueAttributes",
+  ]);
+  const mapping = resourcesOfType("AWS::Lambda::EventSourceMapping").map(([, m]) => m.Properties);
+  assert.equal(mapping.length, 1);
+  assert.deepEqual(mapping[0].FunctionResponseTypes, ["ReportBatchItemFailures"]);
+});
+
+test("the Slack ingress bundle holds no Kubernetes client and no store (it must ack within 3 s)", {
+  skip: !hasUnzip && "unzip not installed",
+}, () => {
+  const zip = join(dirname(zipPath), "chatopsSlack.zip");
+  const map = JSON.parse(
+    spawnSync("unzip", ["-p", zip, "functions/chatops/slack-handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 })
+      .stdout,
+  ) as { sources: string[] };
+  const offenders = map.sources.filter((source) =>
+    /(^|\/)local\/|@aws-sdk\/|@kubernetes\/client-node|shared\/store\/|shared\/kube\//.test(source),
+  );
+  assert.deepEqual(offenders, []);
 });
 
 test("the table comes from infra/ with on-demand billing", () => {
