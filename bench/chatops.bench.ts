@@ -43,7 +43,7 @@ Object.assign(process.env, {
 const client = new DynamoDBClient({ region: "us-east-1", endpoint: dynamo.endpoint });
 await ensureReleasesTable(client, { tableName: "chatops-bench", region: "us-east-1", endpoint: dynamo.endpoint });
 client.destroy();
-const deps = apiDepsFromEnv(env, { logger: { ...silentLogger, appendKeys() {}, resetKeys() {} } });
+const deps = apiDepsFromEnv({ ...env, POWERTOOLS_LOG_LEVEL: "SILENT" });
 await seedDemo(deps.store, sim);
 const chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: silentLogger });
 const server = await startLocalServer({

@@ -1,8 +1,6 @@
 /**
- * Deploy-time values of the chatops functions for serverless.yml:
- *   ${file(./infra/chatops.cjs):slackSigningSecretParameter}   the stage's SSM names (infra/settings.cjs `secrets`)
- *   ${file(./infra/chatops.cjs):teamsSecretParameter}
- *   ${file(./infra/chatops.cjs):accessJson}                    CHATOPS_ACCESS for the functions
+ * The chatops access map for serverless.yml, `${file(./infra/chatops.cjs):accessJson}`
+ * (CHATOPS_ACCESS of the chatops functions; their secrets' SSM names are the stage settings').
  * The access map comes from CHATOPS_ACCESS (inline JSON/YAML) or CHATOPS_ACCESS_FILE at package time,
  * else infra/chatops-access.yml; it is passed as compact JSON in the functions' environment (Lambda
  * allows 4 KB of variables per function, so a larger map fails here, not at deploy). The runtime
@@ -11,7 +9,6 @@
 const { existsSync, readFileSync } = require("node:fs");
 const path = require("node:path");
 const { parse } = require("yaml");
-const { loadSettings } = require("./settings.cjs");
 
 const MAX_ACCESS_BYTES = 2048;
 
@@ -44,13 +41,5 @@ function loadAccess(env = process.env) {
   return document;
 }
 
-module.exports = async ({ resolveConfigurationProperty }) => {
-  const stage = await resolveConfigurationProperty(["provider", "stage"]);
-  const { secrets } = loadSettings(stage);
-  return {
-    slackSigningSecretParameter: secrets.slackSigningSecret,
-    teamsSecretParameter: secrets.teamsSecret,
-    accessJson: JSON.stringify(loadAccess()),
-  };
-};
+module.exports = async () => ({ accessJson: JSON.stringify(loadAccess()) });
 module.exports.loadAccess = loadAccess;

@@ -1,49 +1,63 @@
 /**
- * The chatops worker's and Teams webhook's dependencies (store, EKS connector,
- * settings) from the environment, built once per cold
- * start (a bad setting fails the init with a message naming it). `overrides`
- * lets `npm start` and the tests inject the store, connector, queue or secrets.
+ * The chatops worker's and Teams webhook's dependencies, on the product's one
+ * Lambda runtime (functions/_shared: store, registry + EKS connector, logger,
+ * metrics), plus the chatops settings; built once per cold start, every bad
+ * setting reported at once. `overrides` lets `npm start` and the tests inject
+ * the store, connector or logger.
  */
-import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
-import { createEksConnector } from "../../shared/eks/connector.ts";
-import { systemClock } from "../../shared/ports.ts";
-import { openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
+import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import type { Logger } from "../../shared/ports.ts";
+import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import { readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import { createLambdaRuntime, type LambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
-import { chatopsLogger } from "./logger.ts";
+import { CHATOPS_SERVICE } from "./logger.ts";
 import { secretReader } from "./secrets.ts";
 import type { TeamsDeps } from "./teams.ts";
 import type { ChatWorkerDeps } from "./worker.ts";
 
 type Env = NodeJS.ProcessEnv;
 
-function readerDeps(env: Env, overrides: Partial<ChatWorkerDeps>) {
-  const log = overrides.logger ?? chatopsLogger(env);
-  const clusters =
-    overrides.clusters ?? createEksConnector({ registry: loadClusterRegistry(env), clock: systemClock, logger: log });
-  const store = overrides.store ?? openReleaseStore(storeConfigFromEnv(env));
-  return { store, clusters, clock: overrides.clock ?? systemClock, logger: log };
+export interface ChatReaderOverrides {
+  store?: ReleaseStore;
+  clusters?: ClusterConnector;
+  /** The use cases' logger port (the runtime's Powertools logger otherwise). */
+  logger?: Logger;
 }
 
-export function chatWorkerDepsFromEnv(env: Env, overrides: Partial<ChatWorkerDeps> = {}): ChatWorkerDeps {
-  const settings = chatopsSettingsFromEnv(env);
+function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
+  const config = readConfig(what, {
+    ...runtimeConfigReaders(env, CHATOPS_SERVICE),
+    chatops: () => chatopsSettingsFromEnv(env),
+  });
+  const runtime: LambdaRuntime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
+  const readers = {
+    store: runtime.store,
+    clusters: runtime.clusters,
+    clock: runtime.clock,
+    logger: overrides.logger ?? runtime.log,
+  };
+  return { settings: config.chatops, readers };
+}
+
+export function chatWorkerDepsFromEnv(env: Env, overrides: ChatReaderOverrides = {}): ChatWorkerDeps {
+  const { settings, readers } = runtimeOf(env, "chatops worker", overrides);
   return {
-    ...readerDeps(env, overrides),
+    ...readers,
     access: settings.access,
     allowHosts: settings.allowHosts,
     prefix: settings.prefix,
     apiBaseUrl: settings.apiBaseUrl,
-    ...overrides,
   };
 }
 
-export function teamsDepsFromEnv(env: Env, overrides: Partial<TeamsDeps> = {}): TeamsDeps {
-  const settings = chatopsSettingsFromEnv(env);
+export function teamsDepsFromEnv(env: Env, overrides: ChatReaderOverrides = {}): TeamsDeps {
+  const { settings, readers } = runtimeOf(env, "chatops Teams webhook", overrides);
   return {
-    ...readerDeps(env, overrides),
+    ...readers,
     access: settings.access,
     securityToken: secretReader(settings.teamsSecret),
     budgetMs: settings.teamsBudgetMs,
     apiBaseUrl: settings.apiBaseUrl,
-    ...overrides,
   };
 }

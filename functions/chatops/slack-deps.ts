@@ -1,12 +1,16 @@
 /**
- * The Slack ingress's dependencies from the environment, at cold start. Kept
- * apart from deps.ts on purpose: the ingress must answer within 3 s, so its
- * bundle holds no store and no Kubernetes client (it reads neither).
+ * The Slack webhook's dependencies from the environment, at cold start. Kept
+ * apart from deps.ts on purpose: the webhook must answer within 3 s, so its
+ * bundle holds no store and no Kubernetes client (it reads neither), only the
+ * registry's names, the chatops settings, the queue and telemetry.
  */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { createSqsClient, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
+import { readConfig, telemetryConfigFromEnv } from "../_shared/config.ts";
+import { createLogger, createMetrics, loggerPort } from "../_shared/telemetry.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
-import { chatopsLogger } from "./logger.ts";
+import { CHATOPS_SERVICE } from "./logger.ts";
 import { sqsChatJobQueue } from "./queue.ts";
 import { secretReader } from "./secrets.ts";
 import type { SlackIngressDeps } from "./slack.ts";
@@ -15,17 +19,30 @@ export function slackIngressDepsFromEnv(
   env: NodeJS.ProcessEnv,
   overrides: Partial<SlackIngressDeps> = {},
 ): SlackIngressDeps {
-  const settings = chatopsSettingsFromEnv(env);
-  const names = loadClusterRegistry(env).map((entry) => entry.name);
+  const config = readConfig("chatops Slack webhook", {
+    chatops: () => chatopsSettingsFromEnv(env),
+    registry: () => loadClusterRegistry(env),
+    telemetry: () => telemetryConfigFromEnv(env, CHATOPS_SERVICE),
+    queue: () =>
+      overrides.queue
+        ? undefined
+        : { client: queueClientConfigFromEnv(env), url: queueUrlFromEnv(env, "CHATOPS_QUEUE_URL") },
+  });
+  const { chatops: settings } = config;
+  const names = config.registry.map((entry) => entry.name);
+  // One EMF record per acknowledgement, dimensioned by service only (the AckLatency alarm's exact dimension set).
+  const metrics = createMetrics(config.telemetry);
   return {
     access: settings.access,
     allowHosts: settings.allowHosts,
     signingSecret: secretReader(settings.slackSecret),
-    queue:
-      overrides.queue ??
-      sqsChatJobQueue(createSqsClient(queueClientConfigFromEnv(env)), queueUrlFromEnv(env, "CHATOPS_QUEUE_URL")),
+    queue: overrides.queue ?? sqsChatJobQueue(createSqsClient(config.queue!.client), config.queue!.url),
     clusterNames: () => names,
-    logger: overrides.logger ?? chatopsLogger(env),
+    logger: overrides.logger ?? loggerPort(createLogger(config.telemetry)),
+    onAck: (latencyMs) => {
+      metrics.addMetric("AckLatency", MetricUnit.Milliseconds, latencyMs);
+      metrics.publishStoredMetrics();
+    },
     prefix: settings.prefix,
     apiBaseUrl: settings.apiBaseUrl,
     ...overrides,

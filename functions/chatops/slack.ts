@@ -45,6 +45,8 @@ export interface SlackIngressDeps {
   /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
   clusterNames: () => string[];
   logger: Logger;
+  /** Told how long each acknowledgement took (EMF AckLatency in AWS, alarmed at the stage's chatopsAckP99Ms). */
+  onAck?: (latencyMs: number) => void;
   now?: () => number;
   prefix?: string;
   apiBaseUrl?: string;
@@ -87,8 +89,11 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const form = new URLSearchParams(body.toString("utf8"));
     if (form.get("ssl_check") === "1") return empty(200);
 
-    const audit = (fields: Record<string, unknown>) =>
-      deps.logger.info("chat command", { platform: "slack", durationMs: now() - started, ...fields });
+    const audit = (fields: Record<string, unknown>) => {
+      const durationMs = now() - started;
+      deps.logger.info("chat command", { platform: "slack", durationMs, ...fields });
+      deps.onAck?.(durationMs);
+    };
     if (path === SLACK_INTERACTIONS_PATH) return interaction(form, audit, event.requestContext?.requestId ?? "");
 
     const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));

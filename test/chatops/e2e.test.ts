@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { type LocalChatops, startLocalChatops } from "../../local/chatops.ts";
 import { describeReceived, startResponseUrlReceiver } from "../../local/chatops-receiver.ts";
@@ -47,6 +48,7 @@ before(async () => {
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+    POWERTOOLS_METRICS_DISABLED: "true",
     RELEASES_TABLE: "chatops-e2e",
     CLUSTERS: JSON.stringify(sim.registryEntries()),
     SLACK_SIGNING_SECRET: "e2e-signing-secret",
@@ -69,7 +71,7 @@ before(async () => {
   const big = bigRelease();
   await deps.store.putRevision("demo-eu", big);
   sim.cluster("demo-eu").materialize(big.manifest, { namespace: "shop", omit: BIG_OMITTED });
-  chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger });
+  chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: loggerPort(logger) });
   // The receiver is the only allowed response_url host here (SLACK_RESPONSE_URL_ALLOW_HOSTS unset).
   server = await startLocalServer({
     port: 0,
