@@ -32,6 +32,7 @@ const env: NodeJS.ProcessEnv = {
   AWS_REGION: "us-east-1",
   AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+  POWERTOOLS_METRICS_DISABLED: "true",
   RELEASES_TABLE: "chatops-bench",
   CLUSTERS: JSON.stringify(sim.registryEntries()),
   SLACK_SIGNING_SECRET: "bench-signing-secret",
