@@ -75,8 +75,16 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
 
     const signature = header(event, "x-slack-signature");
+    let signingSecret: string;
+    try {
+      signingSecret = await deps.signingSecret();
+    } catch (error) {
+      // SSM unreachable or the parameter missing: say so in the log (never the value), 503 to Slack.
+      deps.logger.error("signing secret unavailable", { error: (error as Error).message });
+      return errorResult(503, "SecretUnavailable", "the signing secret could not be read; try again shortly");
+    }
     const verified = verifySlackSignature({
-      signingSecret: await deps.signingSecret(),
+      signingSecret,
       signature,
       timestamp: header(event, "x-slack-request-timestamp"),
       body,
