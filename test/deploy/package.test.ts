@@ -248,10 +248,15 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   const entries = resourcesOfType("AWS::EKS::AccessEntry");
   assert.deepEqual(
     entries.map(([id]) => id),
-    ["EksAccessProdEuApi", "EksAccessProdEuChatopsWorker", "EksAccessProdEuChatopsTeamsWebhook"],
+    [
+      "EksAccessProdEuApi",
+      "EksAccessProdEuAuditWorker",
+      "EksAccessProdEuChatopsWorker",
+      "EksAccessProdEuChatopsTeamsWebhook",
+    ],
     "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
   );
-  const [[, entry]] = entries;
+  const [, entry] = entries.find(([id]) => id === "EksAccessProdEuApi")!;
   assert.equal(entry.Properties.ClusterName, "prod-eu");
   assert.deepEqual(entry.Properties.PrincipalArn, { "Fn::GetAtt": ["ApiRole", "Arn"] });
   assert.deepEqual(entry.Properties.KubernetesGroups, ["helm-status-readers"]);
@@ -413,4 +418,31 @@ test("the Slack webhook bundle holds no Kubernetes client (it must ack within 3 
   }).stdout;
   const bytes = Number(size.trim().split(/\s+/)[3]);
   assert.ok(bytes > 0 && bytes < 1_500_000, `slack-handler.mjs is ${bytes} bytes`);
+});
+
+test("the audit pipeline: a schedule for the planner, the worker on AuditQueue with partial batch failures, a DLQ", () => {
+  const queue = template.Resources.AuditQueue.Properties as {
+    VisibilityTimeout: number;
+    RedrivePolicy: { deadLetterTargetArn: unknown; maxReceiveCount: number };
+  };
+  const worker = template.Resources.AuditWorkerLambdaFunction.Properties as { Timeout: number };
+  assert.ok(queue.VisibilityTimeout >= 6 * worker.Timeout, "visibility timeout >= 6x the worker timeout");
+  assert.equal(queue.RedrivePolicy.maxReceiveCount, 5);
+  assert.deepEqual(queue.RedrivePolicy.deadLetterTargetArn, { "Fn::GetAtt": ["AuditDeadLetterQueue", "Arn"] });
+  const [[, mapping]] = resourcesOfType("AWS::Lambda::EventSourceMapping");
+  assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+  assert.ok((mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency >= 2);
+  const rules = resourcesOfType("AWS::Events::Rule");
+  assert.equal(rules.length, 1);
+  assert.equal(rules[0][1].Properties.ScheduleExpression, "rate(5 minutes)");
+  const plannerPolicy = JSON.stringify(template.Resources.AuditPlannerRole.Properties.Policies);
+  assert.match(plannerPolicy, /sqs:SendMessage/);
+  assert.doesNotMatch(
+    plannerPolicy,
+    /eks:DescribeCluster|sqs:ReceiveMessage/,
+    "the planner reads no cluster, consumes nothing",
+  );
+  const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
+  assert.match(workerPolicy, /sqs:ReceiveMessage/);
+  assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
 });
