@@ -6,6 +6,8 @@
  * the store, connector or logger.
  */
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { Logger } from "../../shared/ports.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { readConfig, runtimeConfigReaders } from "../_shared/config.ts";
@@ -21,6 +23,8 @@ type Env = NodeJS.ProcessEnv;
 export interface ChatReaderOverrides {
   store?: ReleaseStore;
   clusters?: ClusterConnector;
+  /** The status history (default: SNAPSHOTS_TABLE's, when set). */
+  snapshots?: SnapshotStore;
   /** The use cases' logger port (the runtime's Powertools logger otherwise). */
   logger?: Logger;
 }
@@ -29,13 +33,18 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
   const config = readConfig(what, {
     ...runtimeConfigReaders(env, CHATOPS_SERVICE),
     chatops: () => chatopsSettingsFromEnv(env),
+    snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
   const runtime: LambdaRuntime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
+  // The snapshots client opens lazily (no network at cold start); only fleet and timeline read it.
+  const snapshots =
+    overrides.snapshots ?? (config.snapshots ? openSnapshotStore(config.store, config.snapshots) : undefined);
   const readers = {
     store: runtime.store,
     clusters: runtime.clusters,
     clock: runtime.clock,
     logger: overrides.logger ?? runtime.log,
+    ...(snapshots ? { snapshots } : {}),
   };
   return { settings: config.chatops, readers };
 }

@@ -44,6 +44,7 @@ export function slackIngressDepsFromEnv(
       metrics.publishStoredMetrics();
     },
     prefix: settings.prefix,
+    snapshots: settings.snapshots,
     apiBaseUrl: settings.apiBaseUrl,
     ...overrides,
   };

@@ -50,6 +50,8 @@ export interface SlackIngressDeps {
   now?: () => number;
   prefix?: string;
   apiBaseUrl?: string;
+  /** The status history exists: `fleet` and `timeline` are offered. */
+  snapshots?: boolean;
 }
 
 export const SLACK_COMMANDS_PATH = "/chatops/slack/commands";
@@ -62,6 +64,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = new ReplayGuard();
   const render = { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl };
+  const syntax = { prefix: deps.prefix, snapshots: deps.snapshots ?? false };
 
   return async (event) => {
     const started = now();
@@ -107,7 +110,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
     if (!caller) return errorResult(400, "InvalidSlashCommand", "team_id, channel_id and user_id are required");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(form.get("text") ?? "", { prefix: deps.prefix });
+    const parsed = parseChatCommand(form.get("text") ?? "", syntax);
     if (!parsed.ok) {
       audit({ ...who, command: firstWord(form.get("text")), outcome: "usage" });
       return json(200, {
@@ -137,12 +140,12 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const access = resolveAccess(deps.access, caller);
     const known = deps.clusterNames();
     try {
-      const target = resolveCommand(command, access, known);
+      const target = resolveCommand(command, access, known, syntax);
       if (target.verb !== "help") return { target };
       const message = renderSlackAnswer(
         {
           kind: "help",
-          usage: usageText({ prefix: deps.prefix }),
+          usage: usageText(syntax),
           clusters: access.clustersOf(known),
           defaults: access.defaults,
         },
@@ -157,7 +160,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
         };
       }
       if (error instanceof MissingClusterProblem) {
-        const usage = usageText({ prefix: deps.prefix });
+        const usage = usageText(syntax);
         return {
           answer: { public: false, message: renderSlackAnswer({ kind: "usage", error: error.message, usage }, render) },
           outcome: "usage",
@@ -221,7 +224,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const caller = callerOf(payload.team?.id, payload.channel?.id ?? payload.container?.channel_id, payload.user?.id);
     if (!caller) return errorResult(400, "InvalidInteraction", "team, channel and user are required");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(String(action.value ?? ""), { prefix: deps.prefix });
+    const parsed = parseChatCommand(String(action.value ?? ""), syntax);
     if (!parsed.ok) {
       audit({ ...who, command: "button", outcome: "usage" });
       return empty(200);

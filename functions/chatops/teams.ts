@@ -100,7 +100,8 @@ export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promi
         durationMs: now() - started,
       });
 
-    const parsed = parseChatCommand(mentionFree(activity.text ?? ""), { prefix: "@helm" });
+    const syntax = { prefix: "@helm", snapshots: Boolean(deps.snapshots) };
+    const parsed = parseChatCommand(mentionFree(activity.text ?? ""), syntax);
     if (!parsed.ok) {
       audit("?", "usage");
       return json(200, renderTeamsAnswer({ kind: "usage", error: parsed.error, usage: parsed.usage }));

@@ -7,12 +7,15 @@
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError } from "../errors.ts";
+import type { FleetEntry } from "../history/model.ts";
+import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
+import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
 import { releaseStatus, type StatusOptions } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
 import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions, usageText } from "./command.ts";
@@ -28,6 +31,8 @@ export interface ChatDeps {
   clock: Clock;
   logger: Logger;
   statusOptions?: StatusOptions;
+  /** The status history (audit snapshots): offers `fleet` and `timeline` when present. */
+  snapshots?: SnapshotStore;
 }
 
 export type ChatAnswer =
@@ -39,10 +44,21 @@ export type ChatAnswer =
       more: boolean;
     }
   | { kind: "list"; target: Extract<ResolvedCommand, { verb: "list" }>; releases: ReleaseSummary[]; more: boolean }
+  | { kind: "fleet"; target: Extract<ResolvedCommand, { verb: "fleet" }>; entries: FleetEntry[]; more: boolean }
+  | {
+      kind: "timeline";
+      target: Extract<ResolvedCommand, { verb: "timeline" }>;
+      snapshots: SnapshotSummary[];
+      more: boolean;
+    }
   | { kind: "help"; usage: string; clusters: string[]; defaults: { cluster?: string; namespace?: string } }
   | { kind: "usage"; error: string; usage: string }
   | { kind: "denied"; message: string }
   | { kind: "error"; code: string; message: string; errorKind: string };
+
+/** Snapshots shown by `timeline` (newest first). */
+export const TIMELINE_LENGTH = 10;
+const UNHEALTHY = "InProgress,Failed,Terminating,NotFound,Unknown";
 
 export interface AnswerOptions extends ParseOptions {
   /** Absolute epoch ms by which a status must be ready (partial report after). */
@@ -58,7 +74,7 @@ export async function answerCommand(
   const known = deps.clusters.list().map((c) => c.name);
   let target: ResolvedCommand;
   try {
-    target = resolveCommand(command, access, known);
+    target = resolveCommand(command, access, known, { snapshots: Boolean(deps.snapshots) });
   } catch (error) {
     if (error instanceof ChatAccessDeniedError) return { kind: "denied", message: error.message };
     if (error instanceof MissingClusterProblem)
@@ -81,7 +97,12 @@ async function run(
 ): Promise<ChatAnswer> {
   switch (target.verb) {
     case "help":
-      return { kind: "help", usage: usageText(options), clusters: access.clustersOf(known), defaults: access.defaults };
+      return {
+        kind: "help",
+        usage: usageText({ ...options, snapshots: Boolean(deps.snapshots) }),
+        clusters: access.clustersOf(known),
+        defaults: access.defaults,
+      };
     case "status": {
       const report = await releaseStatus(
         {
@@ -108,6 +129,34 @@ async function run(
         { max: target.max },
       );
       return { kind: "history", target, revisions: page.items, more: page.cursor !== undefined };
+    }
+    case "timeline": {
+      const page = await listSnapshots(
+        { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+        { cluster: target.cluster, namespace: target.namespace, name: target.release },
+        { limit: TIMELINE_LENGTH },
+      );
+      return { kind: "timeline", target, snapshots: page.snapshots, more: page.cursor !== undefined };
+    }
+    case "fleet": {
+      // What is not Current now, in the clusters and namespaces this channel may read only.
+      const entries: FleetEntry[] = [];
+      let more = false;
+      for (const cluster of target.clusters) {
+        const page = await fleetHealth(
+          { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+          { cluster, health: UNHEALTHY, limit: MAX_CHAT_PAGE },
+        );
+        entries.push(...page.items.filter((e) => access.allows(e.release.cluster, e.release.namespace)));
+        more ||= page.cursor !== undefined;
+        if (entries.length >= MAX_CHAT_PAGE) break;
+      }
+      return {
+        kind: "fleet",
+        target,
+        entries: entries.slice(0, MAX_CHAT_PAGE),
+        more: more || entries.length > MAX_CHAT_PAGE,
+      };
     }
     case "list": {
       // A channel limited to some namespaces sees only those: filtered here, page by page, within a bound.

@@ -13,6 +13,9 @@ export type ResolvedCommand =
   | { verb: "status"; cluster: string; namespace: string; release: string; revision?: number }
   | { verb: "history"; cluster: string; namespace: string; release: string; max: number }
   | { verb: "list"; cluster: string; namespace?: string; namespaces: "*" | Set<string> }
+  | { verb: "timeline"; cluster: string; namespace: string; release: string }
+  /** `cluster` when one was asked for; `clusters` are the ones to read (all the channel may read otherwise). */
+  | { verb: "fleet"; cluster?: string; clusters: string[] }
   | { verb: "help" };
 
 /** Helm's default namespace when neither the command nor the channel gives one. */
@@ -28,12 +31,22 @@ export function resolveCommand(
   command: ChatCommand,
   access: ChannelAccess,
   knownClusters: readonly string[],
+  options: { snapshots?: boolean } = {},
 ): ResolvedCommand {
   if (command.verb === "help") return { verb: "help" };
-  if (command.verb === "fleet" || command.verb === "timeline") {
-    throw new MissingClusterProblem(`${command.verb} is not available in this deployment`);
+  if ((command.verb === "fleet" || command.verb === "timeline") && !options.snapshots) {
+    throw new MissingClusterProblem(`${command.verb} is not available in this deployment (no status history)`);
   }
   if (access.none) throw new ChatAccessDeniedError();
+  if (command.verb === "fleet") {
+    if (command.cluster !== undefined) {
+      if (!access.allows(command.cluster)) throw new ChatAccessDeniedError();
+      return { verb: "fleet", cluster: command.cluster, clusters: [command.cluster] };
+    }
+    const clusters = access.clustersOf(knownClusters);
+    if (clusters.length === 0) throw new ChatAccessDeniedError();
+    return { verb: "fleet", clusters };
+  }
   const cluster = command.cluster ?? access.defaults.cluster ?? onlyCluster(access, knownClusters);
   if (!cluster) {
     throw new MissingClusterProblem("no --cluster given and this channel has no default cluster: add --cluster NAME");
@@ -52,6 +65,7 @@ export function resolveCommand(
       ? { verb: "status", cluster, namespace, release: command.release }
       : { verb: "status", cluster, namespace, release: command.release, revision: command.revision };
   }
+  if (command.verb === "timeline") return { verb: "timeline", cluster, namespace, release: command.release };
   return { verb: "history", cluster, namespace, release: command.release, max: command.max ?? 10 };
 }
 
@@ -69,6 +83,10 @@ export function apiPathOf(target: ResolvedCommand): string | undefined {
       return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/status${target.revision ? `?revision=${target.revision}` : ""}`;
     case "history":
       return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/history`;
+    case "timeline":
+      return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/snapshots`;
+    case "fleet":
+      return `/fleet/health${target.cluster ? `?cluster=${e(target.cluster)}` : ""}`;
     case "list":
       return target.namespace
         ? `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases`
