@@ -25,7 +25,7 @@ import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
-import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
@@ -46,17 +46,7 @@ const LONG_299 = `${"A failed upgrade keeps its whole reason in the description:
 const MULTI_LINE = "Upgrade failed:\n  resource one is not ready\n  resource two is not ready";
 
 function helmEnv(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    KUBECONFIG: kubeconfig,
-    KUBECACHEDIR: join(home, "kube-cache"),
-    HELM_CACHE_HOME: join(home, "helm-cache"),
-    HELM_CONFIG_HOME: join(home, "helm-config"),
-    HELM_DATA_HOME: join(home, "helm-data"),
-    TZ: "UTC",
-    NO_COLOR: "1",
-  };
+  return kubeToolsEnv(home, kubeconfig);
 }
 
 interface Run {
