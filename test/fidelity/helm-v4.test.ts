@@ -32,6 +32,8 @@ const helm = await helmPath();
 const kubectl = await kubectlPath();
 const TABLE = "fidelity";
 const CLUSTER = "fid";
+/** The simulated cluster's clock stands still, so AGE cells are the same for helm and for us whenever each reads. */
+const FROZEN = new Date();
 
 let sim: SimulatedEks;
 let dynamo: DynamoDbLocal;
@@ -99,7 +101,10 @@ const callApi = (target: string) => api(httpApiEvent("GET", target), lambdaConte
 
 before(async () => {
   if (!helm || !kubectl) return;
-  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: CLUSTER }] }), startDynamoDbLocal()]);
+  [sim, dynamo] = await Promise.all([
+    startSimulatedEks({ clusters: [{ name: CLUSTER }], now: () => FROZEN }),
+    startDynamoDbLocal(),
+  ]);
   home = await mkdtemp(join(tmpdir(), "fidelity-"));
   kubeconfig = join(home, "kubeconfig");
   await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
