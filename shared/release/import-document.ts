@@ -120,9 +120,7 @@ export function importObjectsOf(document: unknown, where = "the document"): unkn
   // An empty List is what kubectl prints when nothing matched: valid, nothing to do. A bare [] is no object at all.
   const emptyList = objects.length === 0 && !Array.isArray(document);
   if (!emptyList && !objects.some(isKubernetesObject)) {
-    throw new InvalidImportDocumentError(
-      `${where} is not a Kubernetes object: ${EXPECTED} (objects with a kind)`,
-    );
+    throw new InvalidImportDocumentError(`${where} is not a Kubernetes object: ${EXPECTED} (objects with a kind)`);
   }
   return objects;
 }

@@ -8,6 +8,7 @@
  * (stored revisions come back `unchanged`), so a partial import is continued by
  * sending the same document again.
  */
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import { parseManifest } from "../kube/manifest.ts";
 import type { Logger } from "../ports.ts";
@@ -78,10 +79,11 @@ const MAX_IMPORT_CONCURRENCY = 64;
 const PER_OBJECT_KINDS = new Set(["validation", "conflict", "too-large", "corrupt"]);
 
 export async function importReleases(
-  deps: { store: ReleaseStore; logger?: Logger },
+  deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger },
   input: ImportInput,
 ): Promise<ImportSummary> {
   const cluster = validateClusterName(input.cluster);
+  requireKnownCluster(deps.clusters, cluster);
   const objects = importObjectsOf(input.document);
   const now = input.now ?? Date.now;
   const concurrency = Math.min(

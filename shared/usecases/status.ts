@@ -1,4 +1,5 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
+import { requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import { type FetchResult, fetchReleaseResources } from "../kube/fetch.ts";
 import type { Clock, Logger } from "../ports.ts";
@@ -64,6 +65,8 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const wallClock = deps.options?.wallClock ?? Date.now;
   const started = wallClock();
   const key = parseKey(request);
+  // Before the store read: a cluster outside the registry is a 404 even if the store holds data for it.
+  requireKnownCluster(deps.clusters, key.cluster);
   const release = await loadRelease(deps.store, key, request.revision);
 
   // Parsed and redacted once per stored revision in a warm process (prepared-manifest.ts).

@@ -41,7 +41,7 @@ const ALIAS_BOMB = [
 test("values nested 10,000 levels: that object fails by name, the valid ones around it are stored", async () => {
   const store = new MemoryReleaseStore();
   const summary = await importReleases(
-    { store },
+    { store, clusters: "any" },
     {
       cluster: "c",
       document: list([
@@ -62,7 +62,7 @@ test("values nested 10,000 levels: that object fails by name, the valid ones aro
   assert.match(summary.results[1].error ?? "", /release config is nested deeper than 256 levels/);
   assert.equal((await store.getLatest({ cluster: "c", namespace: "default", name: "valid2" })).version, 1);
   // 200 levels is deep but allowed.
-  const ok = await importReleases({ store }, { cluster: "c", document: deepSecret("deepish", 200) });
+  const ok = await importReleases({ store, clusters: "any" }, { cluster: "c", document: deepSecret("deepish", 200) });
   assert.equal(ok.imported, 1);
 });
 
@@ -85,7 +85,7 @@ test("a manifest that is an alias bomb is refused at import; a merely broken doc
     manifest: `${good.manifest}---\nkind: ConfigMap\nmetadata: {name: x\n`,
   });
   const summary = await importReleases(
-    { store },
+    { store, clusters: "any" },
     { cluster: "c", document: list([bomb, broken, good].map((r) => encodeHelmSecret(r))) },
   );
   assert.deepEqual(
@@ -122,7 +122,10 @@ test("writes run in parallel (bounded), one release's revisions in document orde
   const items = [];
   for (let i = 0; i < 20; i++) items.push(encodeHelmSecret(makeRelease({ name: `r${i}` })));
   for (let v = 1; v <= 5; v++) items.push(encodeHelmSecret(makeRelease({ name: "many", version: v })));
-  const summary = await importReleases({ store }, { cluster: "c", document: list(items), concurrency: 4 });
+  const summary = await importReleases(
+    { store, clusters: "any" },
+    { cluster: "c", document: list(items), concurrency: 4 },
+  );
   assert.equal(summary.imported, 25);
   assert.equal(summary.complete, true);
   assert.equal(stats.maxInFlight, 4);
@@ -145,20 +148,20 @@ test("past the deadline no object is started: a partial summary with a hint; re-
   // Each start advances the fake clock; the deadline falls after 10 starts.
   const document = list(items);
   const first = await importReleases(
-    { store },
+    { store, clusters: "any" },
     { cluster: "c", document, concurrency: 2, deadline: 10, now: () => clock++ },
   );
   assert.equal(first.complete, false);
   assert.equal(first.imported + first.notStarted, 40);
   assert.ok(first.imported > 0 && first.notStarted > 0, JSON.stringify({ ...first, results: undefined }));
   assert.match(first.hint ?? "", /not started; re-run the same import to continue/);
-  const second = await importReleases({ store }, { cluster: "c", document, now });
+  const second = await importReleases({ store, clusters: "any" }, { cluster: "c", document, now });
   assert.equal(second.complete, true);
   assert.equal(second.notStarted, 0);
   assert.equal(second.hint, undefined);
   assert.equal(second.unchanged, first.imported);
   assert.equal(second.imported, first.notStarted);
   // A deadline already past: nothing is started, nothing fails.
-  const none = await importReleases({ store }, { cluster: "c", document, deadline: 0, now: () => 1 });
+  const none = await importReleases({ store, clusters: "any" }, { cluster: "c", document, deadline: 0, now: () => 1 });
   assert.deepEqual([none.results.length, none.notStarted, none.complete], [0, 40, false]);
 });

@@ -5,7 +5,6 @@ import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
-import { requireKnownCluster } from "./cluster-guard.ts";
 import { annotate } from "./releases.ts";
 
 /**
@@ -24,9 +23,11 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(event.queryStringParameters, []);
       annotate(context, { cluster });
       const document = parseBody(event, deps.settings.maxBodyBytes);
-      requireKnownCluster(deps.clusters, cluster);
       const deadline = importDeadline(context, deps.settings.deadlineMarginMs);
-      const summary = await importReleases({ store: deps.store, logger: deps.logger }, { cluster, document, deadline });
+      const summary = await importReleases(
+        { store: deps.store, clusters: deps.clusters, logger: deps.logger },
+        { cluster, document, deadline },
+      );
       return json(summary, summary.failed > 0 ? 422 : summary.complete ? 200 : 207);
     }),
   ];
