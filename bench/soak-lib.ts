@@ -16,13 +16,18 @@ export interface LocalStack {
 }
 
 /** `npm start` exactly as a user runs it (demo data, in-process simulator), on a free port and its own data folder. */
-export async function startLocalStack(dataDir: string, nodeFlags: string[] = []): Promise<LocalStack> {
+export async function startLocalStack(
+  dataDir: string,
+  nodeFlags: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<LocalStack> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     PORT: "0",
     HELM_STATUS_DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: "ERROR",
+    ...extraEnv,
   };
   const child = spawn(process.execPath, [...nodeFlags, "local/start.ts"], {
     cwd: ROOT,

@@ -66,13 +66,13 @@ export interface ImportInput {
   onProgress?: (progress: ImportProgress) => void;
   /** Epoch ms after which no object is started (writes already running finish). */
   deadline?: number;
-  /** Objects written at once (default 8). */
+  /** Objects written at once (default 16). */
   concurrency?: number;
   /** Wall clock for the deadline (default Date.now). */
   now?: () => number;
 }
 
-export const DEFAULT_IMPORT_CONCURRENCY = 8;
+export const DEFAULT_IMPORT_CONCURRENCY = 16;
 const MAX_IMPORT_CONCURRENCY = 64;
 
 /** Failures that are about one object; anything else (store down, bug) stops the import. */
