@@ -102,11 +102,13 @@ export interface LoadResult {
   errors: number;
   latenciesMs: number[];
   seconds: number;
+  /** One body per status >= 500, to say what failed. */
+  samples: Record<string, string>;
 }
 
 /** `clients` loops, each requesting the next of `urls` as soon as its previous answer is read, for `seconds`. */
 export async function loadClients(urls: string[], clients: number, seconds: number): Promise<LoadResult> {
-  const result: LoadResult = { requests: 0, byStatus: {}, errors: 0, latenciesMs: [], seconds };
+  const result: LoadResult = { requests: 0, byStatus: {}, errors: 0, latenciesMs: [], seconds, samples: {} };
   const until = performance.now() + seconds * 1000;
   let next = 0;
   const client = async () => {
@@ -115,8 +117,9 @@ export async function loadClients(urls: string[], clients: number, seconds: numb
       const started = performance.now();
       try {
         const response = await fetch(url, { signal: AbortSignal.timeout(35_000) });
-        await response.arrayBuffer();
+        const body = await response.text();
         result.byStatus[response.status] = (result.byStatus[response.status] ?? 0) + 1;
+        if (response.status >= 500) result.samples[response.status] ??= body.slice(0, 300);
       } catch {
         result.errors++;
       }

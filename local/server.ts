@@ -19,6 +19,14 @@ export interface LocalServerOptions {
   port?: number;
   /** Per-invocation budget, as the function's timeout (API Gateway's integration limit is 30 s). */
   timeoutMs?: number;
+  /**
+   * Invocations run at once (default 16); later requests wait their turn, first come first
+   * served, their budget counting from arrival as API Gateway's does. On AWS each concurrent
+   * request has its own Lambda; here they share one event loop, and 200 at once starved it
+   * (timers fired seconds late: DynamoDB "did not answer in time" 504s, p99 over 30 s, and
+   * RSS growing with every extra connection pool in use).
+   */
+  maxConcurrency?: number;
 }
 
 export interface LocalServer {
@@ -33,8 +41,9 @@ const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-www-form-urlen
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const timeoutMs = options.timeoutMs ?? 29_000;
+  const slots = new Slots(options.maxConcurrency ?? 16);
   const server: Server = createServer((req, res) => {
-    serve(req, res, options.handler, timeoutMs).catch((error) => {
+    serve(req, res, options.handler, timeoutMs, slots).catch((error) => {
       process.stderr.write(`local server: ${(error as Error).stack ?? error}\n`);
       if (res.headersSent) {
         res.destroy();
@@ -74,7 +83,36 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handler: LambdaHttpHandler, timeoutMs: number) {
+/** A FIFO semaphore: at most `limit` invocations at once. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly limit: number;
+  constructor(limit: number) {
+    this.limit = Math.max(1, limit);
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: LambdaHttpHandler,
+  timeoutMs: number,
+  slots: Slots,
+) {
+  const arrived = Date.now();
   const chunks: Buffer[] = [];
   let size = 0;
   const declared = Number(req.headers["content-length"] ?? 0);
@@ -91,8 +129,12 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: LambdaH
     chunks.push(chunk as Buffer);
   }
   const event = toApiGatewayEvent(req, Buffer.concat(chunks));
-  const context = lambdaContext(timeoutMs);
-  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+  const result = await slots.run(async () => {
+    if (res.destroyed) return undefined; // the client gave up while waiting
+    const context = lambdaContext(Math.max(0, timeoutMs - (Date.now() - arrived)));
+    return (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+  });
+  if (res.destroyed) return;
   writeResult(res, result);
 }
 
