@@ -7,9 +7,10 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
+import { isRecord } from "../values.ts";
 import { HelmPayloadError } from "./errors.ts";
 import type { ChartMetadata, Hook, Release, ReleaseInfo } from "./model.ts";
-import { validateNamespace, validateReleaseName, validateRevision, validateStatus } from "./validation.ts";
+import { validateNamespace, validateNewReleaseName, validateRevision, validateStatus } from "./validation.ts";
 
 export const HELM_STORAGE_TYPE = "helm.sh/release.v1";
 export const HELM_OBJECT_PREFIX = "sh.helm.release.v1.";
@@ -104,15 +105,18 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
   }
   if (raw.name === undefined || raw.name === "") throw new HelmPayloadError("release JSON has no name");
   if (raw.version === undefined) throw new HelmPayloadError("release JSON has no version");
-  const name = asPayload(() => validateReleaseName(raw.name));
+  const name = asPayload(() => validateNewReleaseName(raw.name));
   const version = asPayload(() => validateRevision(raw.version));
   const namespace = asPayload(() =>
     validateNamespace(raw.namespace === undefined || raw.namespace === "" ? defaultNamespace : raw.namespace),
   );
-  const release: Release = { name, namespace, version, info: infoFrom(raw.info), manifest: "" };
+  const release: Release = { name, namespace, version, manifest: "" };
+  // No info is kept as no info (Helm's storage can hold one): status says "release info is missing".
+  const info = infoFrom(raw.info);
+  if (info) release.info = info;
   const chart = chartFrom(raw.chart);
   if (chart) release.chart = { metadata: chart };
-  if (isPlainObject(raw.config) && Object.keys(raw.config).length > 0) release.config = raw.config;
+  if (isRecord(raw.config) && Object.keys(raw.config).length > 0) release.config = raw.config;
   if (raw.manifest !== undefined && typeof raw.manifest !== "string")
     throw new HelmPayloadError("manifest is not a string");
   release.manifest = (raw.manifest as string | undefined) ?? "";
@@ -120,16 +124,16 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
     if (!Array.isArray(raw.hooks)) throw new HelmPayloadError("hooks is not a list");
     release.hooks = raw.hooks.map(hookFrom);
   }
-  if (isPlainObject(raw.labels) && Object.keys(raw.labels).length > 0) {
+  if (isRecord(raw.labels) && Object.keys(raw.labels).length > 0) {
     release.labels = raw.labels as Record<string, string>;
   }
   if (typeof raw.apply_method === "string" && raw.apply_method) release.apply_method = raw.apply_method;
   return release;
 }
 
-function infoFrom(value: unknown): ReleaseInfo {
-  if (value === undefined || value === null) return { status: "unknown" };
-  if (!isPlainObject(value)) throw new HelmPayloadError("info is not an object");
+function infoFrom(value: unknown): ReleaseInfo | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) throw new HelmPayloadError("info is not an object");
   const info: ReleaseInfo = { status: "unknown" };
   for (const field of ["first_deployed", "last_deployed", "deleted", "description"] as const) {
     const v = value[field];
@@ -143,7 +147,7 @@ function infoFrom(value: unknown): ReleaseInfo {
 function chartFrom(value: unknown): ChartMetadata | undefined {
   if (value === undefined || value === null) return undefined;
   const metadata = (value as { metadata?: unknown }).metadata;
-  if (!isPlainObject(metadata)) return undefined;
+  if (!isRecord(metadata)) return undefined;
   const chart: ChartMetadata = { name: String(metadata.name ?? ""), version: String(metadata.version ?? "") };
   for (const field of ["appVersion", "apiVersion", "description"] as const) {
     if (typeof metadata[field] === "string" && metadata[field] !== "") chart[field] = metadata[field] as string;
@@ -152,7 +156,7 @@ function chartFrom(value: unknown): ChartMetadata | undefined {
 }
 
 function hookFrom(value: unknown, index: number): Hook {
-  if (!isPlainObject(value)) throw new HelmPayloadError(`hooks[${index}] is not an object`);
+  if (!isRecord(value)) throw new HelmPayloadError(`hooks[${index}] is not an object`);
   const text = (v: unknown) => (typeof v === "string" ? v : "");
   const hook: Hook = {
     name: text(value.name),
@@ -161,7 +165,7 @@ function hookFrom(value: unknown, index: number): Hook {
     manifest: text(value.manifest),
     events: Array.isArray(value.events) ? value.events.map(String) : [],
   };
-  if (isPlainObject(value.last_run)) {
+  if (isRecord(value.last_run)) {
     const run = value.last_run;
     hook.last_run = { phase: text(run.phase) };
     if (text(run.started_at)) hook.last_run.started_at = text(run.started_at);
@@ -242,8 +246,4 @@ function asPayload<T>(validate: () => T): T {
   } catch (error) {
     throw new HelmPayloadError(`release JSON: ${(error as Error).message}`, { cause: error });
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -57,6 +57,8 @@ export interface StatusRequest {
   /** Absolute time (epoch ms) by which the report must be ready; see docs/status.md. */
   deadline?: number;
   concurrency?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -104,7 +106,8 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
       // for releases whose resources are expected to be gone or broken.
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
       if (callerError || !NON_FATAL_STATUSES.has(release.info!.status)) throw error;
-      fetched = { failure: (error as Error).message };
+      // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
+      fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
     }
   }
 
@@ -117,6 +120,9 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: wallClock() - started,
+    // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
+    // would report Helm's own later changes as drift.
+    drift: (request.drift ?? true) && release.info!.status === "deployed",
   });
   deps.logger.info("release status read", {
     cluster: key.cluster,
@@ -127,6 +133,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     missing: report.missing.length,
     complete: report.complete,
     health: report.health.overall,
+    driftedFields: report.drift?.fields.length,
     requests: report.counters.requests,
     retries: report.counters.retries,
     maxInFlight: report.counters.maxInFlight,

@@ -1,5 +1,6 @@
 import { InvalidImportDocumentError, parseImportDocument } from "../../../shared/release/import-document.ts";
 import { importReleases } from "../../../shared/usecases/import.ts";
+import { loggerPort } from "../../_shared/telemetry.ts";
 import { InvalidBodyError, RequestTooLargeError } from "../errors.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
@@ -17,6 +18,7 @@ import { annotate } from "./releases.ts";
  * The body is never logged: it carries the release's values.
  */
 export function importRoutes(deps: ApiDeps): RouteDefinition[] {
+  const logger = loggerPort(deps.logger);
   return [
     defineRoute("POST", "/clusters/{cluster}/releases/import", async (event, context) => {
       const cluster = clusterParam(event.pathParameters);
@@ -25,7 +27,7 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       const document = parseBody(event, deps.settings.maxBodyBytes);
       const deadline = importDeadline(context, deps.settings.deadlineMarginMs);
       const summary = await importReleases(
-        { store: deps.store, clusters: deps.clusters, logger: deps.logger },
+        { store: deps.store, clusters: deps.clusters, logger },
         { cluster, document, deadline },
       );
       return json(summary, summary.failed > 0 ? 422 : summary.complete ? 200 : 207);

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
+import { checkIdentity, parseBody } from "./bodies.ts";
+import { patchResource, scaleOf, updateWrite, writeScale } from "./field-writes.ts";
 import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
-import { jsonPatch, mergePatch } from "./patch.ts";
-import { decodeProtobufObject, ProtobufDecodeError, ProtobufKindUnsupportedError } from "./protobuf.ts";
 import { apiVersionOf } from "./registry.ts";
 import { parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
 import type { ClusterState } from "./state.ts";
@@ -25,6 +25,16 @@ export interface ApiReply {
   headers?: Record<string, string>;
   /** Long-running answers (watch) write the response themselves. */
   stream?: (res: ServerResponse) => void;
+}
+
+export interface ResourceRequest {
+  method: string;
+  query: URLSearchParams;
+  accept?: string;
+  contentType?: string;
+  /** Names the field manager when `?fieldManager=` does not. */
+  userAgent?: string;
+  body: Buffer;
 }
 
 export type Authorizer = (
@@ -63,7 +73,7 @@ const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
 export function handleResource(
   state: ClusterState,
   path: ResourcePath,
-  request: { method: string; query: URLSearchParams; accept?: string; contentType?: string; body: Buffer },
+  request: ResourceRequest,
   authorize: Authorizer,
 ): ApiReply {
   const type = state.registry.byResource(path.group, path.version, path.plural);
@@ -89,6 +99,7 @@ export function handleResource(
     case "get": {
       const object = state.store.get(type, path.namespace, path.name as string);
       if (!object) throw notFound(type.plural, path.name as string, type.group);
+      if (path.subresource === "scale") return { status: 200, body: scaleOf(object) };
       if (path.subresource === "log") return { status: 200, body: "", headers: { "content-type": "text/plain" } };
       return { status: 200, body: present(state, type, [render(object)], representation, request.query, undefined) };
     }
@@ -109,11 +120,16 @@ export function handleResource(
     case "create": {
       const object = parseBody(request.body, request.contentType);
       checkIdentity(type, apiVersion, object, path);
-      const created = state.create(type, { ...object, metadata: { ...object.metadata, namespace: path.namespace } });
+      const created = state.create(
+        type,
+        { ...object, metadata: { ...object.metadata, namespace: path.namespace } },
+        { write: updateWrite(request, apiVersion) },
+      );
       return { status: 201, body: render(created) };
     }
     case "update": {
       const object = parseBody(request.body, request.contentType);
+      if (path.subresource === "scale") return writeScale(state, type, path, request, apiVersion, () => object);
       checkIdentity(type, apiVersion, object, path);
       if (object.metadata?.name !== path.name)
         throw badRequest("the name of the object does not match the name on the URL");
@@ -121,31 +137,15 @@ export function handleResource(
       if (!existing) throw notFound(type.plural, path.name as string, type.group);
       const next = path.subresource === "status" ? { ...existing, status: object.status } : object;
       if (path.subresource !== "status" && existing.status !== undefined) next.status = existing.status;
-      const updated = state.replace(type, { ...next, metadata: { ...next.metadata, namespace: path.namespace } });
+      const updated = state.replace(
+        type,
+        { ...next, metadata: { ...next.metadata, namespace: path.namespace } },
+        { write: updateWrite(request, apiVersion, path.subresource) },
+      );
       return { status: 200, body: render(updated) };
     }
-    case "patch": {
-      const existing = state.store.get(type, path.namespace, path.name as string);
-      const contentType = (request.contentType ?? "").split(";")[0].trim();
-      const patch = parseBody(request.body, "application/json", true);
-      if (!existing) {
-        if (contentType !== "application/apply-patch+yaml")
-          throw notFound(type.plural, path.name as string, type.group);
-        const created = state.create(type, {
-          ...(patch as KubeObject),
-          metadata: { ...(patch as KubeObject).metadata, namespace: path.namespace },
-        });
-        return { status: 201, body: render(created) };
-      }
-      const patched =
-        contentType === "application/json-patch+json" ? jsonPatch(existing, patch) : mergePatch(existing, patch);
-      delete patched.metadata?.resourceVersion;
-      const updated = state.replace(type, {
-        ...patched,
-        metadata: { ...patched.metadata, name: path.name, namespace: path.namespace },
-      });
-      return { status: 200, body: render(updated) };
-    }
+    case "patch":
+      return patchResource(state, type, path, request, apiVersion, render);
     case "delete": {
       const removed = state.remove(type, path.namespace, path.name as string);
       return {
@@ -179,59 +179,6 @@ export function handleResource(
     }
     default:
       throw new ApiError(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
-  }
-}
-
-function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
-  const type = (contentType ?? "application/json").split(";")[0].trim();
-  if (!anyJson && type === "application/vnd.kubernetes.protobuf") return parseProtobuf(body);
-  if (!anyJson && type !== "application/json" && type !== "") {
-    throw new ApiError(
-      415,
-      "UnsupportedMediaType",
-      `the body of the request was in an unknown format - accepted media types include: application/json`,
-    );
-  }
-  try {
-    const parsed = JSON.parse(body.toString("utf8"));
-    if (!anyJson && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)))
-      throw new Error("not an object");
-    return parsed;
-  } catch (error) {
-    throw badRequest(`the body of the request could not be decoded as JSON: ${(error as Error).message}`);
-  }
-}
-
-function parseProtobuf(body: Buffer): KubeObject {
-  try {
-    return decodeProtobufObject(body);
-  } catch (error) {
-    if (error instanceof ProtobufKindUnsupportedError) {
-      throw new ApiError(
-        415,
-        "UnsupportedMediaType",
-        `the body of the request was in an unknown format - accepted media types include: application/json (${error.message})`,
-      );
-    }
-    if (error instanceof ProtobufDecodeError) {
-      throw badRequest(`the body of the request could not be decoded as protobuf: ${error.message}`);
-    }
-    throw error;
-  }
-}
-
-function checkIdentity(type: ResourceType, apiVersion: string, object: KubeObject, path: ResourcePath): void {
-  if (object.kind && object.kind !== type.kind) {
-    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
-  }
-  if (object.apiVersion && object.apiVersion !== apiVersion) {
-    throw badRequest(
-      `the API version in the data (${object.apiVersion}) does not match the expected API version (${apiVersion})`,
-    );
-  }
-  const bodyNamespace = object.metadata?.namespace;
-  if (type.namespaced && bodyNamespace && bodyNamespace !== path.namespace) {
-    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
 }
 
