@@ -112,7 +112,7 @@ export function malformedCases(): MalformedCase[] {
     },
     {
       name: "invalid revision",
-      request: request("GET", `/clusters/${CLUSTER}/namespaces/default/releases/web/status?revision=-1`),
+      request: request("GET", `/clusters/${CLUSTER}/namespaces/default/releases/web/status?revision=abc`),
       status: 400,
     },
     { name: "unknown query parameter", request: request("GET", `/clusters/${CLUSTER}/releases?evil=1`), status: 400 },

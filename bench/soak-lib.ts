@@ -107,7 +107,12 @@ export interface LoadResult {
 }
 
 /** `clients` loops, each requesting the next of `urls` as soon as its previous answer is read, for `seconds`. */
-export async function loadClients(urls: string[], clients: number, seconds: number): Promise<LoadResult> {
+export async function loadClients(
+  urls: string[],
+  clients: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   const result: LoadResult = { requests: 0, byStatus: {}, errors: 0, latenciesMs: [], seconds, samples: {} };
   const until = performance.now() + seconds * 1000;
   let next = 0;
@@ -116,7 +121,7 @@ export async function loadClients(urls: string[], clients: number, seconds: numb
       const url = urls[next++ % urls.length];
       const started = performance.now();
       try {
-        const response = await fetch(url, { signal: AbortSignal.timeout(35_000) });
+        const response = await fetch(url, { headers, signal: AbortSignal.timeout(35_000) });
         const body = await response.text();
         result.byStatus[response.status] = (result.byStatus[response.status] ?? 0) + 1;
         if (response.status >= 500) result.samples[response.status] ??= body.slice(0, 300);

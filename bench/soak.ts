@@ -7,14 +7,13 @@
  *                budget each, 4 at a time) while the simulated EKS answers 20% of requests with
  *                500/503/429 and resets 5% of connections: every answer inside the budget? how many
  *                complete? The handler's heap after GC before/after (a warm Lambda stays flat).
- *   2. clients   `npm start` as a user runs it (child process), C clients in closed loops for R rounds of
- *                S seconds: 5xx count, p50/p99, the server's RSS after each round and after idling.
- *   3. malformed the malformed-request table (bench/malformed-requests.ts) against that server: how many
- *                tried, how many answered 4xx with the {error: {code, message}} shape.
- *
- *   4. import    objects/s of the import use case at concurrency 1 and 16 (DynamoDB Local), then a List of
+ *   2. import    objects/s of the import use case at concurrency 1 and 16 (DynamoDB Local), then a List of
  *                SOAK_IMPORT_OBJECTS release Secrets POSTed to the API handler with a 29 s Lambda budget:
  *                the answer's time and status (207 + "re-run to continue" when it ran out), then the re-run.
+ *   3. clients   `npm start` as a user runs it (child process), C clients in closed loops for R rounds of
+ *                S seconds: 5xx count, p50/p99, the server's RSS after each round and after idling.
+ *   4. malformed the malformed-request table (bench/malformed-requests.ts) against that server: how many
+ *                tried, how many answered 4xx with the {error: {code, message}} shape.
  *
  * SOAK_STATUSES (default 60), SOAK_BUDGET_MS (8000), SOAK_CLIENTS (200), SOAK_ROUNDS (3), SOAK_SECONDS (12),
  * SOAK_IMPORT_OBJECTS (8000: 5.3 MB, under the 6 MB body limit).
@@ -159,7 +158,7 @@ async function clientsAndMalformed(): Promise<void> {
     await sleep(2_000);
     const rssStart = stack.rssMb();
     out();
-    out(`## 2. clients: ${CLIENTS} concurrent clients against npm start, ${ROUNDS} rounds of ${SECONDS} s`);
+    out(`## 3. clients: ${CLIENTS} concurrent clients against npm start, ${ROUNDS} rounds of ${SECONDS} s`);
     out(`  RSS after warm-up      ${rssStart.toFixed(0)} MB`);
     for (let round = 1; round <= ROUNDS; round++) {
       const result = await loadClients(urls, CLIENTS, SECONDS);
@@ -185,7 +184,7 @@ async function clientsAndMalformed(): Promise<void> {
       }
     }
     out();
-    out(`## 3. malformed requests: ${cases.length} tried, ${shaped} answered 4xx with {error: {code, message}}`);
+    out(`## 4. malformed requests: ${cases.length} tried, ${shaped} answered 4xx with {error: {code, message}}`);
     for (const failure of failures) out(`  NOT OK ${failure}`);
   } finally {
     await stack.stop();
@@ -224,7 +223,7 @@ async function imports(handler: ReturnType<typeof createApiHandler>, store: Rele
   }
   const avg = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   out();
-  out("## 4. import");
+  out("## 2. import");
   out(
     `  objects/s              concurrency 1: ${avg(rates[1]).toFixed(0)}/s, concurrency 16: ${avg(rates[16]).toFixed(0)}/s (${(avg(rates[16]) / avg(rates[1])).toFixed(1)}x; DynamoDB Local, ~4 calls per object)`,
   );
