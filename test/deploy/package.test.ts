@@ -83,7 +83,8 @@ before(() => {
     cwd: root,
     env,
     encoding: "utf8",
-    timeout: 180_000,
+    // Six functions bundled by esbuild (api, audit x2, chatops x3): minutes on a loaded 2-core machine.
+    timeout: 420_000,
   });
   if (packaged.status === 0) {
     template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
