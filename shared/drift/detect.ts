@@ -34,12 +34,21 @@ export function detectDrift(input: DriftInput): DriftReport {
     input.objects.filter((o) => o.kind === "HorizontalPodAutoscaler").flatMap((o) => hpaTarget(o.manifest)),
   );
   const fields: DriftedField[] = [];
+  // Server-side applied: the release says so, or Helm's Apply entry is on any of its objects (an object whose
+  // every Helm-owned field was taken by others has none left).
+  let ssa = input.applyMethod === "ssa";
+  const found: Array<{ object: DriftObject; differences: Difference[] }> = [];
   for (const object of input.objects) {
+    const managedFields = (object.live.metadata as Record<string, unknown> | undefined)?.managedFields;
+    if (!ssa && Array.isArray(managedFields)) {
+      ssa = managedFields.some((e) => helm.has((e as { manager?: string })?.manager ?? "") && e?.operation === "Apply");
+    }
     const differences = compareObject(object);
-    if (differences.length === 0) continue;
+    if (differences.length > 0) found.push({ object, differences });
+  }
+  for (const { object, differences } of found) {
     const metadata = (object.live.metadata ?? {}) as Record<string, unknown>;
     const owners = readOwners(metadata.managedFields);
-    const ssa = input.applyMethod === "ssa" || owners.some((o) => helm.has(o.manager) && o.operation === "Apply");
     const targetedByHpa = hpaTargets.has(`${object.kind}/${object.name}`);
     for (const difference of differences) {
       fields.push(attribute(object, difference, owners, { helm, ssa, targetedByHpa }));
