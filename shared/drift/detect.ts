@@ -125,8 +125,15 @@ function display(value: unknown, other: unknown): string {
   if (value === undefined || value === null) return "<absent>";
   let text: string;
   if (typeof value === "string") {
-    text = value === "" || (typeof other === "number" && /^-?\d/.test(value)) ? JSON.stringify(value) : value;
+    // Quoted when empty, when a number is on the other side, or multi-line (kept on one line, escapes visible).
+    const quote = value === "" || (typeof other === "number" && /^-?\d/.test(value)) || hasControl(value);
+    text = quote ? JSON.stringify(value) : value;
   } else if (typeof value === "object") text = JSON.stringify(value);
   else text = String(value);
   return text.length > VALUE_WIDTH ? `${text.slice(0, VALUE_WIDTH - 1)}…` : text;
+}
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 32) return true;
+  return false;
 }
