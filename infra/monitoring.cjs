@@ -93,7 +93,9 @@ function productAlarms(definitions, functionKeys, log = () => {}) {
     const where = `custom.monitoring.alarms.${key}`;
     for (const field of Object.keys(definition))
       if (!FIELDS.includes(field)) problems.push(`${where}.${field}: unknown field`);
-    if (!definition.metric || !definition.dimensions || typeof definition.dimensions !== "object") {
+    // AWS/Lambda metrics default to the function's own FunctionName dimension.
+    const lambda = definition.namespace === "AWS/Lambda" && definition.dimensions === undefined;
+    if (!definition.metric || (!lambda && (!definition.dimensions || typeof definition.dimensions !== "object"))) {
       problems.push(`${where}: needs metric and dimensions (the EMF dimension set, exactly)`);
     }
     if (!(definition.comparison in COMPARISONS))
@@ -213,6 +215,10 @@ function buildMonitoring({ template, functions, definitions, settings, service, 
     log,
   );
   for (const entry of product) {
+    if (entry.dimensions === undefined) {
+      const { logicalId } = functions.find((f) => f.key === entry.function);
+      entry.dimensions = { FunctionName: { Ref: logicalId } };
+    }
     Resources[`${pascal(entry.key)}Alarm`] = alarm(
       {
         ...entry,
@@ -274,7 +280,10 @@ function dashboard({ functions, resources, product, Resources, service, stage })
   );
   widgets.push(widget("Duration p99 (ms)", fnRows("Duration", "p99"), place()));
   for (const entry of product) {
-    const dims = Object.entries(entry.dimensions).flat();
+    const dims = Object.entries(entry.dimensions).flatMap(([name, value]) => [
+      name,
+      value?.Ref ? `\${${value.Ref}}` : value,
+    ]);
     widgets.push(
       widget(
         entry.description ?? entry.key,

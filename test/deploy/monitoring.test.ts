@@ -109,6 +109,26 @@ test("a product alarm watches its EMF metric with the exact dimension set; one w
   assert.equal(withPlanner.Resources.AuditLagAlarm.Properties.TreatMissingData, "breaching");
 });
 
+test("a product alarm on AWS/Lambda defaults to its function's FunctionName", () => {
+  const { Resources } = build({
+    definitions: {
+      ackLatency: {
+        function: "api",
+        namespace: "AWS/Lambda",
+        metric: "Duration",
+        statistic: "p99",
+        comparison: ">",
+        threshold: 2500,
+      },
+    },
+  });
+  assert.deepEqual(Resources.AckLatencyAlarm.Properties.Dimensions, [
+    { Name: "FunctionName", Value: { Ref: "ApiLambdaFunction" } },
+  ]);
+  const body = (Resources.OperationsDashboard.Properties.DashboardBody as { "Fn::Sub": string })["Fn::Sub"];
+  assert.match(body, /"AWS\/Lambda","Duration","FunctionName","\$\{ApiLambdaFunction\}"/);
+});
+
 test("bad product alarm definitions fail the package with every problem named", () => {
   assert.throws(
     () =>
