@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
     env,
     store: deps.store,
     clusters: deps.clusters,
-    logger: deps.logger,
+    logger: loggerPort(deps.logger),
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
   });

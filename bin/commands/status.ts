@@ -34,6 +34,7 @@ Shows the status of a release stored for a cluster, with its resources read live
       --context X         the kubeconfig context (default: its current-context)
       --concurrency N     requests in flight at once (default 16)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
+      --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
 `;
 
 const OUTPUTS = ["table", "json", "yaml"] as const;
@@ -50,6 +51,7 @@ export const run = defineCommand({
     context: { type: "string" },
     concurrency: { type: "string" },
     timeout: { type: "string" },
+    "no-drift": { type: "boolean" },
   },
   positionals: true,
   async run({ values, positionals }, io) {
@@ -75,6 +77,7 @@ export const run = defineCommand({
             revision,
             deadline: Date.now() + timeoutSeconds * 1000,
             concurrency,
+            drift: !values["no-drift"],
           },
         ),
       );

@@ -60,3 +60,11 @@ export function onlyKnownQuery(query: RawParams, allowed: readonly string[]): vo
     }
   }
 }
+
+/** `?drift=true|false` (default true): whether the status compares live objects with the manifest. */
+export function optionalDrift(query: RawParams): boolean {
+  const value = query?.drift;
+  if (value === undefined || value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidParameterError("drift", `${shown(value)} is not true or false`);
+}

@@ -9,7 +9,7 @@ import { createEksConnector } from "../../shared/eks/connector.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { createSqsClient, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
-import { powertoolsLogger } from "../api/deps.ts";
+import { loggerPort } from "../_shared/telemetry.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { sqsChatJobQueue } from "./queue.ts";
 import { secretReader } from "./secrets.ts";
@@ -22,7 +22,7 @@ type Env = NodeJS.ProcessEnv;
 
 function logger(env: Env) {
   const level = (env.POWERTOOLS_LOG_LEVEL ?? "INFO").toUpperCase();
-  return powertoolsLogger(
+  return loggerPort(
     new Logger({
       serviceName: env.POWERTOOLS_SERVICE_NAME ?? CHATOPS_SERVICE,
       logLevel: (["DEBUG", "INFO", "WARN", "ERROR", "SILENT"].includes(level) ? level : "INFO") as "INFO",

@@ -57,6 +57,8 @@ export interface StatusRequest {
   /** Absolute time (epoch ms) by which the report must be ready; see docs/status.md. */
   deadline?: number;
   concurrency?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -118,6 +120,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: wallClock() - started,
+    drift: request.drift ?? true,
   });
   deps.logger.info("release status read", {
     cluster: key.cluster,
@@ -128,6 +131,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     missing: report.missing.length,
     complete: report.complete,
     health: report.health.overall,
+    driftedFields: report.drift?.fields.length,
     requests: report.counters.requests,
     retries: report.counters.retries,
     maxInFlight: report.counters.maxInFlight,

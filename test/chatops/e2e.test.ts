@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { type LocalChatops, startLocalChatops } from "../../local/chatops.ts";
 import { describeReceived, startResponseUrlReceiver } from "../../local/chatops-receiver.ts";
@@ -69,7 +70,7 @@ before(async () => {
   const big = bigRelease();
   await deps.store.putRevision("demo-eu", big);
   sim.cluster("demo-eu").materialize(big.manifest, { namespace: "shop", omit: BIG_OMITTED });
-  chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger });
+  chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: loggerPort(logger) });
   // The receiver is the only allowed response_url host here (SLACK_RESPONSE_URL_ALLOW_HOSTS unset).
   server = await startLocalServer({
     port: 0,

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { createSlackIngress, type SlackIngressDeps } from "../../functions/chatops/slack.ts";
 import { createTeamsHandler } from "../../functions/chatops/teams.ts";
 import { parseAccessMap } from "../../shared/chatops/access.ts";
@@ -42,7 +43,7 @@ function setup(over: Partial<SlackIngressDeps> = {}) {
     signingSecret: async () => SECRET,
     queue: { send: async (job) => void jobs.push(job) },
     clusterNames: () => ["prod-eu", "prod-us"],
-    logger,
+    logger: loggerPort(logger),
     ...over,
   });
   return { handler, jobs, logger };
@@ -247,7 +248,7 @@ test("Teams HMAC: good answers a message, bad and missing are 401, a replayed ac
       invalidate() {},
     },
     clock: { now: () => new Date() },
-    logger,
+    logger: loggerPort(logger),
   });
   const body = teamsActivityBody({ text: "help", tenant: "tenant-1" });
   const event = (headers: Record<string, string>) => httpApiEvent("POST", "/chatops/teams", { headers, body });

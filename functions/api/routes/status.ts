@@ -4,7 +4,7 @@ import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
-import { onlyKnownQuery, optionalRevision } from "../params.ts";
+import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
@@ -21,8 +21,9 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
     defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
       const key = releaseKey(event);
       const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["revision", "output"]);
+      onlyKnownQuery(query, ["revision", "output", "drift"]);
       const revision = optionalRevision(query);
+      const drift = optionalDrift(query);
       const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
       annotate(context, {
         cluster: key.cluster,
@@ -37,6 +38,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
           revision,
           deadline: deadlineFrom(context, deps.settings.deadlineMarginMs),
           concurrency: deps.settings.statusConcurrency,
+          drift,
         },
       );
       annotate(context, {
