@@ -5,6 +5,7 @@
  *   - per function: Errors >= 1, Throttles >= 1 (5 min), Duration p99 > 80% of its timeout (3 x 5 min);
  *   - per dead-letter queue (a queue some RedrivePolicy points at): messages visible > 0;
  *   - per queue with a dead-letter queue: oldest message older than 15 minutes (consumers behind);
+ *   - per DynamoDB table: read and write throttle events in two consecutive periods;
  *   - the HTTP API: 5xx answers >= 5 in 5 min;
  *   - product alarms on the EMF metrics the functions publish (custom.monitoring.alarms in
  *     serverless.yml), each only when the function that publishes it exists.
@@ -189,6 +190,29 @@ function buildMonitoring({ template, functions, definitions, settings, service, 
           statistic: "Maximum",
           threshold: 900,
           comparison: COMPARISONS[">"],
+        },
+        context,
+      );
+    }
+  }
+  for (const [table, resource] of Object.entries(resources)) {
+    if (resource.Type !== "AWS::DynamoDB::Table") continue;
+    // On-demand tables still throttle a hot partition (one item many writers update); two periods, not a blip.
+    for (const [kind, metric] of [
+      ["Read", "ReadThrottleEvents"],
+      ["Write", "WriteThrottleEvents"],
+    ]) {
+      Resources[`${table}${kind}ThrottleAlarm`] = alarm(
+        {
+          name: `${pascal(table)}-${kind.toLowerCase()}-throttles`,
+          description: `${table}: ${kind.toLowerCase()} requests throttled in two consecutive 5-minute periods`,
+          namespace: "AWS/DynamoDB",
+          metric,
+          dimensions: { TableName: { Ref: table } },
+          statistic: "Sum",
+          threshold: 0,
+          comparison: COMPARISONS[">"],
+          evaluationPeriods: 2,
         },
         context,
       );

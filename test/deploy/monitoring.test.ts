@@ -22,6 +22,10 @@ const template: Template = {
     },
     AuditDeadLetters: { Type: "AWS::SQS::Queue", Properties: {} },
     HttpApi: { Type: "AWS::ApiGatewayV2::Api", Properties: { Name: "x", ProtocolType: "HTTP" } },
+    ReleasesTable: {
+      Type: "AWS::DynamoDB::Table",
+      Properties: { KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }] },
+    },
   },
 };
 const functions = [
@@ -73,6 +77,8 @@ test("every function gets errors, throttles and p99 duration alarms; every dead-
     "AuditWorkerErrorsAlarm",
     "AuditWorkerThrottlesAlarm",
     "HttpApi5xxAlarm",
+    "ReleasesTableReadThrottleAlarm",
+    "ReleasesTableWriteThrottleAlarm",
     "StatusLatencyP99Alarm",
   ]);
   const duration = Resources.AuditWorkerDurationAlarm.Properties;
