@@ -1,9 +1,7 @@
 /** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
 import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
-import { formatAnsiC, formatGoTime, isZeroTime } from "./ansi-time.ts";
+import { formatAnsiC, formatGoTime, isZeroTime, ZERO_TIME } from "./ansi-time.ts";
 import { uiTable } from "./columns.ts";
-
-const ZERO_TIME = "0001-01-01T00:00:00Z";
 
 /** Helm's formatChartname / formatAppVersion: "MISSING" when the chart is gone. */
 const chartName = (chart?: ChartMetadata) => (chart ? `${chart.name}-${chart.version}` : "MISSING");

@@ -163,6 +163,16 @@ describe("routes against DynamoDB Local and the simulated EKS", {
     }
   });
 
+  test("status: drift unless ?drift=false; a bad value is a 400", async () => {
+    const withDrift = bodyJson(await call("GET", `${shop}/web/status?output=json`)) as { drift?: { checked: number } };
+    assert.ok(withDrift.drift && withDrift.drift.checked > 0);
+    const without = bodyJson(await call("GET", `${shop}/web/status?output=json&drift=false`)) as { drift?: unknown };
+    assert.equal(without.drift, undefined);
+    const bad = await call("GET", `${shop}/web/status?drift=no`);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bodyText(bad), /drift/);
+  });
+
   test("status of a release with an uninstalled CRD kind reports it and the rest", async () => {
     const result = await call("GET", "/clusters/demo-us/namespaces/observability/releases/metrics/status?output=table");
     assert.equal(result.statusCode, 200);

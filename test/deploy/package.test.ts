@@ -372,3 +372,33 @@ test("the bundle holds the handler and no simulator or AWS SDK code", {
   });
   assert.doesNotMatch(code.stdout, /startSimulatedEks|local\/sim/);
 });
+
+test("the audit pipeline: a schedule for the planner, the worker on AuditQueue with partial batch failures, a DLQ", () => {
+  const queue = template.Resources.AuditQueue.Properties as {
+    VisibilityTimeout: number;
+    RedrivePolicy: { deadLetterTargetArn: unknown; maxReceiveCount: number };
+  };
+  const worker = template.Resources.AuditWorkerLambdaFunction.Properties as { Timeout: number };
+  assert.ok(queue.VisibilityTimeout >= 6 * worker.Timeout, "visibility timeout >= 6x the worker timeout");
+  assert.equal(queue.RedrivePolicy.maxReceiveCount, 5);
+  assert.deepEqual(queue.RedrivePolicy.deadLetterTargetArn, { "Fn::GetAtt": ["AuditDeadLetterQueue", "Arn"] });
+  // The worker's own mapping (the chat worker has one too).
+  const [, mapping] = resourcesOfType("AWS::Lambda::EventSourceMapping").find(([, m]) =>
+    JSON.stringify(m.Properties.FunctionName).includes("AuditWorkerLambdaFunction"),
+  )!;
+  assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+  assert.ok((mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency >= 2);
+  const rules = resourcesOfType("AWS::Events::Rule");
+  assert.equal(rules.length, 1);
+  assert.equal(rules[0][1].Properties.ScheduleExpression, "rate(5 minutes)");
+  const plannerPolicy = JSON.stringify(template.Resources.AuditPlannerRole.Properties.Policies);
+  assert.match(plannerPolicy, /sqs:SendMessage/);
+  assert.doesNotMatch(
+    plannerPolicy,
+    /eks:DescribeCluster|sqs:ReceiveMessage/,
+    "the planner reads no cluster, consumes nothing",
+  );
+  const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
+  assert.match(workerPolicy, /sqs:ReceiveMessage/);
+  assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
+});

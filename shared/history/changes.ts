@@ -1,0 +1,80 @@
+/**
+ * The changes between two snapshots, one detector per kind. A new kind (drift)
+ * is one more detector in CHANGE_DETECTORS; the list, the API and the Slack
+ * message render any kind generically ({kind, subject, from, to}).
+ */
+import type { Change, Observation, Snapshot, SnapshotResource } from "./model.ts";
+
+type Comparable = Pick<Observation, "revision" | "releaseStatus" | "health" | "resources" | "missing" | "error">;
+export type ChangeDetector = (previous: Comparable, next: Comparable) => Change[];
+
+const resourceKey = (r: Pick<SnapshotResource, "apiVersion" | "kind" | "name" | "namespace">) =>
+  `${r.apiVersion.split("/").pop()}/${r.kind} ${r.name}${r.namespace ? ` (${r.namespace})` : ""}`;
+const missingKey = (m: Observation["missing"][number]) =>
+  `${m.apiVersion ? `${m.apiVersion.split("/").pop()}/` : ""}${m.kind ?? "?"} ${m.name ?? ""}`.trim();
+
+export const CHANGE_DETECTORS: Record<string, ChangeDetector> = {
+  health: (a, b) =>
+    a.health.overall !== b.health.overall ? [{ kind: "health", from: a.health.overall, to: b.health.overall }] : [],
+  revision: (a, b) => (a.revision !== b.revision ? [{ kind: "revision", from: a.revision, to: b.revision }] : []),
+  releaseStatus: (a, b) =>
+    a.releaseStatus !== b.releaseStatus ? [{ kind: "release-status", from: a.releaseStatus, to: b.releaseStatus }] : [],
+  resourceHealth: (a, b) => {
+    const before = new Map(a.resources.map((r) => [resourceKey(r), r.health]));
+    const changes: Change[] = [];
+    for (const r of b.resources) {
+      const from = before.get(resourceKey(r));
+      if (from !== undefined && from !== r.health) {
+        changes.push({ kind: "resource-health", subject: resourceKey(r), from, to: r.health });
+      }
+    }
+    return changes;
+  },
+  missing: (a, b) => {
+    const before = new Map(a.missing.map((m) => [missingKey(m), m.reason]));
+    const after = new Map(b.missing.map((m) => [missingKey(m), m.reason]));
+    const changes: Change[] = [];
+    for (const [key, reason] of after)
+      if (!before.has(key)) changes.push({ kind: "missing-added", subject: key, to: reason });
+    for (const [key, reason] of before)
+      if (!after.has(key)) changes.push({ kind: "missing-resolved", subject: key, from: reason });
+    return changes;
+  },
+  reachability: (a, b) => {
+    if (a.error === undefined && b.error !== undefined) return [{ kind: "cluster-unreachable", to: b.error }];
+    if (a.error !== undefined && b.error === undefined) return [{ kind: "cluster-reachable", from: a.error }];
+    return [];
+  },
+};
+
+export function changesBetween(previous: Comparable | Snapshot | undefined, next: Comparable): Change[] {
+  if (!previous) return [{ kind: "first-seen", to: next.health.overall }];
+  return Object.values(CHANGE_DETECTORS).flatMap((detect) => detect(previous, next));
+}
+
+/** One line per change, for tables, logs and Slack. */
+export function describeChange(change: Change): string {
+  const arrow = change.from !== undefined && change.to !== undefined ? `${change.from} -> ${change.to}` : undefined;
+  switch (change.kind) {
+    case "first-seen":
+      return `first seen (${change.to})`;
+    case "health":
+      return `health ${arrow}`;
+    case "revision":
+      return `revision ${arrow}`;
+    case "release-status":
+      return `status ${arrow}`;
+    case "resource-health":
+      return `${change.subject} ${arrow}`;
+    case "missing-added":
+      return `${change.subject} missing (${change.to})`;
+    case "missing-resolved":
+      return `${change.subject} back`;
+    case "cluster-unreachable":
+      return `cluster unreachable: ${change.to}`;
+    case "cluster-reachable":
+      return "cluster reachable again";
+    default:
+      return [change.kind, change.subject, arrow ?? change.to ?? change.from].filter((p) => p !== undefined).join(" ");
+  }
+}
