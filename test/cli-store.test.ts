@@ -157,12 +157,16 @@ describe("store CLI on DynamoDB Local", () => {
     ]);
   });
 
-  test("get manifest prints the stored manifest byte for byte, latest by default", async () => {
+  test("get manifest prints the stored manifest byte for byte plus Println's newline, latest by default", async () => {
     const first = await cli(["get", "manifest", "demo", "-n", "default", "--revision", "1"], baseEnv());
     assert.equal(first.code, 0, first.stderr);
-    assert.equal(first.stdout, v1.manifest);
+    assert.equal(first.stdout, `${v1.manifest}\n`);
     const latest = await cli(["get", "manifest", "other", "-n", "kube-system"], baseEnv());
-    assert.equal(latest.stdout, other.manifest);
+    assert.equal(latest.stdout, `${other.manifest}\n`);
+    for (const zero of ["0", "-1"]) {
+      const same = await cli(["get", "manifest", "other", "-n", "kube-system", `--revision=${zero}`], baseEnv());
+      assert.equal(same.stdout, latest.stdout, `--revision=${zero} is the latest`);
+    }
   });
 
   test("get manifest redacts Secret values like the API; other documents stay byte for byte", async () => {

@@ -117,16 +117,17 @@ describe("routes against DynamoDB Local and the simulated EKS", {
 
   test("history with ?max= and a cursor, newest first, no values", async () => {
     const first = await call("GET", `${shop}/web/history?max=2`);
-    const page = bodyJson(first) as { history: { version: number }[]; cursor: string };
+    // helm history's elements (oldest first within the page), the cursor leading to older revisions.
+    const page = bodyJson(first) as { history: { revision: number }[]; cursor: string };
     assert.deepEqual(
-      page.history.map((r) => r.version),
-      [3, 2],
+      page.history.map((r) => r.revision),
+      [2, 3],
     );
     const rest = bodyJson(await call("GET", `${shop}/web/history?max=2&cursor=${page.cursor}`)) as {
-      history: { version: number }[];
+      history: { revision: number }[];
     };
     assert.deepEqual(
-      rest.history.map((r) => r.version),
+      rest.history.map((r) => r.revision),
       [1],
     );
     assert.doesNotMatch(bodyText(first), /replicaCount/);
