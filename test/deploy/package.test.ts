@@ -337,6 +337,24 @@ test("alarms: errors, throttles, p99 duration per function, the HTTP API's 5xx, 
       assert.ok(metrics.has(metric), `${id}: no ${metric} alarm`);
   }
   assert.equal(alarms.StatusLatencyP99Alarm.Properties.Threshold, 8000, "the stage's statusP99Ms");
+  // The EMF alarms match the exact dimension sets the functions publish.
+  assert.deepEqual(alarms.AuditLagAlarm.Properties.Dimensions, [{ Name: "service", Value: "helm-status-audit" }]);
+  assert.deepEqual(alarms.ChatopsAckLatencyP99Alarm.Properties.Dimensions, [
+    { Name: "service", Value: "helm-status-chatops" },
+  ]);
+  // ... and the service dimension is what the watched function's Powertools writes (POWERTOOLS_SERVICE_NAME).
+  for (const [alarm, fn] of [
+    ["StatusLatencyP99Alarm", "ApiLambdaFunction"],
+    ["AuditLagAlarm", "AuditPlannerLambdaFunction"],
+    ["ChatopsAckLatencyP99Alarm", "ChatopsWebhookLambdaFunction"],
+  ]) {
+    const service = (alarms[alarm].Properties.Dimensions as { Name: string; Value: string }[]).find(
+      (d) => d.Name === "service",
+    )?.Value;
+    const variables = (template.Resources[fn].Properties.Environment as { Variables: Record<string, string> })
+      .Variables;
+    assert.equal(variables.POWERTOOLS_SERVICE_NAME, service, `${fn} publishes what ${alarm} watches`);
+  }
   for (const [id, alarm] of Object.entries(alarms)) {
     assert.deepEqual(alarm.Properties.AlarmActions, ["arn:aws:sns:eu-west-1:123456789012:oncall"], id);
   }
