@@ -95,6 +95,24 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   });
   assert.match(await missing.text(), /ServiceMonitor/);
 
+  // The printed chatops curl, pasted as printed: signed, acked, and the Block Kit answer shown by the receiver.
+  const [signLine] =
+    output.match(/^ {2}SLACK_SIGNING_SECRET=\S+ npm run --silent cli -- chatops sign .*\| curl -s -K -$/m) ?? [];
+  assert.ok(signLine, output);
+  const pasted = spawnSync("sh", ["-c", signLine], {
+    cwd: root,
+    env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  assert.equal(pasted.stdout, '{"response_type":"ephemeral","text":"checking shop/api on demo-eu…"}', pasted.stderr);
+  await waitFor(
+    /response_url receiver got an ephemeral message at \/commands\/demo: \d+ blocks, within Slack's limits/,
+    () => output,
+    30_000,
+  );
+  assert.match(output, /# shop\/api on demo-eu/);
+
   // The audits fill the status history: the demo's api release recovers and the change is recorded.
   await waitFor(/change: shop\/api on demo-eu: Failed -> Current/, () => output, 60_000);
   const history = (await (await fetch(`${url}/clusters/demo-eu/namespaces/shop/releases/api/snapshots`)).json()) as {

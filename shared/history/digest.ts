@@ -38,12 +38,21 @@ export const DIGEST_PARTS: Record<string, DigestPart> = {
       .map((m) => [m.apiVersion ?? "", m.kind ?? "", m.namespace ?? "", m.name ?? "", m.reason])
       .sort((a, b) => a.join("|").localeCompare(b.join("|"))),
   error: (o) => (o.error === undefined ? null : stripTimes(o.error)),
+  // Who changed which field to what; when is left out (the same drift seen again is the same snapshot).
+  // No drift leaves the digest as it was before drift existed (undefined parts are left out).
+  drift: (o) =>
+    !o.drift?.length
+      ? undefined
+      : o.drift
+          .map((d) => [d.apiVersion, d.kind, d.namespace ?? "", d.name, d.field, d.live, d.changedBy ?? ""])
+          .sort((a, b) => a.join("|").localeCompare(b.join("|"))),
 };
 
 export function digestOf(observation: Observation): string {
   const parts = Object.keys(DIGEST_PARTS)
     .sort()
-    .map((name) => [name, DIGEST_PARTS[name](observation)]);
+    .map((name) => [name, DIGEST_PARTS[name](observation)])
+    .filter(([, value]) => value !== undefined);
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 }
 

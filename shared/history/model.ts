@@ -29,6 +29,25 @@ export interface SnapshotMissing {
   message?: string;
 }
 
+/**
+ * A drifted field as the history keeps it (shared/drift): text values only, and for a Secret never a value
+ * (`live` is "changed"). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
+ */
+export interface SnapshotDrift {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  field: string;
+  release?: string;
+  live: string;
+  changedBy?: string;
+  subresource?: string;
+  changedAt?: string;
+  conflicts: boolean;
+  benign?: string;
+}
+
 /** What changed against the previous snapshot; `kind` is open so drift (and others) can add their own. */
 export interface Change {
   kind: string;
@@ -51,6 +70,10 @@ export interface Observation {
   counters: { resources: number; missing: number; requests: number; retries: number; durationMs: number };
   /** Set when the cluster could not be read (health Unknown). */
   error?: string;
+  /** Fields changed behind Helm's back; absent when drift was not compared (not the deployed revision, no cluster). */
+  drift?: SnapshotDrift[];
+  /** Set when `drift` was cut to its bound: how many fields drifted. */
+  driftTotal?: number;
   /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
   text: string;
 }

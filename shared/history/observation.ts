@@ -3,10 +3,15 @@
  * keeps: per resource its health and key cells, the MISSING entries, counters,
  * and the full text as `helm status` printed it.
  */
+
+import type { DriftReport } from "../drift/types.ts";
 import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { renderStatusText } from "../status/render-text.ts";
 import type { StatusReport } from "../status/report.ts";
-import type { Observation, SnapshotResource } from "./model.ts";
+import type { Observation, SnapshotDrift, SnapshotResource } from "./model.ts";
+
+/** Drifted fields kept per snapshot: a release with thousands must not outgrow the item. */
+export const DRIFT_KEPT = 100;
 
 /** Columns that say how a resource is doing; ages, IPs and ports do not. */
 export const KEY_COLUMNS = new Set([
@@ -79,7 +84,29 @@ export function observationFromReport(report: StatusReport, runId: string, obser
       durationMs: report.counters.durationMs,
     },
     text: renderStatusText(report),
+    ...(report.drift ? driftOf(report.drift) : {}),
   };
+}
+
+function driftOf(drift: DriftReport): Pick<Observation, "drift" | "driftTotal"> {
+  const kept = drift.fields.slice(0, DRIFT_KEPT).map((f) => {
+    const entry: SnapshotDrift = {
+      apiVersion: f.apiVersion,
+      kind: f.kind,
+      name: f.name,
+      field: f.field,
+      live: f.live,
+      conflicts: f.conflicts,
+    };
+    if (f.namespace) entry.namespace = f.namespace;
+    if (f.release !== undefined) entry.release = f.release;
+    if (f.changedBy) entry.changedBy = f.changedBy;
+    if (f.subresource) entry.subresource = f.subresource;
+    if (f.changedAt) entry.changedAt = f.changedAt;
+    if (f.benign) entry.benign = f.benign;
+    return entry;
+  });
+  return drift.fields.length > DRIFT_KEPT ? { drift: kept, driftTotal: drift.fields.length } : { drift: kept };
 }
 
 /** A cluster that could not be read: one Unknown snapshot saying why, instead of failing the batch. */

@@ -120,7 +120,9 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: wallClock() - started,
-    drift: request.drift ?? true,
+    // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
+    // would report Helm's own later changes as drift.
+    drift: (request.drift ?? true) && release.info!.status === "deployed",
   });
   deps.logger.info("release status read", {
     cluster: key.cluster,

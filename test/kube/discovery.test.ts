@@ -1,21 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { test } from "node:test";
 import { clearDiscoveryCache, discoveryMode, resolveKinds } from "../../shared/kube/discovery.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { KubeSession } from "../../shared/kube/session.ts";
 import { simConnector } from "../status/sim-connector.ts";
+import { simulatedEksForFile } from "../support/sim.ts";
 
 /** Discovery against the simulated EKS: aggregated first, legacy per group-version, the TTL cache. */
 
-let sim: SimulatedEks;
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: "disco" }] });
-});
-after(async () => {
-  await closeKubeConnections();
-  await sim.stop();
-});
+const sim = simulatedEksForFile({ clusters: [{ name: "disco" }] });
 
 const kinds = [
   { apiVersion: "v1", kind: "ConfigMap" },
@@ -26,7 +18,7 @@ const kinds = [
 ];
 
 async function resolve(options: { now: number; ttlMs?: number; legacyOnly?: boolean }) {
-  const session = new KubeSession({ cluster: "disco", connector: simConnector(sim) });
+  const session = new KubeSession({ cluster: "disco", connector: simConnector(sim()) });
   try {
     const result = await resolveKinds(session, kinds, options);
     return { result, requests: session.counters.requests };
@@ -59,7 +51,7 @@ test("aggregated discovery: two requests for the whole cluster, then cached; a m
   const warm = await resolve({ now: 1000 });
   assert.deepEqual(summary(warm.result), expected);
   assert.equal(warm.requests, 2);
-  const known = new KubeSession({ cluster: "disco", connector: simConnector(sim) });
+  const known = new KubeSession({ cluster: "disco", connector: simConnector(sim()) });
   await resolveKinds(known, kinds.slice(0, 3), { now: 2000 });
   assert.equal(known.counters.requests, 0, "all known: no request at all");
   known.close();
@@ -72,7 +64,7 @@ test("legacy discovery: only the group-versions the manifest uses; an unserved g
   assert.equal(discoveryMode("disco"), "legacy");
   // /api, /apis, then /api/v1, /apis/apps/v1, /apis/rbac.authorization.k8s.io/v1, /apis/example.com/v1 (404).
   assert.equal(cold.requests, 6);
-  const paths = sim
+  const paths = sim()
     .cluster("disco")
     .stats()
     .log.map((entry) => entry.path);
