@@ -16,12 +16,12 @@
  * loop (a real API server is remote). Rounds interleave the four so load drift on
  * a shared machine hits all of them alike. Nothing is asserted: ratios are printed.
  */
-import { subscribe } from "node:diagnostics_channel";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
 import { createEksConnector } from "../shared/eks/connector.ts";
-import { closeKubeConnections, requesterFor } from "../shared/kube/http.ts";
+import { ConnectionPools } from "../shared/kube/http.ts";
+import { createKubeReader, type KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { renderStatusText } from "../shared/status/render-text.ts";
@@ -69,12 +69,6 @@ interface Sample {
   connects?: number;
 }
 
-// undici (the engine's HTTP client) announces every new connection here.
-let connects = 0;
-subscribe("undici:client:connected", () => {
-  connects++;
-});
-
 const watchdog = setTimeout(() => {
   process.stderr.write(`bench: not finished after ${WATCHDOG_MS / 1000} s, giving up\n`);
   process.exit(2);
@@ -85,6 +79,8 @@ async function main(): Promise<void> {
   const loadBefore = machineLoad();
   let sim: WorkerSimulatedEks | undefined;
   let dynamo: DynamoDbLocal | undefined;
+  let kube: KubeReader | undefined;
+  const rttPools = new ConnectionPools();
   try {
     [sim, dynamo] = await Promise.all([
       startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 1 }),
@@ -113,12 +109,15 @@ async function main(): Promise<void> {
 
     const credentials = sim.credentials;
     const connector = createEksConnector({ registry: sim.registryEntries(), credentials: async () => credentials });
-    const deps: StatusDeps = { store, clusters: connector, clock: { now: () => new Date() }, logger: silentLogger };
+    const reader = createKubeReader({ connector });
+    kube = reader;
+    const deps: StatusDeps = { store, kube: reader, logger: silentLogger };
     const status = async (name: string, namespace: string, concurrency: number) => {
       const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency });
       return { report, text: renderStatusText(report) };
     };
-    const requester = await requesterFor(CLUSTER, await connector.kubeConfig(CLUSTER));
+    const connects = () => reader.stats(CLUSTER).socketsOpened;
+    const requester = await rttPools.requester(CLUSTER, await connector.kubeConfig(CLUSTER));
     const storeRead = () => store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
     const roundTrip = async () => {
       const reply = await requester.get("/api/v1/namespaces/bench/configmaps/app-0", "application/json", signal());
@@ -146,13 +145,13 @@ async function main(): Promise<void> {
     const measure = async (run: () => Promise<unknown>): Promise<Sample> => {
       await cluster.resetStats();
       const elu = performance.eventLoopUtilization();
-      const connectsBefore = connects;
+      const connectsBefore = connects();
       const simCpu = await simulator.cpuUsage();
       const cpu = process.threadCpuUsage();
       const { ms, value } = await timed(run);
       const cpuUsed = process.threadCpuUsage(cpu);
       const simCpuAfter = await simulator.cpuUsage();
-      const opened = connects - connectsBefore;
+      const opened = connects() - connectsBefore;
       const busyMs = performance.eventLoopUtilization(elu).active;
       const stats = await cluster.stats();
       const counters = (value as { report?: StatusReport } | undefined)?.report?.counters;
@@ -263,7 +262,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${out.join("\n")}\n`);
   } finally {
-    await closeKubeConnections();
+    await Promise.allSettled([kube?.close(), rttPools.close()]);
     await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
 }

@@ -2,6 +2,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
+import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -18,7 +19,7 @@ export const SERVICE_NAME = "helm-status-api";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: Partial<Pick<ApiDeps, "store" | "clusters" | "logger" | "metrics" | "clock">> = {},
+  overrides: Partial<Pick<ApiDeps, "store" | "clusters" | "kube" | "logger" | "metrics" | "clock">> = {},
 ): ApiDeps {
   const { store: storeConfig, registry, settings } = apiConfigFromEnv(env);
   const logger: ApiLogger =
@@ -32,7 +33,15 @@ export function apiDepsFromEnv(
   const clock = overrides.clock ?? systemClock;
   const clusters: ClusterConnector = overrides.clusters ?? createEksConnector({ registry, clock, logger });
   const store: ReleaseStore = overrides.store ?? openReleaseStore(storeConfig);
-  return { store, clusters, clock, logger, metrics, settings };
+  // One reader for the warm process: its pools, limits and caches outlive each request.
+  const kube: KubeReader =
+    overrides.kube ??
+    createKubeReader({
+      connector: clusters,
+      clock,
+      limits: { perStatus: settings.statusConcurrency, perCluster: settings.clusterMaxInFlight },
+    });
+  return { store, clusters, kube, clock, logger, metrics, settings };
 }
 
 function logLevelFrom(env: NodeJS.ProcessEnv) {

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import type { KubeReader } from "../../shared/kube/reader.ts";
 import type { Clock, Logger } from "../../shared/ports.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { ApiSettings } from "./config.ts";
@@ -47,6 +48,8 @@ export interface ApiMetrics {
 export interface ApiDeps {
   store: ReleaseStore;
   clusters: ClusterConnector;
+  /** Reads clusters (pools, limits, discovery and manifest caches); created once per cold start. */
+  kube: KubeReader;
   clock: Clock;
   logger: ApiLogger;
   metrics: ApiMetrics;

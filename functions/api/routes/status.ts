@@ -33,12 +33,11 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
       });
       requireKnownCluster(deps.clusters, key.cluster);
       const report = await releaseStatus(
-        { store: deps.store, clusters: deps.clusters, clock: deps.clock, logger: deps.logger },
+        { store: deps.store, kube: deps.kube, logger: deps.logger },
         {
           ...key,
           revision,
-          deadline: deadlineFor(context, deps.settings.deadlineMarginMs),
-          concurrency: deps.settings.statusConcurrency,
+          deadline: deadlineFor(context, deps.kube.clock.now().getTime(), deps.settings.deadlineMarginMs),
         },
       );
       annotate(context, {
@@ -53,9 +52,9 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
   ];
 }
 
-/** Epoch ms by which the report must be ready. */
-function deadlineFor(context: ApiContext, marginMs: number): number {
+/** Epoch ms (by the reader's clock, `now`) by which the report must be ready. */
+function deadlineFor(context: ApiContext, now: number, marginMs: number): number {
   const remaining =
     typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return Date.now() + Math.max(0, remaining - marginMs);
+  return now + Math.max(0, remaining - marginMs);
 }
