@@ -15,6 +15,16 @@ const { parse } = require("yaml");
 const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 const ROLE_ARN = /^arn:aws(-cn|-us-gov|-iso|-iso-[a-z])?:iam::\d{12}:role\/([\w+=,.@-]+\/)*[\w+=,.@-]{1,64}$/;
+/** Kubernetes namespace and group names (DNS-1123 label; groups are free-form but kept simple). */
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const GROUP = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,62}$/;
+/**
+ * The read-only EKS access policies a registry entry may name. AmazonEKSViewPolicy
+ * excludes Secrets, RBAC objects and custom resources (they come back 403 and show
+ * as "forbidden" in MISSING); AmazonEKSAdminViewPolicy reads everything, Secrets
+ * included. Write policies (Edit, Admin, ClusterAdmin) are refused.
+ */
+const ACCESS_POLICIES = ["AmazonEKSViewPolicy", "AmazonEKSAdminViewPolicy"];
 
 function loadRegistry() {
   const env = process.env;
@@ -37,8 +47,60 @@ function loadRegistry() {
     if (entry.roleArn !== undefined && !ROLE_ARN.test(String(entry.roleArn))) {
       throw new Error(`${where} ("${entry.name}"): "roleArn" is not an IAM role ARN`);
     }
+    if (entry.access !== undefined) entry.access = validateAccess(entry.access, `${where} ("${entry.name}"): access`);
   });
   return entries;
+}
+
+/**
+ * A cluster's `access` (deploy time only; the runtime ignores it):
+ *   access: aws-auth                  the cluster is on the aws-auth ConfigMap: map the roles by hand (docs/deploy.md)
+ *   access:                           EKS access entries for every function role with `clusters: read`
+ *     policies:
+ *       - policy: AmazonEKSViewPolicy
+ *         namespaces: [apps]          namespace scope; omitted = the whole cluster
+ *     groups: [helm-status-readers]   Kubernetes groups bound by infra/rbac/*.yml (e.g. get on Secrets)
+ * Returns {mode: "aws-auth"} or {mode: "access-entry", policies: [{arn, namespaces}], groups}.
+ */
+function validateAccess(access, where) {
+  if (access === "aws-auth") return { mode: "aws-auth" };
+  if (access === null || typeof access !== "object" || Array.isArray(access)) {
+    throw new Error(`${where}: expected "aws-auth" or {policies, groups}`);
+  }
+  for (const key of Object.keys(access)) {
+    if (!["policies", "groups"].includes(key)) throw new Error(`${where}.${key}: unknown field (policies, groups)`);
+  }
+  const policies = access.policies ?? [];
+  const groups = access.groups ?? [];
+  if (!Array.isArray(policies) || !Array.isArray(groups)) throw new Error(`${where}: policies and groups are lists`);
+  if (policies.length === 0 && groups.length === 0) {
+    throw new Error(`${where}: name at least one access policy or Kubernetes group, or the entry grants nothing`);
+  }
+  const seen = new Set();
+  const normalized = policies.map((item, index) => {
+    const at = `${where}.policies[${index}]`;
+    if (!ACCESS_POLICIES.includes(item?.policy)) {
+      throw new Error(
+        `${at}.policy: ${JSON.stringify(item?.policy)} is not a read-only access policy (${ACCESS_POLICIES.join(", ")})`,
+      );
+    }
+    if (seen.has(item.policy)) throw new Error(`${at}: ${item.policy} is listed twice (EKS associates a policy once)`);
+    seen.add(item.policy);
+    const namespaces = item.namespaces;
+    if (
+      namespaces !== undefined &&
+      (!Array.isArray(namespaces) || namespaces.length === 0 || namespaces.some((n) => !NAMESPACE.test(String(n))))
+    ) {
+      throw new Error(`${at}.namespaces: expected a non-empty list of namespace names (omit it for cluster scope)`);
+    }
+    return { policy: item.policy, namespaces: namespaces ? [...new Set(namespaces.map(String))] : undefined };
+  });
+  groups.forEach((group, index) => {
+    if (!GROUP.test(String(group)) || /^(system:|eks:|aws:|amazon:|iam:)/.test(String(group))) {
+      throw new Error(`${where}.groups[${index}]: ${JSON.stringify(group)} is not a usable Kubernetes group name`);
+    }
+  });
+  return { mode: "access-entry", policies: normalized, groups: groups.map(String) };
 }
 
 /**
@@ -46,7 +108,7 @@ function loadRegistry() {
  * ARN; clusters with a roleArn are described *as that role* (the connector
  * assumes it first), so for them the Lambda only needs sts:AssumeRole.
  */
-function iamStatements(entries) {
+function clusterStatements(entries) {
   const statements = [];
   const direct = entries.filter((entry) => !entry.roleArn);
   if (direct.length > 0) {
@@ -66,43 +128,16 @@ function iamStatements(entries) {
   return statements;
 }
 
-/** The logical id of the table in infra/releases-table.yml. */
-const TABLE = "ReleasesTable";
-/** The store's indexes (shared/store/table-schema.ts): listings read them, nothing scans. */
-const INDEXES = ["GSI1", "GSI2"];
-/**
- * Exactly the item calls shared/store/dynamodb-store.ts makes: Get, Query, BatchWrite
- * (manifest chunks, written and cleaned up) and TransactWriteItems, which IAM
- * authorises per contained Put/Update/Delete. No table-level action (the table
- * is created by CloudFormation, not by `init`).
- */
-const DYNAMODB_ACTIONS = [
-  "dynamodb:GetItem",
-  "dynamodb:Query",
-  "dynamodb:PutItem",
-  "dynamodb:UpdateItem",
-  "dynamodb:DeleteItem",
-  "dynamodb:BatchWriteItem",
-];
-
-function tableStatement() {
-  const tableArn = { "Fn::GetAtt": [TABLE, "Arn"] };
-  return {
-    Sid: "ReleasesTable",
-    Effect: "Allow",
-    Action: DYNAMODB_ACTIONS,
-    Resource: [tableArn, ...INDEXES.map((index) => ({ "Fn::Join": ["", [tableArn, `/index/${index}`]] }))],
-  };
-}
-
 module.exports = () => {
   const entries = loadRegistry();
   return {
-    /** Every statement of the Lambda role's policy: the table, then the registry's clusters and roles. */
-    policyStatements: [tableStatement(), ...iamStatements(entries)],
     // The runtime registry: endpoints overrides are for local runs and are not deployed.
     clustersJson: JSON.stringify(
       entries.map(({ name, region, roleArn, externalId }) => ({ name, region, roleArn, externalId })),
     ),
   };
 };
+module.exports.loadRegistry = loadRegistry;
+module.exports.validateAccess = validateAccess;
+module.exports.ACCESS_POLICIES = ACCESS_POLICIES;
+module.exports.clusterStatements = clusterStatements;

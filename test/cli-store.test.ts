@@ -270,6 +270,24 @@ describe("store CLI on DynamoDB Local", () => {
     assertOneLineError(await inProcess(["import", "-"], env, "just some text\n"), /not a Kubernetes object/, 2);
   });
 
+  test("with a registry configured, the store commands refuse a cluster outside it (the API's rule)", async () => {
+    const env = { ...baseEnv(), CLUSTERS: JSON.stringify([{ name: "prod", region: "us-east-1" }]) };
+    for (const args of [
+      ["list"],
+      ["history", "demo"],
+      ["get", "manifest", "demo"],
+      ["import", documentPath],
+      ["list", "--cluster", "staging"],
+    ]) {
+      assertOneLineError(await inProcess(args, env), /^Error: unknown cluster "(local|staging)" \(known: prod\)$/, 1);
+    }
+    const listed = await inProcess(["list", "--cluster", "prod", "-A", "-o", "json"], env);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.stdout, "[]\n");
+    // Without CLUSTERS / CLUSTERS_FILE (the embedded/local mode), any cluster name is the store's to answer.
+    assert.equal((await inProcess(["list", "--cluster", "staging"], baseEnv())).code, 0);
+  });
+
   test("an unreachable endpoint and a bad configuration fail fast with a clear line", async () => {
     const port = await freeLoopbackPort();
     const down = { ...baseEnv(), AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${port}` };

@@ -4,12 +4,12 @@
  * prints a Secret value anywhere (the API's manifest route redacts the same way).
  */
 
-import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
-import { redactManifest } from "../../shared/status/redact.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
+import { defineCommand } from "../lib/define-command.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -37,28 +37,27 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         : `unknown get subcommand ${JSON.stringify(what)}: only "manifest" is supported`,
     );
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: {
-      cluster: { type: "string", default: "local" },
-      namespace: { type: "string", short: "n", default: "default" },
-      revision: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
-    io.stdout.write(help);
-    return 0;
-  }
-  const name = releaseNameArgument("get manifest", positionals);
-  const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
-  const key = { cluster: values.cluster, namespace: values.namespace, name };
-  const { manifest: stored } = await withCliStore(io.env, (store) => getManifest({ store }, key, revision));
-  const manifest = redactManifest(stored);
-  await new Promise<void>((resolve, reject) =>
-    io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
-  );
-  return 0;
+  return getManifestCommand(rest, io);
 }
+
+const getManifestCommand = defineCommand({
+  help,
+  options: {
+    cluster: { type: "string", default: "local" },
+    namespace: { type: "string", short: "n", default: "default" },
+    revision: { type: "string" },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
+    const name = releaseNameArgument("get manifest", positionals);
+    const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
+    const key = { cluster: values.cluster, namespace: values.namespace, name };
+    const clusters = cliClusterScope(io.env);
+    // Secret values are redacted by the use case (helm prints them; this product never does).
+    const { manifest } = await withCliStore(io.env, (store) => getManifest({ store, clusters }, key, revision));
+    await new Promise<void>((resolve, reject) =>
+      io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
+    );
+    return 0;
+  },
+});

@@ -1,17 +1,13 @@
 /** `history RELEASE -n NS [--cluster C] [--max N] [-o table|json|yaml]`: helm history from the store. */
 
-import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  helmHistoryElements,
-  parseOutputFormat,
-  renderHelmHistory,
-  renderStructured,
-} from "../../shared/format/release-tables.ts";
+import { helmHistoryElements, renderHelmHistory } from "../../shared/format/release-tables.ts";
 import { validateRevision } from "../../shared/release/validation.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument } from "../lib/args.ts";
-import type { CliIO } from "../lib/run.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
+import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const help = `usage: npm run --silent cli -- history RELEASE [-n NAMESPACE] [--cluster C] [--max N] [-o table|json|yaml]
@@ -25,35 +21,30 @@ flags:
   -o, --output string      table, json or yaml (default "table")
 `;
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string", default: "local" },
-      namespace: { type: "string", short: "n", default: "default" },
-      max: { type: "string", default: "256" },
-      output: { type: "string", short: "o" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
-    io.stdout.write(help);
+export const run = defineCommand({
+  help,
+  options: {
+    cluster: { type: "string", default: "local" },
+    namespace: { type: "string", short: "n", default: "default" },
+    max: { type: "string", default: "256" },
+    output: { type: "string", short: "o" },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
+    const name = releaseNameArgument("history", positionals);
+    const max = parseMax(values.max);
+    const format = parseOutputFormat(values.output);
+    const key = { cluster: values.cluster, namespace: values.namespace, name };
+    // The newest `max` revisions are one page: the store returns newest first.
+    const clusters = cliClusterScope(io.env);
+    const page = await withCliStore(io.env, (store) => releaseHistory({ store, clusters }, key, { max }));
+    const revisions = page.items;
+    io.stdout.write(
+      format === "table" ? renderHelmHistory(revisions) : renderStructured(helmHistoryElements(revisions), format),
+    );
     return 0;
-  }
-  const name = releaseNameArgument("history", positionals);
-  const max = parseMax(values.max);
-  const format = parseOutputFormat(values.output);
-  const key = { cluster: values.cluster, namespace: values.namespace, name };
-  // The newest `max` revisions are one page: the store returns newest first.
-  const page = await withCliStore(io.env, (store) => releaseHistory({ store }, key, { max }));
-  const revisions = page.items;
-  io.stdout.write(
-    format === "table" ? renderHelmHistory(revisions) : renderStructured(helmHistoryElements(revisions), format),
-  );
-  return 0;
-}
+  },
+});
 
 function parseMax(value: string): number {
   try {

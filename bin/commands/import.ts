@@ -1,11 +1,12 @@
 /** `import [FILE|-] [--cluster C]`: store Helm release Secrets/ConfigMaps (JSON or YAML) read from a file or stdin. */
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../../shared/errors.ts";
-import { parseOutputFormat, renderStructured } from "../../shared/format/release-tables.ts";
 import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
+import { defineCommand } from "../lib/define-command.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -22,40 +23,35 @@ flags:
   -o, --output string    summary as table, json or yaml (default "table")
 `;
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string", default: "local" },
-      output: { type: "string", short: "o" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
-    io.stdout.write(help);
-    return 0;
-  }
-  if (positionals.length > 1) throw new ValidationError("import takes one FILE (or - for stdin)");
-  const format = parseOutputFormat(values.output);
-  const source = positionals[0] ?? "-";
-  if (source === "-" && io.stdin.isTTY) {
-    throw new ValidationError(
-      "no input: give a FILE, or pipe JSON into stdin (e.g. kubectl get secrets -A -l owner=helm -o json | ... import -)",
+export const run = defineCommand({
+  help,
+  options: {
+    cluster: { type: "string", default: "local" },
+    output: { type: "string", short: "o" },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
+    if (positionals.length > 1) throw new ValidationError("import takes one FILE (or - for stdin)");
+    const format = parseOutputFormat(values.output);
+    const source = positionals[0] ?? "-";
+    if (source === "-" && io.stdin.isTTY) {
+      throw new ValidationError(
+        "no input: give a FILE, or pipe JSON into stdin (e.g. kubectl get secrets -A -l owner=helm -o json | ... import -)",
+      );
+    }
+    const document = parseDocument(await readSource(source, io), source);
+    const progress = io.stderr.isTTY
+      ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
+      : undefined;
+    const clusters = cliClusterScope(io.env);
+    const summary = await withCliStore(io.env, (store) =>
+      importReleases({ store, clusters }, { cluster: values.cluster, document, onProgress: progress }),
     );
-  }
-  const document = parseDocument(await readSource(source, io), source);
-  const progress = io.stderr.isTTY
-    ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
-    : undefined;
-  const summary = await withCliStore(io.env, (store) =>
-    importReleases({ store }, { cluster: values.cluster, document, onProgress: progress }),
-  );
-  if (progress) io.stderr.write("\n");
-  io.stdout.write(format === "table" ? renderSummary(summary) : renderStructured(summary, format));
-  return summary.failed > 0 ? 1 : 0;
-}
+    if (progress) io.stderr.write("\n");
+    io.stdout.write(format === "table" ? renderSummary(summary) : renderStructured(summary, format));
+    return summary.failed > 0 ? 1 : 0;
+  },
+});
 
 async function readSource(source: string, io: CliIO): Promise<string> {
   if (source === "-") {

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
-import { parseClusterFlags } from "../lib/args.ts";
-import type { CliIO } from "../lib/run.ts";
+import { CLUSTER_FLAGS } from "../lib/args.ts";
+import { defineCommand } from "../lib/define-command.ts";
 
 const usage = `usage: npm run --silent cli -- kubeconfig --cluster NAME [--region R]
 
@@ -19,40 +19,39 @@ it with kubectl --kubeconfig FILE, or with this CLI's --kubeconfig FILE.
 
 const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const values = parseClusterFlags(args);
-  if (values.help) {
-    io.stdout.write(usage);
-    return 0;
-  }
-  const { entry, registryEnv } = resolveCliCluster(io.env, values);
-  const facts = await createEksConnector({ registry: [entry] }).describe(entry.name);
-  const name = entry.name;
-  const kubeconfig = {
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name, cluster: { server: facts.endpoint, "certificate-authority-data": facts.caData } }],
-    contexts: [{ name, context: { cluster: name, user: name } }],
-    "current-context": name,
-    preferences: {},
-    users: [
-      {
-        name,
-        user: {
-          exec: {
-            apiVersion: "client.authentication.k8s.io/v1beta1",
-            // This very Node (24, with type stripping) and this checkout's CLI, by absolute path,
-            // so the plugin works from any directory and whatever `node` is first on PATH.
-            command: process.execPath,
-            args: [cliPath, "token", "--cluster", name, "--region", entry.region],
-            env: registryEnv ? [registryEnv] : undefined,
-            interactiveMode: "Never",
-            provideClusterInfo: false,
+export const run = defineCommand({
+  help: usage,
+  options: CLUSTER_FLAGS,
+  async run({ values }, io) {
+    const { entry, registryEnv } = resolveCliCluster(io.env, values);
+    const facts = await createEksConnector({ registry: [entry] }).describe(entry.name);
+    const name = entry.name;
+    const kubeconfig = {
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{ name, cluster: { server: facts.endpoint, "certificate-authority-data": facts.caData } }],
+      contexts: [{ name, context: { cluster: name, user: name } }],
+      "current-context": name,
+      preferences: {},
+      users: [
+        {
+          name,
+          user: {
+            exec: {
+              apiVersion: "client.authentication.k8s.io/v1beta1",
+              // This very Node (24, with type stripping) and this checkout's CLI, by absolute path,
+              // so the plugin works from any directory and whatever `node` is first on PATH.
+              command: process.execPath,
+              args: [cliPath, "token", "--cluster", name, "--region", entry.region],
+              env: registryEnv ? [registryEnv] : undefined,
+              interactiveMode: "Never",
+              provideClusterInfo: false,
+            },
           },
         },
-      },
-    ],
-  };
-  io.stdout.write(stringify(kubeconfig));
-  return 0;
-}
+      ],
+    };
+    io.stdout.write(stringify(kubeconfig));
+    return 0;
+  },
+});

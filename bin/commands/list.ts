@@ -1,15 +1,11 @@
 /** `list [--cluster C] [-n NS | -A] [--status S] [-o table|json|yaml]`: helm list from the store. */
-import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import {
-  helmListElements,
-  parseOutputFormat,
-  renderHelmList,
-  renderStructured,
-} from "../../shared/format/release-tables.ts";
+import { helmListElements, renderHelmList } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus, ReleaseSummary } from "../../shared/release/model.ts";
+import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { listReleases } from "../../shared/usecases/list.ts";
-import type { CliIO } from "../lib/run.ts";
+import { cliClusterScope } from "../lib/clusters.ts";
+import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const help = `usage: npm run --silent cli -- list [--cluster C] [-n NAMESPACE | -A] [--status S] [-o table|json|yaml]
@@ -28,46 +24,42 @@ flags:
 /** Bounds the page loop: 100 pages of 1000 is more releases than any fleet has. */
 const MAX_PAGES = 100;
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string", default: "local" },
-      namespace: { type: "string", short: "n" },
-      "all-namespaces": { type: "boolean", short: "A" },
-      status: { type: "string" },
-      output: { type: "string", short: "o" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.help) {
-    io.stdout.write(help);
-    return 0;
-  }
-  if (values.namespace !== undefined && values["all-namespaces"]) {
-    throw new ValidationError("use either -n NAMESPACE or -A, not both");
-  }
-  const format = parseOutputFormat(values.output);
-  const filter = {
-    cluster: values.cluster,
-    namespace: values["all-namespaces"] ? undefined : (values.namespace ?? "default"),
-    status: values.status as ReleaseStatus | undefined,
-  };
-  const releases = await withCliStore(io.env, async (store) => {
-    const all: ReleaseSummary[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await listReleases({ store }, { ...filter, limit: 1000, cursor });
-      all.push(...result.items);
-      cursor = result.cursor;
-      if (!cursor) break;
+export const run = defineCommand({
+  help,
+  options: {
+    cluster: { type: "string", default: "local" },
+    namespace: { type: "string", short: "n" },
+    "all-namespaces": { type: "boolean", short: "A" },
+    status: { type: "string" },
+    output: { type: "string", short: "o" },
+  },
+  async run({ values }, io) {
+    if (values.namespace !== undefined && values["all-namespaces"]) {
+      throw new ValidationError("use either -n NAMESPACE or -A, not both");
     }
-    return all;
-  });
-  // helm list sorts by name.
-  releases.sort((a, b) => a.name.localeCompare(b.name) || a.namespace.localeCompare(b.namespace));
-  io.stdout.write(format === "table" ? renderHelmList(releases) : renderStructured(helmListElements(releases), format));
-  return 0;
-}
+    const format = parseOutputFormat(values.output);
+    const filter = {
+      cluster: values.cluster,
+      namespace: values["all-namespaces"] ? undefined : (values.namespace ?? "default"),
+      status: values.status as ReleaseStatus | undefined,
+    };
+    const clusters = cliClusterScope(io.env);
+    const releases = await withCliStore(io.env, async (store) => {
+      const all: ReleaseSummary[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const result = await listReleases({ store, clusters }, { ...filter, limit: 1000, cursor });
+        all.push(...result.items);
+        cursor = result.cursor;
+        if (!cursor) break;
+      }
+      return all;
+    });
+    // helm list sorts by name.
+    releases.sort((a, b) => a.name.localeCompare(b.name) || a.namespace.localeCompare(b.namespace));
+    io.stdout.write(
+      format === "table" ? renderHelmList(releases) : renderStructured(helmListElements(releases), format),
+    );
+    return 0;
+  },
+});

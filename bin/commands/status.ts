@@ -3,7 +3,6 @@
  * `helm status` for a release in the store, live state read from the cluster.
  */
 
-import { parseArgs } from "node:util";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
@@ -16,7 +15,7 @@ import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-j
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
-import type { CliIO } from "../lib/run.ts";
+import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
@@ -39,63 +38,57 @@ Shows the status of a release stored for a cluster, with its resources read live
 
 const OUTPUTS = ["table", "json", "yaml"] as const;
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      namespace: { type: "string", short: "n" },
-      revision: { type: "string" },
-      output: { type: "string", short: "o", default: "table" },
-      cluster: { type: "string" },
-      region: { type: "string" },
-      kubeconfig: { type: "string" },
-      context: { type: "string" },
-      concurrency: { type: "string" },
-      timeout: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  if (values.help) {
-    io.stdout.write(usage);
-    return 0;
-  }
-  const name = releaseNameArgument("status", positionals);
-  const output = values.output as (typeof OUTPUTS)[number];
-  if (!OUTPUTS.includes(output)) {
-    throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
-  }
-  const revision = values.revision === undefined ? undefined : integerFlag("--revision", values.revision, 0);
-  const concurrency =
-    values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
-  const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
-  const { connector, cluster } = clusterFor(io.env, values);
-  // One status per process: no manifest cache worth keeping.
-  const kube = createKubeReader({ connector, clock: systemClock, cache: { manifestEntries: 0 } });
+export const run = defineCommand({
+  help: usage,
+  options: {
+    namespace: { type: "string", short: "n" },
+    revision: { type: "string" },
+    output: { type: "string", short: "o", default: "table" },
+    cluster: { type: "string" },
+    region: { type: "string" },
+    kubeconfig: { type: "string" },
+    context: { type: "string" },
+    concurrency: { type: "string" },
+    timeout: { type: "string" },
+  },
+  positionals: true,
+  async run({ values, positionals }, io) {
+    const name = releaseNameArgument("status", positionals);
+    const output = values.output as (typeof OUTPUTS)[number];
+    if (!OUTPUTS.includes(output)) {
+      throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
+    }
+    const revision = values.revision === undefined ? undefined : integerFlag("--revision", values.revision, 0);
+    const concurrency =
+      values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
+    const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
+    const { connector, cluster } = clusterFor(io.env, values);
+    // One status per process: no manifest cache worth keeping.
+    const kube = createKubeReader({ connector, clock: systemClock, cache: { manifestEntries: 0 } });
 
-  try {
-    const report = await withCliStore(io.env, (store) =>
-      releaseStatus(
-        { store, kube, logger: silentLogger },
-        {
-          cluster,
-          namespace: values.namespace ?? "default",
-          name,
-          revision,
-          deadline: systemClock.now().getTime() + timeoutSeconds * 1000,
-          concurrency,
-        },
-      ),
-    );
-    if (output === "json") io.stdout.write(renderStatusJson(report));
-    else if (output === "yaml") io.stdout.write(renderStatusYaml(report));
-    else io.stdout.write(renderStatusText(report));
-    return 0;
-  } finally {
-    await kube.close();
-  }
-}
+    try {
+      const report = await withCliStore(io.env, (store) =>
+        releaseStatus(
+          { store, kube, logger: silentLogger },
+          {
+            cluster,
+            namespace: values.namespace ?? "default",
+            name,
+            revision,
+            deadline: systemClock.now().getTime() + timeoutSeconds * 1000,
+            concurrency,
+          },
+        ),
+      );
+      if (output === "json") io.stdout.write(renderStatusJson(report));
+      else if (output === "yaml") io.stdout.write(renderStatusYaml(report));
+      else io.stdout.write(renderStatusText(report));
+      return 0;
+    } finally {
+      await kube.close();
+    }
+  },
+});
 
 function integerFlag(flag: string, value: string, min: number): number {
   if (!/^-?\d{1,10}$/.test(value) || Number(value) < min) {

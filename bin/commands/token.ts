@@ -6,8 +6,8 @@
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { execCredentialApiVersion, formatExecCredential } from "../../shared/eks/exec-credential.ts";
-import { parseClusterFlags } from "../lib/args.ts";
-import type { CliIO } from "../lib/run.ts";
+import { CLUSTER_FLAGS } from "../lib/args.ts";
+import { defineCommand } from "../lib/define-command.ts";
 
 const usage = `usage: npm run --silent cli -- token --cluster NAME [--region R]
 
@@ -17,18 +17,17 @@ The cluster's region, role (roleArn/externalId) and STS endpoint come from the r
 Credentials: the AWS SDK default chain (AWS_ACCESS_KEY_ID..., AWS_PROFILE, SSO, IMDS).
 `;
 
-export async function run(args: string[], io: CliIO): Promise<number> {
-  const values = parseClusterFlags(args);
-  if (values.help) {
-    io.stdout.write(usage);
+export const run = defineCommand({
+  help: usage,
+  options: CLUSTER_FLAGS,
+  async run({ values }, io) {
+    const { entry } = resolveCliCluster(io.env, values);
+    const connector = createEksConnector({ registry: [entry] });
+    const token = await connector.token(entry.name);
+    const apiVersion = execCredentialApiVersion(io.env.KUBERNETES_EXEC_INFO, (warning) =>
+      io.stderr.write(`${warning}\n`),
+    );
+    io.stdout.write(formatExecCredential(token, apiVersion));
     return 0;
-  }
-  const { entry } = resolveCliCluster(io.env, values);
-  const connector = createEksConnector({ registry: [entry] });
-  const token = await connector.token(entry.name);
-  const apiVersion = execCredentialApiVersion(io.env.KUBERNETES_EXEC_INFO, (warning) =>
-    io.stderr.write(`${warning}\n`),
-  );
-  io.stdout.write(formatExecCredential(token, apiVersion));
-  return 0;
-}
+  },
+});

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
 
 /**
@@ -12,17 +11,8 @@ export function releaseNameArgument(command: string, positionals: string[]): str
   );
 }
 
-/** `--cluster NAME [--region R] [-h]`, the flags of `token` and `kubeconfig`; `help` asks for the usage text. */
-export function parseClusterFlags(args: string[]): { cluster?: string; region?: string; help?: boolean } {
-  const { values } = parseArgs({
-    args,
-    options: {
-      cluster: { type: "string" },
-      region: { type: "string" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  return values;
-}
+/** `--cluster NAME [--region R]`, the flags of `token` and `kubeconfig` (for defineCommand). */
+export const CLUSTER_FLAGS = {
+  cluster: { type: "string" },
+  region: { type: "string" },
+} as const;

@@ -1,3 +1,4 @@
+import type { OutputFormat } from "../../shared/render/index.ts";
 import { InvalidParameterError, NotAcceptableError } from "./errors.ts";
 
 /**
@@ -5,8 +6,7 @@ import { InvalidParameterError, NotAcceptableError } from "./errors.ts";
  * browser or a chat message cannot carry headers.
  */
 
-export type OutputFormat = "table" | "json" | "yaml";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "yaml"];
+export type { OutputFormat } from "../../shared/render/index.ts";
 
 export const MEDIA_TYPES: Record<OutputFormat, string> = {
   table: "text/plain; charset=utf-8",

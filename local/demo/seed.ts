@@ -1,3 +1,4 @@
+import { registryScope } from "../../shared/clusters/scope.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { importReleases } from "../../shared/usecases/import.ts";
@@ -24,7 +25,9 @@ export async function seedDemo(store: ReleaseStore, sim: SimulatedEks): Promise<
   const summary: SeedSummary = { releases: 0, revisions: 0, imported: 0, unchanged: 0 };
   for (const demo of demoReleases()) {
     const document = { apiVersion: "v1", kind: "List", items: demo.revisions.map((r) => encodeHelmSecret(r)) };
-    const result = await importReleases({ store }, { cluster: demo.cluster, document });
+    // The demo's clusters are the simulator's: importing for any other would be a bug of the demo.
+    const clusters = registryScope(sim.clusters());
+    const result = await importReleases({ store, clusters }, { cluster: demo.cluster, document });
     if (result.failed > 0) {
       throw new Error(
         `seeding ${demo.cluster}: ${JSON.stringify(result.results.filter((r) => r.outcome === "failed"))}`,

@@ -85,7 +85,8 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   const record = item as Record<string, unknown>;
   const named = typeof record.name === "string" && record.name ? `${where} ("${record.name}")` : where;
   for (const key of Object.keys(record)) {
-    if (!(FIELDS as readonly string[]).includes(key)) {
+    // `access` is deploy-time only (EKS access entries, infra/eks-access.cjs validates it): the runtime ignores it.
+    if (!(FIELDS as readonly string[]).includes(key) && key !== "access") {
       throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")})`);
     }
   }

@@ -1,31 +1,7 @@
 /** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
-import { stringify as toYaml } from "yaml";
-import { ValidationError } from "../errors.ts";
 import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import { formatAnsiC, formatGoTime, isZeroTime } from "./ansi-time.ts";
 import { uiTable } from "./columns.ts";
-
-export const OUTPUT_FORMATS = ["table", "json", "yaml"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-export function parseOutputFormat(value: string | undefined): OutputFormat {
-  if (value === undefined) return "table";
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
-    throw new ValidationError(
-      `invalid output format ${JSON.stringify(value)}: use table, json or yaml`,
-      "InvalidOutput",
-    );
-  }
-  return value as OutputFormat;
-}
-
-/**
- * Helm writes JSON as one compact line and YAML with sorted keys (sigs.k8s.io/yaml,
- * YAML 1.1 rules: strings that would read as timestamps or booleans are quoted).
- */
-export function renderStructured(value: unknown, format: "json" | "yaml"): string {
-  return format === "json" ? `${JSON.stringify(value)}\n` : toYaml(value, { sortMapEntries: true, version: "1.1" });
-}
 
 const ZERO_TIME = "0001-01-01T00:00:00Z";
 

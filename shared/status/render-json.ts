@@ -1,5 +1,5 @@
-import { stringify } from "yaml";
 import { isZeroTime } from "../format/ansi-time.ts";
+import { renderJson, renderYaml } from "../render/index.ts";
 import { RELATED_PODS_KEY, type StatusReport } from "./report.ts";
 
 /**
@@ -40,14 +40,14 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   return document;
 }
 
-/** One compact line plus `\n`, like Helm's json.Encoder. */
+/** One compact line plus `\n`, like Helm's json.Encoder (shared/render's JSON policy). */
 export function renderStatusJson(report: StatusReport): string {
-  return `${JSON.stringify(statusDocument(report))}\n`;
+  return renderJson(statusDocument(report));
 }
 
-/** All keys sorted and block sequences unindented, like sigs.k8s.io/yaml. */
+/** sigs.k8s.io/yaml's bytes (shared/render's YAML policy), like `helm status -o yaml`. */
 export function renderStatusYaml(report: StatusReport): string {
-  return stringify(statusDocument(report), { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+  return renderYaml(statusDocument(report));
 }
 
 /** Go's encoding/json sorts map keys: group keys, and every key inside the live objects. */

@@ -1,4 +1,5 @@
 /** `helm history` from the store: revision metadata, newest first, one page of at most `max`. */
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { ReleaseKey, ReleaseMetadata } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
 import type { Page, ReleaseStore } from "../store/release-store.ts";
@@ -9,10 +10,16 @@ export interface ReleaseHistoryOptions {
   cursor?: string;
 }
 
+/** A revision as history shows it: metadata without the user-supplied values (they can hold credentials). */
+export type HistoryEntry = Omit<ReleaseMetadata, "config">;
+
 export async function releaseHistory(
-  deps: { store: ReleaseStore },
+  deps: { store: ReleaseStore; clusters: ClusterScope },
   key: ReleaseKey,
   options: ReleaseHistoryOptions = {},
-): Promise<Page<ReleaseMetadata>> {
-  return deps.store.history(validateReleaseKey(key), { limit: options.max, cursor: options.cursor });
+): Promise<Page<HistoryEntry>> {
+  const k = validateReleaseKey(key);
+  requireKnownCluster(deps.clusters, k.cluster);
+  const page = await deps.store.history(k, { limit: options.max, cursor: options.cursor });
+  return { ...page, items: page.items.map(({ config: _config, ...revision }) => revision) };
 }

@@ -4,6 +4,7 @@
  * skipped, a broken object is reported with its name and does not stop the
  * others; only a store outage aborts (re-running is idempotent).
  */
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError, ValidationError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
 import {
@@ -53,10 +54,11 @@ export interface ImportInput {
 const PER_OBJECT_KINDS = new Set(["validation", "conflict", "too-large", "corrupt"]);
 
 export async function importReleases(
-  deps: { store: ReleaseStore; logger?: Logger },
+  deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger },
   input: ImportInput,
 ): Promise<ImportSummary> {
   const cluster = validateClusterName(input.cluster);
+  requireKnownCluster(deps.clusters, cluster);
   const objects = objectsOf(input.document);
   const summary: ImportSummary = { cluster, imported: 0, unchanged: 0, skipped: 0, failed: 0, results: [] };
   for (const object of objects) {

@@ -1,4 +1,5 @@
 /** `helm list` from the store: the latest revision of each release matching the filter, one page. */
+import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
 import type { Page, ReleaseStore } from "../store/release-store.ts";
@@ -12,7 +13,7 @@ export interface ListReleasesInput {
 }
 
 export async function listReleases(
-  deps: { store: ReleaseStore },
+  deps: { store: ReleaseStore; clusters: ClusterScope },
   input: ListReleasesInput = {},
 ): Promise<Page<ReleaseSummary>> {
   const filter = {
@@ -20,5 +21,9 @@ export async function listReleases(
     namespace: input.namespace === undefined ? undefined : validateNamespace(input.namespace),
     status: input.status === undefined ? undefined : validateStatus(input.status),
   };
-  return deps.store.listReleases(filter, { limit: input.limit, cursor: input.cursor });
+  if (filter.cluster !== undefined) requireKnownCluster(deps.clusters, filter.cluster);
+  const page = await deps.store.listReleases(filter, { limit: input.limit, cursor: input.cursor });
+  // A listing across clusters shows only the clusters in scope.
+  if (filter.cluster !== undefined || deps.clusters === "any") return page;
+  return { ...page, items: page.items.filter((release) => inScope(deps.clusters, release.cluster)) };
 }

@@ -1,22 +1,30 @@
-/** `helm get manifest`: the manifest of one revision (the latest when none is given), exactly as stored. */
+/**
+ * `helm get manifest`: the manifest of one revision (the latest when none is given), as stored except that the
+ * values of Secret documents are replaced (redactManifest). Redacting here, not in each adapter, is what keeps
+ * a new adapter from leaking them; no caller ever gets the raw text.
+ */
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
+import { redactManifest } from "../status/redact.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {
   revision: number;
+  /** Secret values redacted; every other document byte for byte. */
   manifest: string;
 }
 
 export async function getManifest(
-  deps: { store: ReleaseStore },
+  deps: { store: ReleaseStore; clusters: ClusterScope },
   key: ReleaseKey,
   revision?: number,
 ): Promise<StoredManifest> {
   const k = validateReleaseKey(key);
+  requireKnownCluster(deps.clusters, k.cluster);
   const release =
     revision === undefined
       ? await deps.store.getLatest(k)
       : await deps.store.getRevision(k, validateRevision(revision));
-  return { revision: release.version, manifest: release.manifest };
+  return { revision: release.version, manifest: redactManifest(release.manifest) };
 }

@@ -1,3 +1,4 @@
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import type { FetchResult } from "../kube/fetch.ts";
 import type { KubeReader } from "../kube/reader.ts";
@@ -58,7 +59,7 @@ const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
-  const release = await loadStatusRelease(deps.store, request);
+  const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
   return readReleaseState(
     { kube: deps.kube, logger: deps.logger },
     { cluster: request.cluster, release, deadline: request.deadline, concurrency: request.concurrency, startedAt },
@@ -67,10 +68,12 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
 
 /** The stored revision a status is about (validated key; `revision` absent or <= 0 -> the latest). */
 export async function loadStatusRelease(
-  store: ReleaseStore,
+  { store, scope }: { store: ReleaseStore; scope: ClusterScope },
   request: Pick<StatusRequest, "cluster" | "namespace" | "name" | "revision">,
 ): Promise<Release> {
   const key = parseKey(request);
+  // Before the store read: a cluster outside the registry is a 404 even if the store holds data for it.
+  requireKnownCluster(scope, key.cluster);
   // Helm: `version <= 0` means the latest; anything else must be a valid revision number.
   const revision = request.revision;
   const wantLatest = revision === undefined || (typeof revision === "number" && revision <= 0);

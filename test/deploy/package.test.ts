@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { validateTemplate } from "../../infra/validate-template.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const hasUnzip = spawnSync("unzip", ["-v"]).status === 0;
@@ -30,8 +31,18 @@ before(() => {
     [
       "- name: prod-eu",
       "  region: eu-west-1",
+      "  access:",
+      "    policies:",
+      "      - policy: AmazonEKSViewPolicy",
+      "      - policy: AmazonEKSAdminViewPolicy",
+      "        namespaces: [payments, shop]",
+      "    groups: [helm-status-readers]",
       "- name: prod-us",
       "  region: us-east-1",
+      "  access: { policies: [{ policy: AmazonEKSViewPolicy }] }",
+      "- name: legacy",
+      "  region: eu-west-1",
+      "  access: aws-auth",
       "- name: partner",
       "  region: eu-central-1",
       "  roleArn: arn:aws:iam::111122223333:role/helm-status-reader",
@@ -89,6 +100,10 @@ test("osls package succeeds offline without AWS credentials", () => {
   assert.equal(packaged.status, 0, `osls package failed:\n${packaged.stdout}\n${packaged.stderr}`);
 });
 
+test("the packaged template is valid against the CloudFormation resource specification", () => {
+  assert.deepEqual(validateTemplate(template as never), []);
+});
+
 test("no IAM statement grants a '*' action (bare or service-wide)", () => {
   const statements = allStatements();
   assert.ok(statements.length > 0);
@@ -97,6 +112,28 @@ test("no IAM statement grants a '*' action (bare or service-wide)", () => {
     for (const action of actions) assert.doesNotMatch(action, /\*/, `wildcard action ${action}`);
     assert.notEqual(statement.Resource, "*");
     assert.ok(![statement.Resource].flat().includes("*"), `statement ${actions} on '*'`);
+  }
+});
+
+test("each function has its own role, named after it, and no shared default role exists", () => {
+  const functions = resourcesOfType("AWS::Lambda::Function");
+  assert.ok(functions.length > 0);
+  assert.equal(template.Resources.IamRoleLambdaExecution, undefined, "osls' shared default role is not generated");
+  const roles = functions.map(([id, fn]) => {
+    const role = fn.Properties.Role as { "Fn::GetAtt": [string, string] };
+    assert.ok(role["Fn::GetAtt"], `${id}: role is a role of this stack`);
+    const [roleId] = role["Fn::GetAtt"];
+    assert.equal(template.Resources[roleId]?.Type, "AWS::IAM::Role", `${id} -> ${roleId}`);
+    assert.equal(`${roleId.replace(/Role$/, "")}LambdaFunction`, id, "the role is named after its function");
+    return roleId;
+  });
+  assert.equal(new Set(roles).size, roles.length, "no two functions share a role");
+  for (const roleId of roles) {
+    const [statement] = (
+      template.Resources[roleId].Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[]
+    )[0].PolicyDocument.Statement;
+    assert.deepEqual(statement.Action, ["logs:CreateLogStream", "logs:PutLogEvents"]);
+    assert.match(JSON.stringify(statement.Resource), /log-group:\/aws\/lambda\/helm-status-lambda-test-[A-Za-z]+:\*/);
   }
 });
 
@@ -134,8 +171,36 @@ test("the function runs on nodejs24.x with the registry and table in its environ
   const clusters = JSON.parse(variables.CLUSTERS as string);
   assert.deepEqual(
     clusters.map((c: { name: string }) => c.name),
-    ["prod-eu", "prod-us", "partner"],
+    ["prod-eu", "prod-us", "legacy", "partner"],
   );
+  assert.ok(
+    clusters.every((c: object) => !("access" in c)),
+    "access is deploy-time only",
+  );
+});
+
+test("access entries: one per in-region, own-account cluster with an access block and cluster-reading role", () => {
+  const entries = resourcesOfType("AWS::EKS::AccessEntry");
+  assert.deepEqual(
+    entries.map(([id]) => id),
+    ["EksAccessProdEuApi"],
+    "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
+  );
+  const [[, entry]] = entries;
+  assert.equal(entry.Properties.ClusterName, "prod-eu");
+  assert.deepEqual(entry.Properties.PrincipalArn, { "Fn::GetAtt": ["ApiRole", "Arn"] });
+  assert.deepEqual(entry.Properties.KubernetesGroups, ["helm-status-readers"]);
+  assert.deepEqual(entry.Properties.AccessPolicies, [
+    {
+      PolicyArn: { "Fn::Sub": "arn:${AWS::Partition}:eks::aws:cluster-access-policy/AmazonEKSViewPolicy" },
+      AccessScope: { Type: "cluster" },
+    },
+    {
+      PolicyArn: { "Fn::Sub": "arn:${AWS::Partition}:eks::aws:cluster-access-policy/AmazonEKSAdminViewPolicy" },
+      AccessScope: { Type: "namespace", Namespaces: ["payments", "shop"] },
+    },
+  ]);
+  assert.match(`${packaged.stdout}${packaged.stderr}`, /EKS access for cluster prod-us is a manual step/);
 });
 
 test("every HTTP API route requires IAM authorization", () => {

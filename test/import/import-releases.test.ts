@@ -23,7 +23,7 @@ test("a List of Secrets and ConfigMaps: Helm's imported, others skipped, a broke
   const store = new MemoryReleaseStore();
   const progress: ImportProgress[] = [];
   const summary = await importReleases(
-    { store },
+    { store, clusters: "any" },
     {
       cluster: "prod",
       document: list([
@@ -64,16 +64,19 @@ test("a List of Secrets and ConfigMaps: Helm's imported, others skipped, a broke
 test("re-importing is idempotent; a later status from Helm updates in place; different content fails alone", async () => {
   const store = new MemoryReleaseStore();
   const v1 = makeRelease({ name: "api", version: 1 });
-  const first = await importReleases({ store }, { cluster: "c", document: encodeHelmSecret(v1) });
+  const first = await importReleases({ store, clusters: "any" }, { cluster: "c", document: encodeHelmSecret(v1) });
   assert.equal(first.imported, 1);
-  const again = await importReleases({ store }, { cluster: "c", document: list([encodeHelmSecret(v1)]) });
+  const again = await importReleases(
+    { store, clusters: "any" },
+    { cluster: "c", document: list([encodeHelmSecret(v1)]) },
+  );
   assert.equal(again.unchanged, 1);
   const superseded = structuredClone(v1);
   superseded.info!.status = "superseded";
   const tampered = makeRelease({ name: "api", version: 1, manifest: "kind: Other\n" });
   const v2 = makeRelease({ name: "api", version: 2 });
   const next = await importReleases(
-    { store },
+    { store, clusters: "any" },
     { cluster: "c", document: list([encodeHelmSecret(superseded), encodeHelmSecret(tampered), encodeHelmSecret(v2)]) },
   );
   assert.deepEqual(
@@ -92,11 +95,14 @@ test("the real helm v4 release JSON, stored the way Helm stores it, imports with
   );
   const store = new MemoryReleaseStore();
   const summary = await importReleases(
-    { store },
+    { store, clusters: "any" },
     { cluster: "local", document: encodeHelmSecret(releaseFromHelmJson(capture)) },
   );
   assert.equal(summary.imported, 1);
-  const stored = await getManifest({ store }, { cluster: "local", namespace: "default", name: "demo" });
+  const stored = await getManifest(
+    { store, clusters: "any" },
+    { cluster: "local", namespace: "default", name: "demo" },
+  );
   assert.deepEqual(stored, { revision: 2, manifest: capture.manifest });
 });
 
@@ -105,7 +111,7 @@ test("a revision too large to store fails alone, named, and the rest is imported
   const huge = makeRelease({ name: "huge" });
   huge.config = { blob: "v".repeat(400 * 1024) };
   const summary = await importReleases(
-    { store },
+    { store, clusters: "any" },
     { cluster: "c", document: list([encodeHelmSecret(huge), encodeHelmSecret(makeRelease({ name: "small" }))]) },
   );
   assert.deepEqual(
@@ -118,18 +124,18 @@ test("a revision too large to store fails alone, named, and the rest is imported
 test("documents that are not Kubernetes objects are validation errors; bad clusters too", async () => {
   const store = new MemoryReleaseStore();
   for (const document of [null, "text", 42]) {
-    await assert.rejects(importReleases({ store }, { cluster: "c", document }), {
+    await assert.rejects(importReleases({ store, clusters: "any" }, { cluster: "c", document }), {
       kind: "validation",
       message: /not a Kubernetes object/,
     });
   }
-  await assert.rejects(importReleases({ store }, { cluster: "c", document: { kind: "SecretList" } }), {
+  await assert.rejects(importReleases({ store, clusters: "any" }, { cluster: "c", document: { kind: "SecretList" } }), {
     message: /has no items/,
   });
-  await assert.rejects(importReleases({ store }, { cluster: "bad/cluster", document: list([]) }), {
+  await assert.rejects(importReleases({ store, clusters: "any" }, { cluster: "bad/cluster", document: list([]) }), {
     name: "InvalidClusterNameError",
   });
-  const empty = await importReleases({ store }, { cluster: "c", document: list([]) });
+  const empty = await importReleases({ store, clusters: "any" }, { cluster: "c", document: list([]) });
   assert.deepEqual(empty.results, []);
 });
 
@@ -138,7 +144,10 @@ test("a store outage stops the import with the store's error (a mock: the real e
   down.putRevision = async () => {
     throw new StoreUnavailableError("cannot reach DynamoDB at http://127.0.0.1:1: connection refused (ECONNREFUSED)");
   };
-  await assert.rejects(importReleases({ store: down }, { cluster: "c", document: encodeHelmSecret(makeRelease()) }), {
-    name: "StoreUnavailableError",
-  });
+  await assert.rejects(
+    importReleases({ store: down, clusters: "any" }, { cluster: "c", document: encodeHelmSecret(makeRelease()) }),
+    {
+      name: "StoreUnavailableError",
+    },
+  );
 });

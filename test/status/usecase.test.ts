@@ -35,7 +35,7 @@ function release(version: number, status: ReleaseStatus, manifest = "") {
 
 /** A connector that must not be used: reading a release with nothing to read never touches the cluster. */
 const noCluster: ClusterConnector = {
-  list: () => [],
+  list: () => [{ name: "c1", region: "" }],
   kubeConfig: async () => assert.fail("the cluster was contacted"),
   invalidate: () => {},
 };
@@ -129,7 +129,7 @@ async function refusingConnector(): Promise<ClusterConnector> {
     contexts: [{ name: "c1", cluster: "c1", user: "u" }],
     currentContext: "c1",
   });
-  return { list: () => [], kubeConfig: async () => kubeConfig, invalidate: () => {} };
+  return { list: () => [{ name: "c1", region: "" }], kubeConfig: async () => kubeConfig, invalidate: () => {} };
 }
 
 const manifest = "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: demo\n";

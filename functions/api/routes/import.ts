@@ -6,7 +6,6 @@ import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
-import { requireKnownCluster } from "./cluster-guard.ts";
 import { annotate } from "./releases.ts";
 
 /**
@@ -23,8 +22,10 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(event.queryStringParameters, []);
       annotate(context, { cluster });
       const document = parseBody(event, deps.settings.maxBodyBytes);
-      requireKnownCluster(deps.clusters, cluster);
-      const summary = await importReleases({ store: deps.store, logger: deps.logger }, { cluster, document });
+      const summary = await importReleases(
+        { store: deps.store, clusters: deps.clusters, logger: deps.logger },
+        { cluster, document },
+      );
       return json(summary, summary.failed > 0 ? 422 : 200);
     }),
   ];

@@ -1,4 +1,3 @@
-import { redactManifest } from "../../../shared/status/redact.ts";
 import { releaseHistory } from "../../../shared/usecases/history.ts";
 import { listReleases } from "../../../shared/usecases/list.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";
@@ -16,13 +15,12 @@ import {
 import { json, structured, text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
-import { requireKnownCluster } from "./cluster-guard.ts";
 
 const PAGE_MAX = 1000;
 
 /** Reads of stored releases (DynamoDB only, no cluster calls): helm list, helm history, helm get manifest. */
 export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
-  const { store } = deps;
+  const { store, clusters } = deps;
 
   const list = async (event: ApiEvent, context: ApiContext, withNamespace: boolean) => {
     const path = event.pathParameters;
@@ -37,8 +35,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
     };
     const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml"], "json");
     annotate(context, { cluster, sizeHint: "ask for a smaller page with ?limit=" });
-    requireKnownCluster(deps.clusters, cluster);
-    const page = await listReleases({ store }, { cluster, namespace, ...filter });
+    const page = await listReleases({ store, clusters }, { cluster, namespace, ...filter });
     return structured(
       { releases: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) },
       format as "json" | "yaml",
@@ -62,11 +59,12 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
         release: `${key.namespace}/${key.name}`,
         sizeHint: "ask for fewer revisions with ?max=",
       });
-      requireKnownCluster(deps.clusters, key.cluster);
-      const page = await releaseHistory({ store }, key, options);
-      // User-supplied values can hold credentials: history is metadata, never values.
-      const history = page.items.map(({ config: _config, ...revision }: { config?: unknown }) => revision);
-      return structured({ history, ...(page.cursor ? { cursor: page.cursor } : {}) }, format as "json" | "yaml");
+      // Metadata only: the use case never returns the user-supplied values.
+      const page = await releaseHistory({ store, clusters }, key, options);
+      return structured(
+        { history: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) },
+        format as "json" | "yaml",
+      );
     }),
 
     defineRoute(
@@ -85,8 +83,8 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
           revision,
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
-        requireKnownCluster(deps.clusters, key.cluster);
-        const manifest = redactManifest((await getManifest({ store }, key, revision)).manifest);
+        // Secret values are redacted by the use case.
+        const { manifest } = await getManifest({ store, clusters }, key, revision);
         if (format === "json") return json({ ...key, revision, manifest });
         return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
       },

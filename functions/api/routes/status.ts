@@ -6,7 +6,6 @@ import { onlyKnownQuery, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
-import { requireKnownCluster } from "./cluster-guard.ts";
 import { annotate, releaseKey } from "./releases.ts";
 
 /** When no Lambda context tells the remaining time (local tools), a status gets this long. */
@@ -31,7 +30,6 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
         revision,
         sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
       });
-      requireKnownCluster(deps.clusters, key.cluster);
       const report = await releaseStatus(
         { store: deps.store, kube: deps.kube, logger: deps.logger },
         {

@@ -1,0 +1,32 @@
+import { DomainError, type ErrorKind } from "../errors.ts";
+
+/** CHATOPS_ACCESS (or another chatops setting) cannot be used: stops the function at cold start. */
+export class ChatopsConfigError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "InvalidChatopsConfig";
+}
+
+/**
+ * The caller (team, channel, user) may not read that cluster/namespace. The
+ * message is the same whether or not the release exists, and never names what
+ * would have been allowed.
+ */
+export class ChatAccessDeniedError extends DomainError {
+  readonly kind: ErrorKind = "forbidden";
+  readonly code = "ChatAccessDenied";
+  constructor() {
+    super("not allowed here: this channel may not read that cluster or namespace");
+  }
+}
+
+/** A response_url the product will not POST to (not Slack's, not in SLACK_RESPONSE_URL_ALLOW_HOSTS). */
+export class ResponseUrlRefusedError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "ResponseUrlRefused";
+}
+
+/** The chat platform did not take the answer (after the retries Slack's budget allows). */
+export class ChatDeliveryError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code = "ChatDeliveryFailed";
+}

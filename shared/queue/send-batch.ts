@@ -1,0 +1,125 @@
+/**
+ * SendMessageBatch in chunks of 10 (SQS's limit), retrying the entries SQS
+ * failed on its side (throttling, internal errors) with backoff; entries it
+ * refused as the sender's fault are not retried. Returns what was sent and
+ * what failed, so the caller decides whether a partial send is an error.
+ */
+import {
+  type MessageAttributeValue,
+  SendMessageBatchCommand,
+  type SendMessageBatchCommandOutput,
+  type SQSClient,
+} from "@aws-sdk/client-sqs";
+import type { FailedEntry } from "./errors.ts";
+
+export interface OutgoingMessage {
+  /** Unique within one call (SQS batch entry id: letters, digits, - and _; at most 80). */
+  id: string;
+  body: string;
+  attributes?: Record<string, MessageAttributeValue>;
+  /** FIFO queues only. */
+  groupId?: string;
+  deduplicationId?: string;
+}
+
+export interface SendOptions {
+  /** Attempts per entry, the first included (default 5). */
+  maxAttempts?: number;
+  /** Base backoff in ms, doubled per attempt (default 100). */
+  backoffMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface SendResult {
+  sent: { id: string; messageId: string }[];
+  failed: FailedEntry[];
+  /** SendMessageBatch calls made, retries included. */
+  calls: number;
+}
+
+export const SQS_BATCH_LIMIT = 10;
+/** SQS caps a whole batch at 256 KiB; stay under it with room for attributes. */
+const MAX_BATCH_BYTES = 240 * 1024;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function sendInBatches(
+  client: SQSClient,
+  queueUrl: string,
+  messages: OutgoingMessage[],
+  options: SendOptions = {},
+): Promise<SendResult> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  const backoffMs = options.backoffMs ?? 100;
+  const sleep = options.sleep ?? defaultSleep;
+  const result: SendResult = { sent: [], failed: [], calls: 0 };
+  for (const chunk of chunks(messages)) {
+    let pending = chunk;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > 1) await sleep(backoffMs * 2 ** (attempt - 2));
+      result.calls++;
+      let answer: SendMessageBatchCommandOutput;
+      try {
+        answer = await client.send(
+          new SendMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: pending.map((m) => ({
+              Id: m.id,
+              MessageBody: m.body,
+              MessageAttributes: m.attributes,
+              MessageGroupId: m.groupId,
+              MessageDeduplicationId: m.deduplicationId,
+            })),
+          }),
+        );
+      } catch (error) {
+        // The whole call failed (network, throttling): every entry is retried, then reported.
+        if (attempt >= maxAttempts || !retryableCall(error)) {
+          const e = error as { name?: string; message?: string };
+          result.failed.push(
+            ...pending.map((m) => ({ id: m.id, code: e.name ?? "Error", message: e.message ?? String(error) })),
+          );
+          break;
+        }
+        continue;
+      }
+      for (const ok of answer.Successful ?? []) result.sent.push({ id: ok.Id ?? "", messageId: ok.MessageId ?? "" });
+      const retry: OutgoingMessage[] = [];
+      for (const bad of answer.Failed ?? []) {
+        const message = pending.find((m) => m.id === bad.Id);
+        if (!message) continue;
+        const entry = { id: message.id, code: bad.Code ?? "Failed", message: bad.Message ?? "" };
+        if (bad.SenderFault || attempt >= maxAttempts) result.failed.push(entry);
+        else retry.push(message);
+      }
+      pending = retry;
+    }
+  }
+  return result;
+}
+
+function retryableCall(error: unknown): boolean {
+  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; name?: string; code?: string };
+  if (e?.$retryable) return true;
+  const status = e?.$metadata?.httpStatusCode;
+  if (status !== undefined) return status >= 500 || status === 429;
+  // No HTTP answer at all: a network failure.
+  return true;
+}
+
+/** Up to 10 entries and under the byte cap per batch. */
+function* chunks(messages: OutgoingMessage[]): Generator<OutgoingMessage[]> {
+  let current: OutgoingMessage[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = Buffer.byteLength(message.body) + 200;
+    if (current.length === SQS_BATCH_LIMIT || (current.length > 0 && bytes + size > MAX_BATCH_BYTES)) {
+      yield current;
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += size;
+  }
+  if (current.length > 0) yield current;
+}

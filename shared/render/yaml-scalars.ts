@@ -1,0 +1,171 @@
+/**
+ * How go-yaml v2 (the emitter behind sigs.k8s.io/yaml, so behind every `helm ... -o yaml`)
+ * decides a string's style: its resolver (YAML 1.1: `yes`, `on`, `2026-01-01`, `1:30`,
+ * `0x1F` are not strings when plain) and libyaml's scalar analysis (which styles the
+ * characters allow). A port of resolve.go and yaml_emitter_analyze_scalar, so the bytes match.
+ */
+
+const RESOLVE_MAP = new Set([
+  ..."y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF".split(" "),
+  ..."~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF".split(" "),
+  "",
+]);
+
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+/** Go's strconv.ParseInt/ParseUint with base 0 (underscores already removed). */
+const GO_INTEGER = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** True when go-yaml would read the plain form of `value` as something other than a string. */
+export function resolvesToNonString(value: string): boolean {
+  const first = value[0] ?? "";
+  if (value !== "" && !"+-0123456789yYnNtTfFoO~.".includes(first)) return false;
+  if (RESOLVE_MAP.has(value)) return true;
+  if (BASE_60_FLOAT.test(value)) return true; // not resolved, but quoted "for compatibility with other parsers"
+  if (first === ".") return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(value) && Number.isFinite(Number(value));
+  if (!"+-0123456789".includes(first)) return false;
+  if (isTimestamp(value)) return true;
+  const plain = value.replaceAll("_", "");
+  if (isGoInteger(plain)) return true;
+  if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return true;
+  if (plain.startsWith("0b")) return /^[01]+$/.test(plain.slice(2)) && BigInt(`0b${plain.slice(2)}`) <= UINT64_MAX;
+  if (plain.startsWith("-0b")) return /^[01]+$/.test(plain.slice(3)) && -BigInt(`0b${plain.slice(3)}`) >= INT64_MIN;
+  return false;
+}
+
+function isGoInteger(text: string): boolean {
+  const match = GO_INTEGER.exec(text);
+  if (!match) return false;
+  const [, sign, digits] = match;
+  const body = /^0[0-7]+$/.test(digits)
+    ? `0o${digits.slice(1)}`
+    : digits.replace(/^0([XOB])/, (_, p) => `0${p.toLowerCase()}`);
+  const magnitude = BigInt(body);
+  if (sign === "-") return -magnitude >= INT64_MIN;
+  return magnitude <= UINT64_MAX;
+}
+
+/** go-yaml's parseTimestamp: YYYY-M-D, optionally with a time (T/t/space) as time.Parse accepts it. */
+const TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:([Tt])|( ))(\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+function isTimestamp(value: string): boolean {
+  const match = TIMESTAMP.exec(value);
+  if (!match) return false;
+  const [, year, month, day, t, space, hour, minute, second, , zone] = match;
+  if (hour !== undefined) {
+    if (t && zone === undefined) return false; // the T forms need a zone
+    if (space && zone !== undefined) return false; // the space form has none
+    if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return false;
+    if (zone && zone !== "Z" && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return false;
+  }
+  const m = Number(month);
+  const d = Number(day);
+  if (m < 1 || m > 12 || d < 1) return false;
+  const y = Number(year);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return d <= days;
+}
+
+export interface ScalarAnalysis {
+  multiline: boolean;
+  blockPlainAllowed: boolean;
+  singleQuotedAllowed: boolean;
+  blockAllowed: boolean;
+}
+
+/** libyaml's printable set (go-yaml's is_printable), by code point. */
+export function isPrintable(code: number): boolean {
+  return (
+    code === 0x0a ||
+    (code >= 0x20 && code <= 0x7e) ||
+    (code >= 0xa0 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd && code !== 0xfeff)
+  );
+}
+
+export const isBreak = (c: string) => c === "\n" || c === "\r" || c === "\u0085" || c === "\u2028" || c === "\u2029";
+const isBlank = (c: string | undefined) => c === " " || c === "\t";
+
+/** yaml_emitter_analyze_scalar, for block context (go-yaml never emits flow collections with content). */
+export function analyzeScalar(value: string): ScalarAnalysis {
+  if (value === "")
+    return { multiline: false, blockPlainAllowed: true, singleQuotedAllowed: true, blockAllowed: false };
+  const chars = [...value];
+  let blockIndicators = value.startsWith("---") || value.startsWith("...");
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  chars.forEach((c, i) => {
+    const next = chars[i + 1];
+    const followedByWhitespace = next === undefined || isBlank(next) || isBreak(next);
+    if (i === 0) {
+      if ("#,[]{}&*!|>'\"%@`".includes(c)) blockIndicators = true;
+      else if ((c === "?" || c === ":" || c === "-") && followedByWhitespace) blockIndicators = true;
+    } else if (c === ":" && followedByWhitespace) blockIndicators = true;
+    else if (c === "#" && precededByWhitespace) blockIndicators = true;
+    if (!isPrintable(c.codePointAt(0) ?? 0)) special = true;
+    const last = i === chars.length - 1;
+    if (c === " ") {
+      if (i === 0) leadingSpace = true;
+      if (last) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (last) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlank(c) || isBreak(c);
+  });
+  let blockPlainAllowed = true;
+  let singleQuotedAllowed = true;
+  let blockAllowed = true;
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) blockPlainAllowed = false;
+  if (trailingSpace) blockAllowed = false;
+  if (breakSpace) {
+    blockPlainAllowed = false;
+    singleQuotedAllowed = false;
+  }
+  if (spaceBreak || special) {
+    blockPlainAllowed = false;
+    singleQuotedAllowed = false;
+    blockAllowed = false;
+  }
+  if (lineBreaks || blockIndicators) blockPlainAllowed = false;
+  return { multiline: lineBreaks, blockPlainAllowed, singleQuotedAllowed, blockAllowed };
+}
+
+export type ScalarStyle = "plain" | "single" | "double" | "literal";
+
+/** go-yaml's encoder.stringv plus yaml_emitter_select_scalar_style, for a string value or a mapping key. */
+export function stringStyle(value: string, simpleKey: boolean): ScalarStyle {
+  const analysis = analyzeScalar(value);
+  let style: ScalarStyle = value.includes("\n") ? "literal" : resolvesToNonString(value) ? "double" : "plain";
+  if (simpleKey && analysis.multiline) style = "double";
+  if (style === "plain") {
+    if (!analysis.blockPlainAllowed) style = "single";
+    if (value === "" && simpleKey) style = "single";
+  }
+  if (style === "single" && !analysis.singleQuotedAllowed) style = "double";
+  if (style === "literal" && (!analysis.blockAllowed || simpleKey)) style = "double";
+  return style;
+}
