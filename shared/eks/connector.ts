@@ -1,6 +1,7 @@
 /**
- * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster ->
- * presigned token -> in-memory KubeConfig, with three caches per cluster, because a
+ * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster (skipped
+ * when the entry carries `endpoint` + `certificateAuthority`) -> presigned token ->
+ * in-memory KubeConfig, with three caches per cluster, because a
  * warm Lambda serves many requests for the same few clusters:
  * - role credentials, until 5 minutes before they expire;
  * - cluster facts (endpoint + CA), for `factsTtlMs` (they change only on CA rotation);
@@ -135,6 +136,10 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   }
 
   async function factsFor(entry: ClusterEntry, state: ClusterState): Promise<ClusterFacts> {
+    // The registry already says where the API server is and which CA signs it: no DescribeCluster.
+    if (entry.endpoint && entry.certificateAuthority) {
+      return { name: entry.name, endpoint: entry.endpoint, caData: entry.certificateAuthority, status: "ACTIVE" };
+    }
     const cached = state.facts;
     if (cached && now() - cached.fetchedAt < factsTtlMs) return cached.value;
     return shared(state, "factsInFlight", async () => {

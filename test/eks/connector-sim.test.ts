@@ -256,3 +256,23 @@ test("a registered cluster that EKS does not know, and an unknown one", async ()
   await assert.rejects(connector.kubeConfig("delta"), UnknownClusterError);
   assert.equal(counts.describe, before, "no call for a cluster outside the registry");
 });
+
+test("a registry entry with endpoint + certificateAuthority skips DescribeCluster", async () => {
+  const facts = await connect().connector.describe("alpha");
+  const [alpha] = registry;
+  // EKS itself unreachable: only the registry's facts can make this work.
+  const entry = parseClusterRegistry(
+    JSON.stringify([
+      {
+        ...alpha,
+        eksEndpoint: "http://127.0.0.1:9",
+        endpoint: facts.endpoint,
+        certificateAuthority: { data: facts.caData },
+      },
+    ]),
+    "CLUSTERS",
+  );
+  const { connector, counts } = connect({ registry: entry });
+  assert.match(await serverVersion(await connector.kubeConfig("alpha")), /^v1\./);
+  assert.equal(counts.describe, 0);
+});
