@@ -160,15 +160,13 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       credentials,
       signingDate: clock.now(),
     });
-    // Loaded on first use: client-node takes about a second to import, which the `token`
-    // exec plugin (run by kubectl before every command) must not pay.
-    const { KubeConfig } = await import("@kubernetes/client-node");
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: entry.name, server: facts.endpoint, caData: facts.caData, skipTLSVerify: false }],
-      users: [{ name: entry.name, token: token.token }],
-      contexts: [{ name: entry.name, cluster: entry.name, user: entry.name }],
-      currentContext: entry.name,
+    // Loaded on first use (see kubeconfig.ts): the `token` command never loads client-node.
+    const { eksKubeConfig } = await import("./kubeconfig.ts");
+    const kubeConfig = eksKubeConfig({
+      name: entry.name,
+      endpoint: facts.endpoint,
+      caData: facts.caData,
+      token: token.token,
     });
     const credentialsEnd = credentials.expiration
       ? credentials.expiration.getTime() - TOKEN_CREDENTIALS_MARGIN_MS
