@@ -43,7 +43,7 @@ export interface KubeRequester {
 export interface PoolOptions {
   /** Sockets per cluster (default 128: one per request in flight under the default per-cluster limit). */
   maxSockets?: number;
-  /** Idle sockets kept open per cluster (default 32). */
+  /** Idle sockets kept open per cluster (default: maxSockets, so one wave's sockets serve the next). */
   maxFreeSockets?: number;
 }
 
@@ -66,7 +66,8 @@ interface Connection {
 
 const USER_AGENT = "helm-status-lambda";
 export const DEFAULT_MAX_SOCKETS = 128;
-const DEFAULT_MAX_FREE_SOCKETS = 32;
+/** An idle socket is closed after this (EKS's load balancer keeps idle connections 350 s). */
+const IDLE_SOCKET_MS = 60_000;
 /** Matches client-go and the library's own choice: an idle socket is probed before an ELB drops it (60 s). */
 const KEEP_ALIVE_MS = 30_000;
 
@@ -79,7 +80,7 @@ export class ConnectionPools {
 
   constructor(options: PoolOptions = {}) {
     this.maxSockets = Math.max(1, options.maxSockets ?? DEFAULT_MAX_SOCKETS);
-    this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? DEFAULT_MAX_FREE_SOCKETS);
+    this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? this.maxSockets);
   }
 
   /** The requester for `cluster` with this KubeConfig's credentials, on the cluster's pool. */
@@ -140,6 +141,8 @@ export class ConnectionPools {
         keepAliveMsecs: KEEP_ALIVE_MS,
         maxSockets: this.maxSockets,
         maxFreeSockets: this.maxFreeSockets,
+        // Node's Agent destroys a free socket when this fires; a request in flight has its own timeout.
+        timeout: IDLE_SOCKET_MS,
         scheduling: "lifo" as const,
       };
       let agent: HttpAgent;
