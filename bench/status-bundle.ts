@@ -19,7 +19,7 @@ const run = promisify(execFile);
 const ROOT = new URL("..", import.meta.url).pathname;
 /** Inside the repo, so the external @aws-sdk/* resolve from node_modules as the runtime's would. */
 const OUT = join(ROOT, ".build", "bench-bundle");
-const IMPORT_RUNS = 7;
+const IMPORT_RUNS = 5;
 
 export interface BundleFigures {
   lines: string[];

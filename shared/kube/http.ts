@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest, type RequestOptions } from "node:https";
+import type { RequestOptions } from "node:https";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { type KubeConfig, RequestContext } from "@kubernetes/client-node";
+import { KubeConfig, RequestContext } from "@kubernetes/client-node";
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
@@ -10,18 +10,21 @@ import { type KubeConfig, RequestContext } from "@kubernetes/client-node";
  *
  * What to send comes from @kubernetes/client-node (`KubeConfig.applyToHTTPSOptions`:
  * CA, client certificate, bearer token, exec and auth-provider plugins), so
- * nothing here interprets credentials by hand. The pool is Node's own keep-alive
- * Agent with `maxSockets`, a hard cap on the sockets one cluster can get (under
- * 200 concurrent statuses the library's uncapped undici Agent opened ~1,000
- * connections to one API server), and one TLS SecureContext per cluster built
- * once from the kubeconfig's CA and client certificate: certificate
- * verification is always on (rejectUnauthorized is never set to false; a
- * kubeconfig asking to skip it is refused).
+ * nothing here interprets credentials by hand. For https the pool is undici's
+ * Agent (the class the library itself uses) with `connections` capped — under
+ * 200 concurrent statuses the library's own uncapped Agent opened ~1,000
+ * connections to one API server — and one TLS SecureContext per cluster, built
+ * once from the kubeconfig's CA and client certificate (the system CAs when it
+ * has none). Certificate verification is always on: rejectUnauthorized is never
+ * set, a kubeconfig asking to skip it is refused. The GET goes through the
+ * dispatcher's own `request()` (fetch's Request/Headers/web streams per call
+ * cost ≈ 40% more CPU).
  *
- * Plain `http://` servers (kubectl proxy, local test servers) work: no TLS is
- * involved, so nothing is skipped (the library itself refuses them). A cluster
- * behind a `proxy-url` keeps the library's own dispatcher (it knows HTTP and
- * SOCKS proxies); only the in-flight limit bounds its connections.
+ * Plain `http://` servers (kubectl proxy, local test servers) go through Node's
+ * keep-alive http.Agent with `maxSockets`: no TLS is involved, so nothing is
+ * skipped (the library itself refuses them). A cluster behind a `proxy-url`
+ * keeps the library's own dispatcher (it knows HTTP and SOCKS proxies); the
+ * per-cluster in-flight limit bounds its connections.
  *
  * A new KubeConfig for a cluster (token rotated, 401) keeps the pool when only
  * the headers changed, and replaces (and closes) it when the server or TLS
@@ -134,7 +137,7 @@ export class ConnectionPools {
       options.servername ?? "",
     ]);
     let pool = this.pools.get(cluster);
-    if (pool?.identity !== identity || !pool.agent) {
+    if (pool?.identity !== identity) {
       const previous = pool;
       const agentOptions = {
         keepAlive: true,
@@ -145,7 +148,7 @@ export class ConnectionPools {
         timeout: IDLE_SOCKET_MS,
         scheduling: "lifo" as const,
       };
-      let agent: HttpAgent;
+      let created: Pool;
       if (tls) {
         // One SecureContext per cluster: no CA parsing per connection; the system CAs when the kubeconfig has none.
         const secureContext: SecureContext = createSecureContext({
@@ -155,18 +158,35 @@ export class ConnectionPools {
           pfx: options.pfx,
           passphrase: options.passphrase,
         });
-        agent = new HttpsAgent({ ...agentOptions, secureContext, servername: options.servername });
+        const UndiciAgent = await undiciAgentClass();
+        const dispatcher = new UndiciAgent({
+          connections: this.maxSockets,
+          keepAliveTimeout: IDLE_SOCKET_MS,
+          connect: {
+            secureContext,
+            servername: options.servername,
+            keepAlive: true,
+            keepAliveInitialDelay: KEEP_ALIVE_MS,
+          },
+        });
+        created = { identity, dispatcher, opened: 0 };
+        dispatcher.on("connect", () => {
+          created.opened++;
+        });
       } else {
-        agent = new HttpAgent(agentOptions);
+        const agent = new HttpAgent(agentOptions);
+        created = { identity, agent, opened: 0 };
+        countSockets(agent, created);
       }
-      const created: Pool = { identity, agent, opened: 0 };
-      countSockets(agent, created);
       pool = created;
       this.pools.set(cluster, pool);
       if (previous) void closePool(previous);
     }
+    if (pool.dispatcher) {
+      return { kubeConfig, server, headers, requester: dispatcherRequester(server, headers, pool.dispatcher) };
+    }
     const agent = pool.agent as HttpAgent;
-    const send = tls ? httpsRequest : httpRequest;
+    const send = httpRequest;
     const prefix = url.pathname.replace(/\/+$/, "");
     const requester: KubeRequester = {
       server,
@@ -178,7 +198,6 @@ export class ConnectionPools {
             protocol: url.protocol,
             hostname: url.hostname.replace(/^\[|\]$/g, ""),
             port: url.port || undefined,
-            servername: options.servername,
             method: "GET",
             path: prefix + pathAndQuery,
             headers: { ...headers, accept, "user-agent": USER_AGENT },
@@ -219,29 +238,68 @@ export class ConnectionPools {
     const previous = this.pools.get(cluster);
     this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
     if (previous) void closePool(previous);
-    const origin = new URL(server).origin;
-    const prefix = server.slice(origin.length);
-    const requester: KubeRequester = {
-      server,
-      async get(pathAndQuery, accept, signal) {
-        try {
-          const response = await dispatcher.request({
-            origin,
-            path: prefix + pathAndQuery,
-            method: "GET",
-            headers: { ...headers, accept, "user-agent": USER_AGENT },
-            signal,
-          });
-          const body = await response.body.text();
-          return { status: response.statusCode, headers: flatHeaders(response.headers), body };
-        } catch (error) {
-          if (signal.aborted) throw signal.reason;
-          throw failure(server, pathAndQuery, error);
-        }
-      },
-    };
+    const requester = dispatcherRequester(server, headers, dispatcher);
     return { kubeConfig, server, headers, requester };
   }
+}
+
+/** GETs through an undici dispatcher's own `request()` (no fetch Request/Headers/web streams per call). */
+function dispatcherRequester(server: string, headers: Record<string, string>, dispatcher: Dispatcher): KubeRequester {
+  const origin = new URL(server).origin;
+  // The server URL may carry a path prefix (a proxy in front of the API server).
+  const prefix = server.slice(origin.length);
+  return {
+    server,
+    async get(pathAndQuery, accept, signal) {
+      try {
+        const response = await dispatcher.request({
+          origin,
+          path: prefix + pathAndQuery,
+          method: "GET",
+          headers: { ...headers, accept, "user-agent": USER_AGENT },
+          signal,
+        });
+        const body = await response.body.text();
+        return { status: response.statusCode, headers: flatHeaders(response.headers), body };
+      } catch (error) {
+        // The session tells a timeout from a deadline by the signal's reason.
+        if (signal.aborted) throw signal.reason;
+        throw failure(server, pathAndQuery, error);
+      }
+    },
+  };
+}
+
+type DispatcherClass = new (options: {
+  connections?: number;
+  keepAliveTimeout?: number;
+  connect?: Record<string, unknown>;
+}) => Dispatcher & { on(event: "connect", listener: () => void): unknown };
+let agentClass: Promise<DispatcherClass> | undefined;
+
+/**
+ * undici's Agent, the very class (and version) @kubernetes/client-node builds its dispatchers from: its request
+ * path costs ≈ 15% less CPU per GET than node:https (0.22 vs 0.26 ms, 64-GET waves against the simulator), and it
+ * takes a connection cap and our SecureContext. Taken from a dispatcher the library builds for a throwaway
+ * kubeconfig (nothing is contacted), because undici is the library's dependency, not ours.
+ */
+function undiciAgentClass(): Promise<DispatcherClass> {
+  agentClass ??= (async () => {
+    const probe = new KubeConfig();
+    probe.loadFromOptions({
+      clusters: [{ name: "probe", server: "https://127.0.0.1", caData: Buffer.from("probe").toString("base64") }],
+      users: [{ name: "probe" }],
+      contexts: [{ name: "probe", cluster: "probe", user: "probe" }],
+      currentContext: "probe",
+    });
+    const context = new RequestContext("https://127.0.0.1/", "GET");
+    await probe.applySecurityAuthentication(context);
+    const dispatcher = context.getDispatcher();
+    if (!dispatcher) throw new Error("@kubernetes/client-node built no dispatcher for an https cluster with a CA");
+    await dispatcher.close();
+    return dispatcher.constructor as DispatcherClass;
+  })();
+  return agentClass;
 }
 
 function countSockets(agent: HttpAgent, pool: Pool): void {
