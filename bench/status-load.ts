@@ -127,10 +127,8 @@ export async function apiUnderLoad(
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,
   });
-  const deps = apiDepsFromEnv(env, {
-    logger: { ...silentLogger, appendKeys: () => {}, resetKeys: () => {} },
-    metrics: { addDimension: () => {}, addMetric: () => {}, publishStoredMetrics: () => {} },
-  });
+  // Powertools' own logger and metrics, silenced (POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_DISABLED above).
+  const deps = apiDepsFromEnv(env);
   const server = await startLocalServer({ handler: createApiHandler(deps), port: 0 });
   const path = `/clusters/${ctx.clusterName}/namespaces/${release.namespace}/releases/${release.name}/status?output=table`;
   const url = new URL(path, server.url);

@@ -149,7 +149,14 @@ function validateSettings(document, source, stage) {
   }
 
   if (problems.length > 0) throw new Error(`${source}:\n  ${problems.join("\n  ")}`);
+  // CloudWatch compares the audit lag metric in seconds.
+  alarms.auditLagSeconds = Math.round(alarms.auditLagMinutes * 60);
   return { vpc, alarms, secrets };
 }
 
-module.exports = { loadSettings, validateSettings, settingsFile, INTERFACE_SERVICES };
+/** osls: `custom.settings: ${file(./infra/settings.cjs):forStage}` (the resolved settings of the stage). */
+async function forStage({ resolveConfigurationProperty }) {
+  return loadSettings(await resolveConfigurationProperty(["provider", "stage"]));
+}
+
+module.exports = { forStage, loadSettings, validateSettings, settingsFile, INTERFACE_SERVICES };

@@ -12,12 +12,15 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { type LocalChatops, startLocalChatops } from "./chatops.ts";
+import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
 import { seedDemo } from "./demo/seed.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
@@ -117,14 +120,54 @@ async function main(): Promise<void> {
     );
   }
 
-  const server = await startLocalServer({ handler: createApiHandler(deps), port }).catch((error) => {
+  // One port for the API and the chat webhooks (in AWS they are separate functions behind one HTTP API).
+  const api = createApiHandler(deps);
+  let chat: LocalChatops | undefined;
+  const handler: typeof api = (event, context) => chat?.handle(event) ?? api(event, context);
+  const server = await startLocalServer({ handler, port }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new Error(`port ${port} on 127.0.0.1 is in use: set PORT to another port (PORT=0 picks a free one)`);
     }
     throw error;
   });
   started.push({ name: "API server", stop: () => server.close() });
+  chat = await startLocalChatops({
+    env,
+    store: deps.store,
+    clusters: deps.clusters,
+    logger: loggerPort(deps.logger),
+    apiBaseUrl: server.url,
+    onMessage: (message) => out(describeReceived(message)),
+  });
+  started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));
+  printChatTour(server.url, chat);
+}
+
+function printChatTour(url: string, chat: LocalChatops): void {
+  out();
+  out(`Chatops on the same port: POST ${url}/chatops/slack/commands, /chatops/slack/interactions, /chatops/teams`);
+  out(
+    `  queue ${chat.queueUrl} (fauxqs), worker polling it; response_url receiver ${chat.receiver.url} (GET /messages)`,
+  );
+  out(
+    `  Slack signing secret ${chat.demo.signingSecret ? `(demo, SLACK_SIGNING_SECRET overrides): ${chat.signingSecret}` : "from SLACK_SIGNING_SECRET"}`,
+  );
+  out(
+    `  Teams security token ${chat.demo.teamsSecret ? `(demo, TEAMS_WEBHOOK_SECRET overrides): ${chat.teamsSecret}` : "from TEAMS_WEBHOOK_SECRET"}`,
+  );
+  out(
+    `  access map: ${chat.demo.access ? "demo (any team and channel may read the demo clusters)" : "from CHATOPS_ACCESS"}`,
+  );
+  const secret = chat.demo.signingSecret ? `SLACK_SIGNING_SECRET=${chat.signingSecret} ` : "";
+  const teams = chat.demo.teamsSecret ? `TEAMS_WEBHOOK_SECRET=${chat.teamsSecret} ` : "";
+  out("Try (the answer appears below, as the receiver got it):");
+  out(
+    `  ${secret}npm run --silent cli -- chatops sign --url ${url}/chatops/slack/commands --response-url ${chat.receiver.url}/commands/demo 'status api -n shop --cluster demo-eu' | curl -s -K -`,
+  );
+  out(
+    `  ${teams}npm run --silent cli -- chatops sign --teams --url ${url}/chatops/teams 'status web -n shop --cluster demo-eu' | curl -s -K -`,
+  );
 }
 
 function printTour(url: string, demo: boolean): void {

@@ -10,8 +10,9 @@ export type ErrorKind =
   | "validation" // the caller sent something malformed (HTTP 400)
   | "not-found" // unknown release, revision, cluster (HTTP 404)
   | "conflict" // a write lost a race or would overwrite different content (HTTP 409)
-  | "forbidden" // the product itself was denied (HTTP 403)
+  | "forbidden" // the caller itself is not allowed (HTTP 403; e.g. the chatops access map)
   | "too-large" // a response or payload over a hard limit (HTTP 413)
+  | "misconfigured" // the product's own identity or setup was refused by EKS, STS, DynamoDB, a cluster (HTTP 502)
   | "unavailable" // a dependency (DynamoDB, EKS, STS) could not be reached (HTTP 502)
   | "timeout" // a dependency did not answer in time (HTTP 504)
   | "corrupt" // stored data is damaged (HTTP 500 with a safe message)
@@ -21,6 +22,12 @@ export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
   /** A stable, machine-readable code such as `ReleaseNotFound`. */
   abstract readonly code: string;
+  /**
+   * What a remote caller may read when `message` holds the service's own internals (AWS's text naming the
+   * function's principal ARN, account ids). Adapters that answer other people (the API, chatops) show this;
+   * the CLI, run with the user's own credentials, shows `message`. Logs always keep `message`.
+   */
+  readonly publicMessage?: string;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -37,6 +44,31 @@ export class ValidationError extends DomainError {
   readonly kind = "validation" as const;
   readonly code: string;
   constructor(message: string, code = "ValidationFailed", options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * The name of an IAM role: of a role ARN, or of the refused principal an AWS error message names
+ * (`User: arn:aws:sts::123456789012:assumed-role/NAME/session is not authorized ...`). Enough for an operator
+ * to know which role to fix, without echoing account ids or session names to callers.
+ */
+export function awsRoleName(arnOrMessage: string | undefined): string | undefined {
+  if (!arnOrMessage) return undefined;
+  const assumed = /:assumed-role\/([\w+=,.@-]+)\//.exec(arnOrMessage)?.[1];
+  if (assumed) return assumed;
+  return /^arn:aws[\w-]*:iam::\d*:role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]+)$/.exec(arnOrMessage.trim())?.[1];
+}
+
+/**
+ * The caller is not allowed to do this (HTTP 403): e.g. a chat user outside the chatops access map. Never for
+ * the product's own identity being refused, which is a ServiceMisconfigured 502 (kind `misconfigured`).
+ */
+export class CallerForbiddenError extends DomainError {
+  readonly kind = "forbidden" as const;
+  readonly code: string;
+  constructor(message: string, code = "Forbidden", options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }

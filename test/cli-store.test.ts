@@ -231,8 +231,12 @@ describe("store CLI on DynamoDB Local", () => {
       cli(["list", "--bogus"], env),
     ]);
     assertOneLineError(runs[0], /^Error: release: not found$/, 1);
-    assertOneLineError(runs[1], /invalid release name, must match regex .* longer than 53$/, 2);
-    assertOneLineError(runs[2], /invalid revision "abc": must be a positive integer/, 2);
+    assertOneLineError(runs[1], /^Error: release name is invalid: Bad_Name$/, 2); // helm history's wording
+    assertOneLineError(
+      runs[2],
+      /invalid revision "abc": must be an integer no greater than 2147483647 \(0 or less: the latest\)$/,
+      2,
+    );
     assertOneLineError(runs[3], /Unknown option '--bogus'/, 2);
   });
 
@@ -241,7 +245,7 @@ describe("store CLI on DynamoDB Local", () => {
     const cases: [string[], RegExp, number][] = [
       [["get", "manifest", "demo", "--revision", "9"], /^Error: release: not found$/, 1],
       [["history", "demo", "-n", "Not_A_Namespace"], /invalid namespace "Not_A_Namespace"/, 2],
-      [["history", "demo", "--max", "0"], /invalid --max "0"/, 2],
+      [["history", "demo", "--max", "few"], /invalid --max "few": must be an integer/, 2],
       [["history"], /"history" requires exactly 1 argument \(the release name\), got 0/, 2],
       [["get", "manifest", "demo", "--revision", "2147483648"], /invalid revision/, 2],
       [["get", "values", "demo"], /unknown get subcommand "values"/, 2],

@@ -5,7 +5,7 @@
  */
 
 import { ValidationError } from "../../shared/errors.ts";
-import { validateRevision } from "../../shared/release/validation.ts";
+import { revisionOrLatest } from "../../shared/release/validation.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
@@ -21,7 +21,7 @@ of Secret documents replaced by <redacted> (other documents are printed byte for
 flags:
       --cluster string     cluster the release belongs to (default "local")
   -n, --namespace string   namespace of the release (default "default")
-      --revision int       revision to show (default: the latest)
+      --revision int       revision to show (0 or less, or none: the latest)
 `;
 
 export async function run(args: string[], io: CliIO): Promise<number> {
@@ -50,13 +50,14 @@ const getManifestCommand = defineCommand({
   positionals: true,
   async run({ values, positionals }, io) {
     const name = releaseNameArgument("get manifest", positionals);
-    const revision = values.revision === undefined ? undefined : validateRevision(values.revision);
+    const revision = revisionOrLatest(values.revision);
     const key = { cluster: values.cluster, namespace: values.namespace, name };
     const clusters = cliClusterScope(io.env);
     // Secret values are redacted by the use case (helm prints them; this product never does).
     const { manifest } = await withCliStore(io.env, (store) => getManifest({ store, clusters }, key, revision));
+    // helm get manifest prints it with Println: one more newline after the stored text.
     await new Promise<void>((resolve, reject) =>
-      io.stdout.write(manifest, (error) => (error ? reject(error) : resolve())),
+      io.stdout.write(`${manifest}\n`, (error) => (error ? reject(error) : resolve())),
     );
     return 0;
   },

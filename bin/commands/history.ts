@@ -2,7 +2,7 @@
 
 import { ValidationError } from "../../shared/errors.ts";
 import { helmHistoryElements, renderHelmHistory } from "../../shared/format/release-tables.ts";
-import { validateRevision } from "../../shared/release/validation.ts";
+import { MAX_REVISION } from "../../shared/release/validation.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument } from "../lib/args.ts";
@@ -35,10 +35,13 @@ export const run = defineCommand({
     const max = parseMax(values.max);
     const format = parseOutputFormat(values.output);
     const key = { cluster: values.cluster, namespace: values.namespace, name };
-    // The newest `max` revisions are one page: the store returns newest first.
+    // The newest `max` revisions are one page: the store returns newest first. Helm's --max 0
+    // (or less) still looks the release up, then prints no revision: the header alone.
     const clusters = cliClusterScope(io.env);
-    const page = await withCliStore(io.env, (store) => releaseHistory({ store, clusters }, key, { max }));
-    const revisions = page.items;
+    const page = await withCliStore(io.env, (store) =>
+      releaseHistory({ store, clusters }, key, { max: Math.max(max, 1) }),
+    );
+    const revisions = max > 0 ? page.items : [];
     io.stdout.write(
       format === "table" ? renderHelmHistory(revisions) : renderStructured(helmHistoryElements(revisions), format),
     );
@@ -47,9 +50,8 @@ export const run = defineCommand({
 });
 
 function parseMax(value: string): number {
-  try {
-    return validateRevision(value);
-  } catch {
-    throw new ValidationError(`invalid --max ${JSON.stringify(value)}: must be a positive integer`, "InvalidMax");
+  if (!/^[-+]?[0-9]{1,10}$/.test(value) || Number(value) > MAX_REVISION) {
+    throw new ValidationError(`invalid --max ${JSON.stringify(value)}: must be an integer`, "InvalidMax");
   }
+  return Number(value);
 }

@@ -10,7 +10,7 @@ import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
-import { validateClusterName } from "../../shared/release/validation.ts";
+import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
@@ -25,7 +25,7 @@ Shows the status of a release stored for a cluster, with its resources read live
 (in parallel) from the cluster, like 'helm status'.
 
   -n, --namespace NS      namespace of the release (default "default")
-      --revision N        that revision instead of the latest
+      --revision N        that revision instead of the latest (0 or less: the latest)
   -o, --output FORMAT     table (default), json or yaml; Secret values are never printed
       --cluster C         the cluster: from the registry (CLUSTERS / CLUSTERS_FILE) through EKS,
                           or with --kubeconfig the store's cluster name (default: the context name)
@@ -34,6 +34,7 @@ Shows the status of a release stored for a cluster, with its resources read live
       --context X         the kubeconfig context (default: its current-context)
       --concurrency N     requests in flight at once (default 64)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
+      --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
 `;
 
 const OUTPUTS = ["table", "json", "yaml"] as const;
@@ -50,6 +51,7 @@ export const run = defineCommand({
     context: { type: "string" },
     concurrency: { type: "string" },
     timeout: { type: "string" },
+    "no-drift": { type: "boolean" },
   },
   positionals: true,
   async run({ values, positionals }, io) {
@@ -58,7 +60,7 @@ export const run = defineCommand({
     if (!OUTPUTS.includes(output)) {
       throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
     }
-    const revision = values.revision === undefined ? undefined : integerFlag("--revision", values.revision, 0);
+    const revision = revisionOrLatest(values.revision);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
@@ -77,6 +79,7 @@ export const run = defineCommand({
             revision,
             deadline: systemClock.now().getTime() + timeoutSeconds * 1000,
             concurrency,
+            drift: !values["no-drift"],
           },
         ),
       );

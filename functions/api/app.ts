@@ -1,6 +1,7 @@
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import httpRouterHandler from "@middy/http-router";
+import { telemetryMiddlewares } from "../_shared/telemetry.ts";
 import { MethodNotAllowedError, RouteNotFoundError } from "./errors.ts";
 import { compression } from "./middleware/compression.ts";
 import { domainErrorsToHttp } from "./middleware/error-mapping.ts";
@@ -25,7 +26,8 @@ export type ApiHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiRe
  * the cross-cutting middlewares sit once around it. Their order matters: on the
  * way out (reverse order) errors are mapped first, the result is compressed,
  * its size checked against Lambda's limit (a 413 is mapped and compressed in
- * turn), and finally logged and counted.
+ * turn), then logged and counted (the request line), and last Powertools' own
+ * middlewares flush the metrics and reset the request's log keys.
  */
 export function createApiHandler(deps: ApiDeps): ApiHandler {
   const routes = createRoutes(deps);
@@ -40,6 +42,9 @@ export function createApiHandler(deps: ApiDeps): ApiHandler {
   });
 
   const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+    .use(
+      telemetryMiddlewares(deps.logger, deps.metrics) as middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>[],
+    )
     .use(httpHeaderNormalizer() as middy.MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext>)
     .use(requestTelemetry(deps.logger, deps.metrics))
     .use(responseSizeLimit(deps.settings.maxResponseBytes))

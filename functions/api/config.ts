@@ -1,7 +1,4 @@
-import type { ClusterEntry } from "../../shared/clusters/connector.ts";
-import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
-import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
-import { ApiConfigError } from "./errors.ts";
+import { type Env, intSettings, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
 
 /**
  * The API function's own settings, read once at cold start. A bad value stops
@@ -34,57 +31,23 @@ export interface ApiSettings {
 /** Lambda's synchronous invocation payload limit (6 MB), measured on the serialized result. */
 export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
 
-type Env = Record<string, string | undefined>;
+export const API_SERVICE_NAME = "helm-status-api";
 
-/** Everything the API reads from its environment. */
-export interface ApiConfig {
-  /** The releases table (RELEASES_TABLE, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB). */
-  store: StoreConfig;
-  /** The clusters it may reach (CLUSTERS or CLUSTERS_FILE). */
-  registry: ClusterEntry[];
+/** Everything the API reads from its environment: the common runtime sections plus its settings. */
+export interface ApiConfig extends RuntimeConfig {
   settings: ApiSettings;
 }
 
-/**
- * Reads and validates the whole configuration, reporting every problem at once
- * (fixing one variable per failed deploy is slow), each named by its variable.
- */
+/** Reads and validates the whole configuration, reporting every problem at once, each named by its variable. */
 export function apiConfigFromEnv(env: Env): ApiConfig {
-  const problems: string[] = [];
-  const attempt = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      problems.push((error as Error).message);
-      return undefined;
-    }
-  };
-  const store = attempt(() => storeConfigFromEnv(env));
-  const registry = attempt(() => loadClusterRegistry(env));
-  const settings = attempt(() => apiSettingsFromEnv(env));
-  if (!store || !registry || !settings) {
-    throw new ApiConfigError(`invalid API configuration: ${problems.join("; ")}`);
-  }
-  return { store, registry, settings };
+  return readConfig("API", {
+    ...runtimeConfigReaders(env, API_SERVICE_NAME),
+    settings: () => apiSettingsFromEnv(env),
+  });
 }
 
 export function apiSettingsFromEnv(env: Env): ApiSettings {
-  const problems: string[] = [];
-  const int = (key: string, fallback: number, min: number, max: number): number => {
-    const raw = env[key];
-    if (raw === undefined || raw.trim() === "") return fallback;
-    if (!/^\d+$/.test(raw.trim())) {
-      problems.push(`${key}=${JSON.stringify(raw)} is not a whole number (expected ${min}..${max})`);
-      return fallback;
-    }
-    const value = Number(raw.trim());
-    if (value < min || value > max) {
-      problems.push(`${key}=${value} is out of range (expected ${min}..${max})`);
-      return fallback;
-    }
-    return value;
-  };
-
+  const { int, done } = intSettings(env);
   const settings: ApiSettings = {
     statusConcurrency: int("STATUS_CONCURRENCY", 64, 1, 256),
     clusterMaxInFlight: int("CLUSTER_MAX_IN_FLIGHT", 128, 1, 1024),
@@ -92,8 +55,6 @@ export function apiSettingsFromEnv(env: Env): ApiSettings {
     maxResponseBytes: int("API_MAX_RESPONSE_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
     maxBodyBytes: int("API_MAX_BODY_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
   };
-  if (problems.length > 0) {
-    throw new ApiConfigError(problems.join("; "));
-  }
+  done();
   return settings;
 }

@@ -66,9 +66,3 @@ export class ResponseTooLargeError extends DomainError {
     super(`the response would be ${bytes} bytes, over the ${limit}-byte Lambda response limit; ${hint}`);
   }
 }
-
-/** Configuration read at cold start is missing or malformed: the function refuses to start. */
-export class ApiConfigError extends DomainError {
-  readonly kind = "internal" as const;
-  readonly code = "ApiConfigInvalid";
-}

@@ -1,9 +1,9 @@
 import type { ReleaseStatus } from "../../shared/release/model.ts";
 import {
+  revisionOrLatest,
   validateClusterName,
   validateNamespace,
   validateReleaseName,
-  validateRevision,
   validateStatus,
 } from "../../shared/release/validation.ts";
 import { InvalidParameterError } from "./errors.ts";
@@ -25,10 +25,11 @@ function shown(value: string): string {
 export const clusterParam = (params: RawParams): string => validateClusterName(params?.cluster);
 export const namespaceParam = (params: RawParams): string => validateNamespace(params?.namespace);
 export const releaseNameParam = (params: RawParams): string => validateReleaseName(params?.name);
-export const revisionParam = (params: RawParams): number => validateRevision(params?.revision);
+/** A revision in a path or `?revision=`: Helm's rule, 0 or less means the latest (undefined). */
+export const revisionParam = (params: RawParams): number | undefined => revisionOrLatest(params?.revision);
 
 export function optionalRevision(query: RawParams): number | undefined {
-  return query?.revision === undefined ? undefined : validateRevision(query.revision);
+  return revisionOrLatest(query?.revision);
 }
 
 export function optionalStatus(query: RawParams): ReleaseStatus | undefined {
@@ -58,4 +59,12 @@ export function onlyKnownQuery(query: RawParams, allowed: readonly string[]): vo
       throw new InvalidParameterError(key, `is not a known query parameter (${hint})`);
     }
   }
+}
+
+/** `?drift=true|false` (default true): whether the status compares live objects with the manifest. */
+export function optionalDrift(query: RawParams): boolean {
+  const value = query?.drift;
+  if (value === undefined || value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidParameterError("drift", `${shown(value)} is not true or false`);
 }

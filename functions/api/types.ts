@@ -1,8 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
-import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import type { KubeReader } from "../../shared/kube/reader.ts";
-import type { Clock, Logger } from "../../shared/ports.ts";
-import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
 
 export type ApiEvent = APIGatewayProxyEventV2;
@@ -31,27 +28,7 @@ export interface ApiContext extends Context {
   preferredEncodings?: string[];
 }
 
-/** The structured logger the API writes (Powertools Logger fits it). */
-export interface ApiLogger extends Logger {
-  appendKeys(attributes: Record<string, unknown>): void;
-  resetKeys(): void;
-}
-
-/** The slice of Powertools Metrics the API uses. */
-export interface ApiMetrics {
-  addDimension(name: string, value: string): unknown;
-  addMetric(name: string, unit: "Milliseconds" | "Count" | "Bytes", value: number): unknown;
-  publishStoredMetrics(): unknown;
-}
-
-/** Everything a route needs, built once per cold start. */
-export interface ApiDeps {
-  store: ReleaseStore;
-  clusters: ClusterConnector;
-  /** Reads clusters (pools, limits, discovery and manifest caches); created once per cold start. */
-  kube: KubeReader;
-  clock: Clock;
-  logger: ApiLogger;
-  metrics: ApiMetrics;
+/** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
+export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
   settings: ApiSettings;
 }

@@ -42,6 +42,9 @@ export interface SlackRenderOptions {
   prefix?: string;
 }
 
+/** Rows shown per resource group (a phone screen, not a dump); the full text has the rest. */
+export const MAX_GROUP_ROWS = 20;
+
 export const ACTION_REFRESH = "helm_refresh";
 export const ACTION_HISTORY = "helm_history";
 export const ACTION_STATUS = "helm_status";
@@ -241,9 +244,11 @@ function statusMessage(
         ? fitCode(
             title,
             group.header,
-            group.rows,
+            group.rows.slice(0, MAX_GROUP_ROWS),
             room,
             (hidden) => `…and ${hidden} more ${pluralKind(group.kind, hidden)}`,
+            "first",
+            Math.max(0, group.rows.length - MAX_GROUP_ROWS),
           )
         : undefined;
     if (!fitted || fitted.shown === 0) {

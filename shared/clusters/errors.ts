@@ -1,4 +1,4 @@
-import { DomainError } from "../errors.ts";
+import { awsRoleName, DomainError } from "../errors.ts";
 
 /**
  * Errors of the cluster area: the registry (read once at cold start) and reaching a
@@ -68,14 +68,38 @@ export class ClusterCertificateError extends DomainError {
   }
 }
 
-/** The product's own AWS identity was refused: DescribeCluster or AssumeRole denied, or no credentials at all. */
+/**
+ * The product's own identity was refused: DescribeCluster or AssumeRole denied, no credentials at all, or the
+ * cluster's API server rejecting its token. Not the caller's fault, so not a 403: the service is misconfigured
+ * (502). `message` keeps AWS's full text for the log and the CLI; callers of the API get `publicMessage`,
+ * which names the cluster and the role but not the principal ARN.
+ */
 export class ClusterAccessDeniedError extends DomainError {
-  readonly kind = "forbidden" as const;
+  readonly kind = "misconfigured" as const;
   readonly code = "ClusterAccessDenied";
   readonly cluster: string;
-  constructor(cluster: string, message: string, options?: { cause?: unknown }) {
+  /** The refused role's name, when known. */
+  readonly role?: string;
+  override readonly publicMessage: string;
+  constructor(
+    cluster: string,
+    message: string,
+    options?: {
+      cause?: unknown;
+      /** What was refused, without ARNs ("DescribeCluster", "AssumeRole of role x", "the Kubernetes API"). */
+      action?: string;
+      /** The refused role (ARN or name); else read from AWS's message. */
+      role?: string;
+    },
+  ) {
     super(message, options);
     this.cluster = cluster;
+    const cause = options?.cause as { message?: string } | undefined;
+    this.role = awsRoleName(options?.role) ?? awsRoleName(cause?.message);
+    const role = this.role ? `role "${this.role}"` : "AWS role";
+    this.publicMessage =
+      `service misconfigured: ${options?.action ?? "access"} for cluster "${cluster}" was denied to the service's ${role}; ` +
+      "an operator must fix its IAM permissions or the cluster's access entries";
   }
 }
 

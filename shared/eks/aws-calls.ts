@@ -11,7 +11,7 @@ import type {
 import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
-import { isDomainError } from "../errors.ts";
+import { awsRoleName, isDomainError } from "../errors.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -147,7 +147,9 @@ export async function assumeRole(
   }
   const issued = output.Credentials;
   if (!issued?.AccessKeyId || !issued.SecretAccessKey || !issued.SessionToken) {
-    throw new ClusterAccessDeniedError(entry.name, `AssumeRole ${entry.roleArn} returned no credentials`);
+    throw new ClusterAccessDeniedError(entry.name, `AssumeRole ${entry.roleArn} returned no credentials`, {
+      action: publicAction(entry, `AssumeRole ${entry.roleArn}`),
+    });
   }
   return {
     accessKeyId: issued.AccessKeyId,
@@ -173,6 +175,11 @@ const DENIED = new Set([
 ]);
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
+/** The refused call as a caller of the API may read it: role names, no ARNs. */
+function publicAction(entry: ClusterEntry, call: string): string {
+  return call.startsWith("AssumeRole") ? `AssumeRole of role "${awsRoleName(entry.roleArn) ?? "?"}"` : call;
+}
+
 /** Classifies an SDK failure; the original error stays reachable as `cause`. */
 export function toClusterError(entry: ClusterEntry, call: string, where: string, timeoutMs: number, error: unknown) {
   // Already classified (e.g. the credentials provider that the SDK client called failed).
@@ -183,12 +190,17 @@ export function toClusterError(entry: ClusterEntry, call: string, where: string,
   if (e.name === "CredentialsProviderError") {
     return new ClusterAccessDeniedError(cluster, `${call} for cluster "${cluster}": no AWS credentials (${detail})`, {
       cause: error,
+      action: `${publicAction(entry, call)} (no AWS credentials)`,
     });
   }
   const status = e.$metadata?.httpStatusCode;
   if (DENIED.has(e.name ?? "") || status === 401 || status === 403) {
     return new ClusterAccessDeniedError(cluster, `${call} for cluster "${cluster}" was denied: ${detail}`, {
       cause: error,
+      action: publicAction(entry, call),
+      // DescribeCluster runs as the cluster's role when it has one; AssumeRole as the function's own role,
+      // which AWS's message names.
+      role: call === "DescribeCluster" ? entry.roleArn : undefined,
     });
   }
   if (e.name === "ResourceNotFoundException") {

@@ -1,41 +1,35 @@
 /**
  * Text tables as Helm and kubectl print them.
  *
- * `uiTable` is gosuri/uitable as Helm uses it for `helm list` / `helm history`:
- * every cell (the last one too) right-padded to its column's width, columns joined
- * by a TAB, cells wider than `maxColWidth` cut to width with "...", and
- * `output.EncodeTable` adding the final newline.
+ * `uiTable` is gosuri/uitable as helm 4 uses it for `helm list` / `helm history`: every
+ * cell (the last one too) right-padded to its column's width, columns joined by a TAB, a
+ * multi-line cell kept inside its column (the row grows one line per line, the other cells
+ * blank and padded), no cut at any width, and `output.EncodeTable` adding the final newline.
  */
-
-export interface UiTableOptions {
-  /** uitable's MaxColWidth; 0 = unlimited (helm list), 60 for helm history. */
-  maxColWidth?: number;
-}
 
 /** Display width in code points; East Asian wide characters are not special-cased. */
 export function displayWidth(text: string): number {
   return [...text].length;
 }
 
-function resize(text: string, width: number): string {
-  const length = displayWidth(text);
-  if (length === width) return text;
-  if (length < width) return text + " ".repeat(width - length);
-  return [...text].slice(0, Math.max(0, width - 3)).join("") + "...";
-}
+const pad = (text: string, width: number) => text + " ".repeat(Math.max(0, width - displayWidth(text)));
 
-export function uiTable(rows: string[][], options: UiTableOptions = {}): string {
+export function uiTable(rows: string[][]): string {
   if (rows.length === 0) return "\n";
-  const max = options.maxColWidth ?? 0;
+  const cellLines = rows.map((row) => row.map((cell) => cell.split("\n")));
   const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      const width = max > 0 ? Math.min(displayWidth(cell), max) : displayWidth(cell);
-      widths[i] = Math.max(widths[i] ?? 0, width);
+  for (const row of cellLines) {
+    row.forEach((lines, i) => {
+      for (const line of lines) widths[i] = Math.max(widths[i] ?? 0, displayWidth(line));
     });
   }
-  const lines = rows.map((row) => row.map((cell, i) => resize(cell, widths[i])).join("\t"));
-  return `${lines.join("\n")}\n`;
+  const out: string[] = [];
+  for (const row of cellLines) {
+    const height = Math.max(...row.map((lines) => lines.length));
+    for (let line = 0; line < height; line++)
+      out.push(row.map((lines, i) => pad(lines[line] ?? "", widths[i])).join("\t"));
+  }
+  return `${out.join("\n")}\n`;
 }
 
 /**

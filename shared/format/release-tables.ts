@@ -78,5 +78,5 @@ export function renderHelmHistory(revisions: ReleaseMetadata[]): string {
     e.app_version,
     e.description,
   ]);
-  return uiTable([header, ...rows], { maxColWidth: 60 });
+  return uiTable([header, ...rows]);
 }

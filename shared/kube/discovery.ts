@@ -145,6 +145,7 @@ function requireAnswer(cluster: string, path: string, result: RequestResult) {
     throw new ClusterAccessDeniedError(
       cluster,
       `kubernetes cluster "${cluster}" rejected the credentials (401 Unauthorized, also with fresh ones)`,
+      { action: "the Kubernetes API (401 Unauthorized)" },
     );
   }
   if (status >= 500 || status === 429) {

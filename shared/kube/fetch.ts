@@ -1,4 +1,5 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
+import { secretValueDigests } from "../drift/secret-digests.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
 import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
@@ -229,10 +230,15 @@ function redactTable(kind: string, table: Table): Table {
   return {
     columns: table.columns,
     metadata: table.metadata,
-    rows: table.rows.map((row) => ({
-      cells: redactCells(kind, table.columns, row.cells),
-      object: row.object ? redactObject(row.object) : undefined,
-    })),
+    rows: table.rows.map((row) => {
+      // Drift compares Secret values by digest: taken here, the one place that sees them, then redacted.
+      const secretDigests = kind === "Secret" && row.object ? secretValueDigests(row.object) : undefined;
+      return {
+        cells: redactCells(kind, table.columns, row.cells),
+        object: row.object ? redactObject(row.object) : undefined,
+        ...(secretDigests ? { secretDigests } : {}),
+      };
+    }),
   };
 }
 

@@ -164,6 +164,7 @@ export class KubeSession {
             new ClusterAccessDeniedError(
               this.cluster,
               `kubernetes cluster "${this.cluster}" rejected the credentials (401 Unauthorized, also with fresh ones)`,
+              { action: "the Kubernetes API (401 Unauthorized)" },
             ),
           );
           return last;

@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { jsonErrorMessage } from "../parse-errors.ts";
 import { HelmPayloadError } from "./errors.ts";
 import type { ChartMetadata, Hook, Release, ReleaseInfo } from "./model.ts";
-import { validateNamespace, validateReleaseName, validateRevision, validateStatus } from "./validation.ts";
+import { validateNamespace, validateNewReleaseName, validateRevision, validateStatus } from "./validation.ts";
 
 export const HELM_STORAGE_TYPE = "helm.sh/release.v1";
 export const HELM_OBJECT_PREFIX = "sh.helm.release.v1.";
@@ -97,12 +97,15 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
   const raw = json as Record<string, unknown>;
   if (raw.name === undefined || raw.name === "") throw new HelmPayloadError("release JSON has no name");
   if (raw.version === undefined) throw new HelmPayloadError("release JSON has no version");
-  const name = asPayload(() => validateReleaseName(raw.name));
+  const name = asPayload(() => validateNewReleaseName(raw.name));
   const version = asPayload(() => validateRevision(raw.version));
   const namespace = asPayload(() =>
     validateNamespace(raw.namespace === undefined || raw.namespace === "" ? defaultNamespace : raw.namespace),
   );
-  const release: Release = { name, namespace, version, info: infoFrom(raw.info), manifest: "" };
+  const release: Release = { name, namespace, version, manifest: "" };
+  // No info is kept as no info (Helm's storage can hold one): status says "release info is missing".
+  const info = infoFrom(raw.info);
+  if (info) release.info = info;
   const chart = chartFrom(raw.chart);
   if (chart) release.chart = { metadata: chart };
   if (isPlainObject(raw.config) && Object.keys(raw.config).length > 0) release.config = raw.config;
@@ -120,8 +123,8 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
   return release;
 }
 
-function infoFrom(value: unknown): ReleaseInfo {
-  if (value === undefined || value === null) return { status: "unknown" };
+function infoFrom(value: unknown): ReleaseInfo | undefined {
+  if (value === undefined || value === null) return undefined;
   if (!isPlainObject(value)) throw new HelmPayloadError("info is not an object");
   const info: ReleaseInfo = { status: "unknown" };
   for (const field of ["first_deployed", "last_deployed", "deleted", "description"] as const) {

@@ -24,8 +24,23 @@ export const MAX_CLUSTER_NAME_LENGTH = 100;
 
 export const MAX_REVISION = 2_147_483_647;
 
-/** Helm v4's `ValidateReleaseName`, with its exact messages. */
+/**
+ * A release name to look up (history, status, get, the API's paths): Helm's action wording,
+ * `release name is invalid: NAME`, for any name ValidateReleaseName refuses.
+ */
 export function validateReleaseName(name: unknown): string {
+  try {
+    return validateNewReleaseName(name);
+  } catch (error) {
+    if (name === undefined || name === null || name === "") throw error;
+    const shown =
+      typeof name === "string" && name.length <= 100 && /^[\x20-\x7e]*$/.test(name) ? name : quoteInput(name);
+    throw new InvalidReleaseNameError(`release name is invalid: ${shown}`);
+  }
+}
+
+/** Helm v4's `ValidateReleaseName` with its exact messages, for a release being stored (import, CI push). */
+export function validateNewReleaseName(name: unknown): string {
   if (name === undefined || name === null || name === "") throw new InvalidReleaseNameError("no name provided");
   if (
     typeof name !== "string" ||
@@ -64,6 +79,22 @@ export function validateClusterName(cluster: unknown): string {
     );
   }
   return cluster;
+}
+
+/**
+ * A revision to read, Helm's rule once for every adapter: `version <= 0` means the latest
+ * (undefined); a positive revision must be a valid one. Text must be an integer, a sign allowed.
+ */
+export function revisionOrLatest(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const number = typeof value === "string" && /^[-+]?[0-9]{1,10}$/.test(value) ? Number(value) : value;
+  if (typeof number === "number" && Number.isInteger(number) && number <= 0) return undefined;
+  if (typeof number !== "number" || !Number.isInteger(number) || number > MAX_REVISION) {
+    throw new InvalidRevisionError(
+      `invalid revision ${quoteInput(value)}: must be an integer no greater than ${MAX_REVISION} (0 or less: the latest)`,
+    );
+  }
+  return number;
 }
 
 /** A revision as a number or as text (flag, path, query): a positive int32, digits only for text. */

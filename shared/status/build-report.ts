@@ -1,3 +1,4 @@
+import { type DriftObject, detectDrift } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
 import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
@@ -30,6 +31,8 @@ export interface ReportInput {
   /** What the fan-out read, or why the cluster could not be read at all (non-fatal statuses only). */
   fetched: FetchResult | { failure: string };
   durationMs: number;
+  /** Compare the live objects with the manifest (the use case asks unless `--no-drift` / `?drift=false`). */
+  drift?: boolean;
 }
 
 const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
@@ -44,6 +47,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
   const resources: ResourceEntry[] = [];
   const missing: MissingEntry[] = [];
   const health: ResourceHealth[] = [];
+  const driftObjects: DriftObject[] = [];
   const now = input.observedAt;
 
   for (const problem of input.problems) {
@@ -79,6 +83,9 @@ export function buildStatusReport(input: ReportInput): StatusReport {
           health: verdict,
         });
         health.push({ ...id, ...verdict });
+        if (live) {
+          driftObjects.push({ ...id, manifest: object.object, live, secretDigests: rows[0]?.secretDigests });
+        }
         continue;
       }
       const reason = fetched.outcome === "found" ? "error" : REASONS[fetched.outcome];
@@ -135,6 +142,9 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
+    ...(!input.drift || "failure" in input.fetched
+      ? {}
+      : { drift: detectDrift({ objects: driftObjects, applyMethod: input.release.apply_method }) }),
   };
 }
 

@@ -37,6 +37,7 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   document.missing = report.missing;
   document.complete = report.complete;
   document.counters = report.counters;
+  if (report.drift) document.drift = report.drift;
   return document;
 }
 

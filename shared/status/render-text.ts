@@ -1,5 +1,6 @@
 import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "./printer.ts";
+import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from "./render-drift.ts";
 import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "./report.ts";
 
 /**
@@ -75,6 +76,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   out += `REVISION: ${release.version}\n`;
   out += `DESCRIPTION: ${info.description ?? ""}\n`;
   if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
+  out += driftHeaderLine(report.drift);
 
   const groups = resourceGroups(report, showHealth);
   if (groups.length > 0) {
@@ -113,13 +115,22 @@ function resourceGroups(report: StatusReport, showHealth: boolean): Group[] {
     });
   }
   if (report.missing.length > 0) groups.push({ key: "MISSING", body: printMissing(report.missing) });
-  const unhealthy = report.health.resources.filter((entry) => entry.status !== "Current");
+  const drift = driftSection(report);
+  if (drift) groups.push({ key: "DRIFT", body: drift });
+  const driftLines = driftHealthLines(report.drift);
+  const unhealthy = report.health.resources.filter(
+    (entry) => entry.status !== "Current" || driftLines.has(driftObjectKey(entry)),
+  );
   if (showHealth && unhealthy.length > 0) {
     const lines = unhealthy.map((entry) => [
       `${entry.apiVersion.split("/").pop()}/${entry.kind}`,
       entry.name,
       entry.status,
-      formatCell(entry.message),
+      formatCell(
+        [entry.status !== "Current" ? entry.message : "", driftLines.get(driftObjectKey(entry)) ?? ""]
+          .filter(Boolean)
+          .join("; "),
+      ),
     ]);
     groups.push({ key: "HEALTH", body: alignLines([["KIND", "NAME", "STATUS", "MESSAGE"], ...lines]) });
   }

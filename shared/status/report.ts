@@ -1,3 +1,4 @@
+import type { DriftReport } from "../drift/types.ts";
 import type { HealthAssessment, HealthStatus } from "../health/index.ts";
 import type { TableColumn } from "../kube/table.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
@@ -106,6 +107,8 @@ export interface StatusReport {
   /** True when every resource got an answer (a 404 is an answer; an error or the deadline is not). */
   complete: boolean;
   counters: StatusCounters;
+  /** Fields the manifest sets that differ live, and who changed them (docs/drift.md); absent when not asked for. */
+  drift?: DriftReport;
 }
 
 /** `apps/v1` + `Deployment` -> `v1/Deployment`, Helm's key (the API group is dropped). */

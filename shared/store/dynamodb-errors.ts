@@ -59,10 +59,16 @@ export function translateAwsError(error: unknown, location: StoreLocation): unkn
     );
   }
   if (e?.name === "CredentialsProviderError") {
-    return new StoreForbiddenError(`no AWS credentials to call ${where}: ${e.message}`, { cause: error });
+    return new StoreForbiddenError(`no AWS credentials to call ${where}: ${e.message}`, {
+      table: location.tableName,
+      cause: error,
+    });
   }
   if (e?.name && DENIED.has(e.name)) {
-    return new StoreForbiddenError(`${where} refused our credentials: ${e.name}`, { cause: error });
+    return new StoreForbiddenError(`${where} refused our credentials: ${e.name}`, {
+      table: location.tableName,
+      cause: error,
+    });
   }
   if (e?.name && THROTTLED.has(e.name)) {
     return new StoreUnavailableError(

@@ -5,11 +5,18 @@
  */
 import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { ReleaseSummary } from "../release/model.ts";
-import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
-import { LATEST_SORT_KEY, listingPosition, summaryFromItem } from "./dynamodb-items.ts";
+import { validateClusterName, validateNamespace } from "../release/validation.ts";
+import {
+  LATEST_SORT_KEY,
+  listingPosition,
+  metadataFromItem,
+  releasePartitionKey,
+  summaryFromItem,
+} from "./dynamodb-items.ts";
 import type { TableClient } from "./dynamodb-table.ts";
-import { cursorPosition, decodeCursor, encodeCursor, listingScope, resolveLimit } from "./paging.ts";
-import type { ListFilter, Page, PageRequest } from "./release-store.ts";
+import { cursorPosition, decodeCursor, encodeCursor, listingScope, resolveLimit, wantedStatuses } from "./paging.ts";
+import type { ListFilter, Page, PageRequest, RevisionFilter } from "./release-store.ts";
+import { summaryOf } from "./revision-content.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX, SUMMARY_ATTRIBUTES } from "./table-schema.ts";
 
 type Index = typeof DEPLOYED_INDEX | typeof RELEASES_INDEX;
@@ -24,9 +31,10 @@ export interface IndexQuery {
 export function releasesQuery(filter: ListFilter): IndexQuery {
   const cluster = filter.cluster === undefined ? undefined : validateClusterName(filter.cluster);
   const namespace = filter.namespace === undefined ? undefined : validateNamespace(filter.namespace);
-  const status = filter.status === undefined ? undefined : validateStatus(filter.status);
+  const statuses = wantedStatuses(filter);
   // Deployed releases have their own sparse index: an exact Query instead of a filtered one.
-  const index = status === "deployed" ? DEPLOYED_INDEX : RELEASES_INDEX;
+  const onlyDeployed = statuses?.length === 1 && statuses[0] === "deployed";
+  const index = onlyDeployed ? DEPLOYED_INDEX : RELEASES_INDEX;
   const prefix = cluster === undefined ? undefined : listingScope({ cluster, namespace });
   const filters: string[] = [];
   const values: Record<string, unknown> = { ":gpk": index.value };
@@ -40,10 +48,14 @@ export function releasesQuery(filter: ListFilter): IndexQuery {
     names["#namespace"] = "namespace";
     values[":namespace"] = namespace;
   }
-  if (status !== undefined && status !== "deployed") {
-    filters.push("#status = :status");
+  if (statuses !== undefined && !onlyDeployed) {
+    // No status wanted: a condition nothing meets (DynamoDB has no empty IN list).
+    const wanted = statuses.length ? statuses : ["-"];
+    filters.push(`#status IN (${wanted.map((_, i) => `:status${i}`).join(", ")})`);
     names["#status"] = "status";
-    values[":status"] = status;
+    wanted.forEach((s, i) => {
+      values[`:status${i}`] = s;
+    });
   }
   return {
     index,
@@ -101,4 +113,56 @@ export async function listFromIndex(
   if (!more) return { items: summaries };
   const position = summaries.length ? listingPosition(summaries.at(-1)!) : String(lastKey?.[index.sortKey]);
   return { items: summaries, cursor: encodeCursor(kind, { after: position }) };
+}
+
+/** Bounds the walk over releases: 1000 pages of 1000 releases is past any cluster. */
+const MAX_RELEASE_PAGES = 1000;
+
+/**
+ * Revisions of any age with a wanted status (`helm list --superseded`): the releases in
+ * scope from the listing index, then each release's revisions with a status filter, oldest
+ * first. The cursor is the listing position of the last release whose revisions are all in.
+ */
+export async function listRevisionsFromTable(
+  table: TableClient,
+  filter: RevisionFilter,
+  page: PageRequest,
+  scope: string,
+): Promise<Page<ReleaseSummary>> {
+  const statuses = wantedStatuses({ statuses: filter.statuses }) ?? [];
+  const limit = resolveLimit(page.limit);
+  const after =
+    page.cursor === undefined ? undefined : cursorPosition(decodeCursor("revisions", page.cursor).after, scope);
+  const items: ReleaseSummary[] = [];
+  if (statuses.length === 0) return { items };
+  const releases = releasesQuery({ cluster: filter.cluster, namespace: filter.namespace });
+  let cursor = after === undefined ? undefined : encodeCursor("list", { after });
+  for (let round = 0; round < MAX_RELEASE_PAGES; round++) {
+    const batch = await listFromIndex(table, "list", { limit: 100, cursor }, releases);
+    for (const [i, release] of batch.items.entries()) {
+      await table.queryAll(
+        {
+          TableName: table.tableName,
+          KeyConditionExpression: "PK = :pk AND begins_with(SK, :rev)",
+          FilterExpression: `#status IN (${statuses.map((_, j) => `:s${j}`).join(", ")})`,
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: {
+            ":pk": releasePartitionKey(release),
+            ":rev": "REV#",
+            ...Object.fromEntries(statuses.map((s, j) => [`:s${j}`, s])),
+          },
+          ProjectionExpression: "PK, SK, revision, meta, #status, description, deleted, hookRuns",
+          ConsistentRead: true,
+        },
+        (item) => items.push(summaryOf(release.cluster, metadataFromItem(item))),
+      );
+      const last = i === batch.items.length - 1 && !batch.cursor;
+      if (items.length >= limit && !last) {
+        return { items, cursor: encodeCursor("revisions", { after: listingPosition(release) }) };
+      }
+    }
+    if (!batch.cursor) return { items };
+    cursor = batch.cursor;
+  }
+  return { items };
 }

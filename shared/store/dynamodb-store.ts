@@ -5,8 +5,8 @@
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
-import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
 import {
   type Item,
@@ -18,7 +18,7 @@ import {
   releasePartitionKey,
   revisionItem,
 } from "./dynamodb-items.ts";
-import { deployedQuery, listFromIndex, releasesQuery } from "./dynamodb-listing.ts";
+import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
 import { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
@@ -26,19 +26,17 @@ import {
   blobSortKey,
   type ManifestRecord,
   packBody,
-  revisionBlobPrefix,
   revisionSortKey,
   unpackBody,
 } from "./manifest-chunks.ts";
-import { cursorRevision, decodeCursor, encodeCursor, resolveLimit } from "./paging.ts";
-import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
+import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
+import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore, RevisionFilter } from "./release-store.ts";
 import {
   assembleRelease,
   checkMetadataSize,
   type MutableFields,
   sameMutable,
   splitRelease,
-  validateDescription,
   validateReleaseForStore,
 } from "./revision-content.ts";
 
@@ -131,68 +129,16 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     }
   }
 
-  async updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void> {
-    const k = validateReleaseKey(key);
-    const rev = validateRevision(revision);
-    validateStatus(status);
-    validateDescription(description);
-    const change: Partial<MutableFields> = description === undefined ? { status } : { status, description };
-    await this.#applyMutable(k, rev, change, false);
-  }
-
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     return listFromIndex(this.#table, "list", page, releasesQuery(filter));
   }
 
-  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
-    return listFromIndex(this.#table, "deployed", page, deployedQuery());
+  async listRevisions(filter: RevisionFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return listRevisionsFromTable(this.#table, filter, page, revisionScope(filter));
   }
 
-  async delete(key: ReleaseKey, revision?: number): Promise<void> {
-    const k = validateReleaseKey(key);
-    const pk = releasePartitionKey(k);
-    if (revision === undefined) {
-      const keys = await this.#table.allKeys({
-        TableName: this.#name,
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": pk },
-      });
-      if (!keys.some((item) => String(item.SK).startsWith("REV#"))) throw new ReleaseNotFoundError(k);
-      // LATEST first: from then on listings no longer show a half-deleted release.
-      keys.sort((a, b) => (a.SK === LATEST_SORT_KEY ? -1 : b.SK === LATEST_SORT_KEY ? 1 : 0));
-      await this.#table.batchDelete(keys);
-      return;
-    }
-    const rev = validateRevision(revision);
-    const latest = await this.#table.getItem(pk, LATEST_SORT_KEY);
-    const sk = revisionSortKey(rev);
-    const deleteRevision = {
-      Delete: { TableName: this.#name, Key: { PK: pk, SK: sk }, ConditionExpression: "attribute_exists(PK)" },
-    };
-    const actions: object[] = [deleteRevision];
-    if (latest && Number(latest.revision) === rev) {
-      // Deleting the highest revision is the one case where LATEST moves back.
-      const { items } = await this.#table.collect(
-        {
-          TableName: this.#name,
-          KeyConditionExpression: "PK = :pk AND SK BETWEEN :low AND :high",
-          ExpressionAttributeValues: { ":pk": pk, ":low": "REV#", ":high": revisionSortKey(rev - 1) },
-          ScanIndexForward: false,
-          ConsistentRead: true,
-        },
-        1,
-      );
-      const condition = { ConditionExpression: "revision = :rev", ExpressionAttributeValues: { ":rev": rev } };
-      actions.push(
-        items[0]
-          ? { Put: { TableName: this.#name, Item: latestItemFrom(items[0]), ...condition } }
-          : { Delete: { TableName: this.#name, Key: { PK: pk, SK: LATEST_SORT_KEY }, ...condition } },
-      );
-    }
-    const reasons = await this.#table.transact(actions);
-    if (reasons?.[0] === "ConditionalCheckFailed") throw new ReleaseNotFoundError(k, rev);
-    if (reasons) throw new ReleaseConflictError(k, rev, "the release changed while deleting; retry");
-    await this.#deleteChunks(pk, revisionBlobPrefix(rev));
+  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return listFromIndex(this.#table, "deployed", page, deployedQuery());
   }
 
   // --- internals -----------------------------------------------------------------------------------

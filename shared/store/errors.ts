@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from "../errors.ts";
+import { awsRoleName, DomainError, ValidationError } from "../errors.ts";
 import type { ReleaseKey } from "../release/model.ts";
 
 export function describeKey(key: ReleaseKey, revision?: number): string {
@@ -55,10 +55,21 @@ export class StoreTimeoutError extends DomainError {
   readonly code = "StoreTimeout";
 }
 
-/** The product's own credentials were refused by DynamoDB. */
+/**
+ * The product's own credentials were refused by DynamoDB (or there are none): the service is misconfigured
+ * (502), not the caller forbidden. Callers of the API read `publicMessage`, which names the table and the role.
+ */
 export class StoreForbiddenError extends DomainError {
-  readonly kind = "forbidden" as const;
+  readonly kind = "misconfigured" as const;
   readonly code = "StoreForbidden";
+  override readonly publicMessage: string;
+  constructor(message: string, options: { table: string; cause?: unknown }) {
+    super(message, options);
+    const role = awsRoleName((options.cause as { message?: string } | undefined)?.message);
+    this.publicMessage =
+      `service misconfigured: DynamoDB refused the service's ${role ? `role "${role}"` : "AWS role"} on table ` +
+      `"${options.table}"; an operator must fix its IAM permissions`;
+  }
 }
 
 export class InvalidCursorError extends ValidationError {

@@ -3,11 +3,20 @@
  * hashes, in-place status updates, conflicts, ordering, cursors), held to the same
  * contract suite. For unit tests of other areas and for runs without any engine.
  */
-import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
-import { cursorPosition, cursorRevision, decodeCursor, encodeCursor, listingScope, resolveLimit } from "./paging.ts";
-import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore } from "./release-store.ts";
+import {
+  cursorPosition,
+  cursorRevision,
+  decodeCursor,
+  encodeCursor,
+  listingScope,
+  resolveLimit,
+  revisionScope,
+  wantedStatuses,
+} from "./paging.ts";
+import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore, RevisionFilter } from "./release-store.ts";
 import {
   assembleMetadata,
   assembleRelease,
@@ -16,7 +25,6 @@ import {
   sameMutable,
   splitRelease,
   summaryOf,
-  validateDescription,
   validateReleaseForStore,
 } from "./revision-content.ts";
 
@@ -84,46 +92,44 @@ export class MemoryReleaseStore implements ReleaseStore {
     return "created";
   }
 
-  async updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void> {
-    const k = validateReleaseKey(key);
-    const rev = validateRevision(revision);
-    validateStatus(status);
-    validateDescription(description);
-    const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
-    if (!parts) throw new ReleaseNotFoundError(k, rev);
-    parts.mutable = { ...parts.mutable, status };
-    if (description !== undefined) parts.mutable.description = description;
-  }
-
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     if (filter.cluster !== undefined) validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" });
     if (filter.namespace !== undefined) validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" });
-    if (filter.status !== undefined) validateStatus(filter.status);
+    const statuses = wantedStatuses(filter);
     return this.#page("list", page, listingScope(filter), (summary) => {
       return (
         (filter.cluster === undefined || summary.cluster === filter.cluster) &&
         (filter.namespace === undefined || summary.namespace === filter.namespace) &&
-        (filter.status === undefined || summary.status === filter.status)
+        (statuses === undefined || statuses.includes(summary.status))
       );
     });
   }
 
-  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
-    return this.#page("deployed", page, "", (summary) => summary.status === "deployed");
+  async listRevisions(filter: RevisionFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    const scope = revisionScope(filter);
+    const statuses = wantedStatuses({ statuses: filter.statuses }) ?? [];
+    const limit = resolveLimit(page.limit);
+    const after = page.cursor === undefined ? "" : cursorPosition(decodeCursor("revisions", page.cursor).after, scope);
+    const releases = [...this.#releases.values()]
+      .map((stored) => ({ id: sortKey(stored.key), stored }))
+      .filter((entry) => entry.id.startsWith(scope) && entry.id > after)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const items: ReleaseSummary[] = [];
+    for (const [i, { id, stored }] of releases.entries()) {
+      for (const revision of [...stored.revisions.keys()].sort((a, b) => a - b)) {
+        const parts = stored.revisions.get(revision)!;
+        if (!statuses.includes(parts.mutable.status)) continue;
+        items.push(structuredClone(summaryOf(stored.key.cluster, assembleMetadata(parts.fixed, parts.mutable))));
+      }
+      if (items.length >= limit && i < releases.length - 1) {
+        return { items, cursor: encodeCursor("revisions", { after: id }) };
+      }
+    }
+    return { items };
   }
 
-  async delete(key: ReleaseKey, revision?: number): Promise<void> {
-    const k = validateReleaseKey(key);
-    const id = sortKey(k);
-    const stored = this.#releases.get(id);
-    if (revision === undefined) {
-      if (!stored?.revisions.size) throw new ReleaseNotFoundError(k);
-      this.#releases.delete(id);
-      return;
-    }
-    const rev = validateRevision(revision);
-    if (!stored?.revisions.delete(rev)) throw new ReleaseNotFoundError(k, rev);
-    if (stored.revisions.size === 0) this.#releases.delete(id);
+  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+    return this.#page("deployed", page, "", (summary) => summary.status === "deployed");
   }
 
   #latest(stored: StoredRelease | undefined): RevisionParts | undefined {

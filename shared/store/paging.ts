@@ -1,5 +1,8 @@
 /** Page sizes and opaque cursors shared by both stores. */
+import type { ReleaseStatus } from "../release/model.ts";
+import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
 import { InvalidCursorError, InvalidPageLimitError } from "./errors.ts";
+import type { RevisionFilter } from "./release-store.ts";
 
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 1000;
@@ -66,4 +69,26 @@ export function cursorPosition(value: string | number | undefined, scope = ""): 
 export function listingScope(filter: { cluster?: string; namespace?: string }): string {
   if (filter.cluster === undefined) return "";
   return filter.namespace === undefined ? `${filter.cluster}#` : `${filter.cluster}#${filter.namespace}#`;
+}
+
+/**
+ * The statuses a listing keeps: `status` and `statuses` both hold when both are given;
+ * undefined = any status; an empty list = none.
+ */
+export function wantedStatuses(filter: {
+  status?: ReleaseStatus;
+  statuses?: readonly ReleaseStatus[];
+}): ReleaseStatus[] | undefined {
+  const status = filter.status === undefined ? undefined : validateStatus(filter.status);
+  if (filter.statuses === undefined) return status === undefined ? undefined : [status];
+  if (!Array.isArray(filter.statuses)) throw new InvalidCursorError("statuses must be a list of release statuses");
+  const set = [...new Set(filter.statuses.map((s) => validateStatus(s)))].sort();
+  return status === undefined ? set : set.filter((s) => s === status);
+}
+
+/** The listing positions a revision listing covers: one cluster, maybe one namespace. */
+export function revisionScope(filter: RevisionFilter): string {
+  const cluster = validateClusterName(filter?.cluster);
+  if (filter.namespace === undefined) return listingScope({ cluster });
+  return listingScope({ cluster, namespace: validateNamespace(filter.namespace) });
 }

@@ -23,12 +23,23 @@ export interface ListFilter {
   cluster?: string;
   namespace?: string;
   status?: ReleaseStatus;
+  /** Any of these statuses (helm list's --deployed --failed ... flags); with `status`, both must hold. */
+  statuses?: readonly ReleaseStatus[];
+}
+
+/** Revisions of any age in a cluster (and namespace) whose status is one of `statuses`. */
+export interface RevisionFilter {
+  cluster: string;
+  namespace?: string;
+  statuses: readonly ReleaseStatus[];
 }
 
 /**
  * Where release revisions live, like Helm's storage driver: one interface, a
  * DynamoDB implementation and an in-memory one, both held to one contract suite.
- * Every method throws the errors of shared/store/errors.ts.
+ * Every method throws the errors of shared/store/errors.ts. A status change is a re-put of the
+ * revision as Helm rewrote it (`updated`); there is no delete: revisions are history, and nothing in the
+ * product removes one (add a method with its caller, not before).
  */
 export interface ReleaseStore {
   /** One revision with its manifest. ReleaseNotFoundError when absent. */
@@ -42,12 +53,14 @@ export interface ReleaseStore {
    * content under an existing revision is a ReleaseConflictError (never overwritten).
    */
   putRevision(cluster: string, release: Release): Promise<PutResult>;
-  /** Sets the status (and optionally the description) of a stored revision. ReleaseNotFoundError when absent. */
-  updateStatus(key: ReleaseKey, revision: number, status: ReleaseStatus, description?: string): Promise<void>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
+  /**
+   * Every revision, not only the latest, whose status is in the filter (`helm list --superseded`):
+   * in listing order (cluster, namespace, name), oldest revision first. A page ends at a release
+   * boundary, so it may hold a few more than `limit` items.
+   */
+  listRevisions(filter: RevisionFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /** Every release whose latest revision is deployed, across clusters (audits). */
   listDeployed(page?: PageRequest): Promise<Page<ReleaseSummary>>;
-  /** Deletes one revision, or the whole release when `revision` is omitted. ReleaseNotFoundError when absent. */
-  delete(key: ReleaseKey, revision?: number): Promise<void>;
 }

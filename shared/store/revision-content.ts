@@ -21,7 +21,7 @@ import type {
 import {
   validateClusterName,
   validateNamespace,
-  validateReleaseName,
+  validateNewReleaseName,
   validateRevision,
   validateStatus,
 } from "../release/validation.ts";
@@ -54,10 +54,11 @@ export interface RevisionParts {
 export function validateReleaseForStore(cluster: string, release: Release): void {
   validateClusterName(cluster);
   if (!release || typeof release !== "object") throw new ValidationError("release must be an object");
-  validateReleaseName(release.name);
+  validateNewReleaseName(release.name);
   validateNamespace(release.namespace);
   validateRevision(release.version);
-  validateStatus(release.info?.status);
+  // A revision without `info` is kept as Helm stored it: status then says "release info is missing".
+  if (release.info !== undefined) validateStatus(release.info?.status);
   if (typeof release.manifest !== "string") throw new ValidationError("release manifest must be a string");
   for (const [i, hook] of (release.hooks ?? []).entries()) {
     if (typeof hook?.manifest !== "string") throw new ValidationError(`hooks[${i}].manifest must be a string`);
@@ -65,7 +66,7 @@ export function validateReleaseForStore(cluster: string, release: Release): void
 }
 
 export function splitRelease(release: Release): RevisionParts {
-  const info = release.info ?? { status: "unknown" as const };
+  const info: ReleaseInfo = release.info ?? { status: "unknown" };
   const hooks = release.hooks ?? [];
   const mutable: MutableFields = { status: info.status };
   if (info.description !== undefined) mutable.description = info.description;
@@ -78,7 +79,7 @@ export function splitRelease(release: Release): RevisionParts {
   delete fixedInfo.status;
   delete fixedInfo.description;
   delete fixedInfo.deleted;
-  fixed.info = fixedInfo as ReleaseInfo;
+  if (release.info) fixed.info = fixedInfo as ReleaseInfo;
   if (release.hooks) {
     fixed.hooks = hooks.map(({ manifest: _m, last_run: _r, ...hook }) => hook);
   }
@@ -89,8 +90,6 @@ export function splitRelease(release: Release): RevisionParts {
 
 /** A revision's metadata is kept in two items (REV#, LATEST) of at most 400 KB each, manifests aside. */
 export const MAX_METADATA_BYTES = 350 * 1024;
-/** Descriptions are one line of text for humans; a status update must not be able to overflow the item. */
-export const MAX_DESCRIPTION_BYTES = 64 * 1024;
 
 /** Both stores refuse the same oversized revisions (huge values, notes or descriptions) with a clear error. */
 export function checkMetadataSize(parts: RevisionParts): void {
@@ -101,14 +100,6 @@ export function checkMetadataSize(parts: RevisionParts): void {
       `release metadata (values, notes, hooks, description) of ${namespace}/${name} revision ${version} is ` +
         `${bytes} bytes; at most ${MAX_METADATA_BYTES} bytes can be stored`,
     );
-  }
-}
-
-export function validateDescription(description: string | undefined): void {
-  if (description === undefined) return;
-  if (typeof description !== "string") throw new ValidationError("description must be a string");
-  if (Buffer.byteLength(description) > MAX_DESCRIPTION_BYTES) {
-    throw new ValidationError(`description is longer than ${MAX_DESCRIPTION_BYTES} bytes`);
   }
 }
 
@@ -128,7 +119,8 @@ export function assembleMetadata(fixed: ReleaseMetadata, mutable: MutableFields)
     notes: src.notes,
   };
   const info = Object.fromEntries(Object.entries(ordered).filter(([, v]) => v !== undefined)) as unknown as ReleaseInfo;
-  const result: Record<string, unknown> = { name: fixed.name, info };
+  const result: Record<string, unknown> = { name: fixed.name };
+  if (fixed.info) result.info = info;
   if (fixed.chart) result.chart = fixed.chart;
   if (fixed.config) result.config = fixed.config;
   if (fixed.hooks) {

@@ -5,7 +5,7 @@
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey, validateRevision } from "../release/validation.ts";
+import { revisionOrLatest, validateReleaseKey } from "../release/validation.ts";
 import { redactManifest } from "../status/redact.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
@@ -22,9 +22,8 @@ export async function getManifest(
 ): Promise<StoredManifest> {
   const k = validateReleaseKey(key);
   requireKnownCluster(deps.clusters, k.cluster);
-  const release =
-    revision === undefined
-      ? await deps.store.getLatest(k)
-      : await deps.store.getRevision(k, validateRevision(revision));
+  // Helm's rule: a revision of 0 or less is the latest.
+  const wanted = revisionOrLatest(revision);
+  const release = wanted === undefined ? await deps.store.getLatest(k) : await deps.store.getRevision(k, wanted);
   return { revision: release.version, manifest: redactManifest(release.manifest) };
 }

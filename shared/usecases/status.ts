@@ -44,6 +44,8 @@ export interface StatusRequest {
   deadline?: number;
   /** Reads in flight for this status (default: the reader's per-status cap). */
   concurrency?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
 }
 
 export interface LiveStateInput {
@@ -53,6 +55,8 @@ export interface LiveStateInput {
   concurrency?: number;
   /** When the status began (reader clock, epoch ms), so durationMs includes the store read. */
   startedAt?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -62,7 +66,14 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
   return readReleaseState(
     { kube: deps.kube, logger: deps.logger },
-    { cluster: request.cluster, release, deadline: request.deadline, concurrency: request.concurrency, startedAt },
+    {
+      cluster: request.cluster,
+      release,
+      deadline: request.deadline,
+      concurrency: request.concurrency,
+      drift: request.drift,
+      startedAt,
+    },
   );
 }
 
@@ -121,7 +132,8 @@ export async function readReleaseState(
       // for releases whose resources are expected to be gone or broken.
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
       if (callerError || !NON_FATAL_STATUSES.has(release.info.status)) throw error;
-      fetched = { failure: (error as Error).message };
+      // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
+      fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
     }
   }
 
@@ -134,6 +146,7 @@ export async function readReleaseState(
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: now() - started,
+    drift: input.drift ?? true,
   });
   deps.logger.info("release status read", {
     cluster,
@@ -144,6 +157,7 @@ export async function readReleaseState(
     missing: report.missing.length,
     complete: report.complete,
     health: report.health.overall,
+    driftedFields: report.drift?.fields.length,
     requests: report.counters.requests,
     retries: report.counters.retries,
     maxInFlight: report.counters.maxInFlight,

@@ -83,7 +83,7 @@ const BAD_INPUTS: [string, string, number, string, RegExp][] = [
   ["GET", `/clusters/${"c".repeat(101)}/releases`, 400, "InvalidClusterName", /at most 100/],
   ["GET", "/clusters/demo-eu/namespaces/Bad_NS/releases", 400, "InvalidNamespace", /invalid namespace "Bad_NS"/],
   ["GET", `/clusters/demo-eu/namespaces/${"n".repeat(64)}/releases`, 400, "InvalidNamespace", /at most 63/],
-  ["GET", `${base}/UPPER/status`, 400, "InvalidReleaseName", /invalid release name/],
+  ["GET", `${base}/UPPER/status`, 400, "InvalidReleaseName", /^release name is invalid: UPPER$/],
   ["GET", `${base}/${"a".repeat(54)}/history`, 400, "InvalidReleaseName", /longer than 53/],
   ["GET", `${base}/web/status?revision=0`, 400, "InvalidRevision", /invalid revision "0"/],
   ["GET", `${base}/web/status?revision=-1`, 400, "InvalidRevision", /positive integer/],
@@ -379,6 +379,13 @@ describe("telemetry", () => {
     assert.equal(metrics.published[0].metrics.Requests, 1);
     assert.equal(typeof metrics.published[0].metrics.RequestLatency, "number");
     assert.equal(metrics.published[1].dimensions.route, "unmatched");
+    // Powertools' middlewares: the Lambda context on every line, keys reset after the request, a cold start once.
+    assert.equal(typeof requests[0].attributes.function_request_id, "string");
+    assert.equal(requests[0].attributes.function_name, "helm-status-lambda-dev-api");
+    assert.notEqual(requests[0].attributes.function_request_id, requests[1].attributes.function_request_id);
+    logger.info("after the requests");
+    assert.equal(logger.lines.at(-1)?.attributes.requestId, undefined, "the request's keys were reset");
+    assert.equal(metrics.coldStarts, 2, "captureColdStartMetric is asked on every invocation (Powertools counts once)");
   });
 
   test("history never returns the release's values", async () => {

@@ -7,8 +7,8 @@ import { createRoutes } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { silentLogger } from "../../shared/ports.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const clusters = {
   list: () => [],
@@ -20,8 +20,8 @@ const routes = createRoutes({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date() },
-  logger: { ...silentLogger, appendKeys: () => {}, resetKeys: () => {} },
-  metrics: { addDimension: () => {}, addMetric: () => {}, publishStoredMetrics: () => {} },
+  logger: new RecordingLogger(),
+  metrics: new RecordingMetrics(),
   settings: apiSettingsFromEnv({}),
 });
 const routerKeys = routes.map((route) => `${route.method} ${route.path}`).sort();
@@ -58,6 +58,21 @@ test("serverless.yml deploys exactly the router's routes", () => {
   }) as { functions: { api: { events: { httpApi: { method: string; path: string } }[] } } };
   const deployed = config.functions.api.events.map((e) => `${e.httpApi.method} ${e.httpApi.path}`).sort();
   assert.deepEqual(deployed, routerKeys);
+});
+
+test("the document's security matches the deployment: every route requires IAM (SigV4), none is public", () => {
+  const config = parse(readFileSync(new URL("../../serverless.yml", import.meta.url), "utf8"), {
+    customTags: [{ tag: "!Ref", resolve: (value: string) => ({ Ref: value }) }],
+  }) as { functions: { api: { events: { httpApi: { path: string; authorizer?: { type?: string } } }[] } } };
+  for (const { httpApi } of config.functions.api.events) {
+    assert.equal(httpApi.authorizer?.type, "aws_iam", `serverless.yml ${httpApi.path}`);
+  }
+  assert.deepEqual(openapi.security, [{ sigv4: [] }]);
+  for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, object>>)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      assert.ok(!("security" in operation), `${method} ${path} overrides the document's IAM requirement`);
+    }
+  }
 });
 
 test("GET /openapi.json serves the document", async () => {

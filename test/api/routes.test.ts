@@ -33,6 +33,7 @@ before(async () => {
     startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) }),
   ]);
   const closedPort = await freeLoopbackPort();
+  sim.iam.addRole(`arn:aws:iam::${sim.iam.account}:role/helm-status-reader`, { externalId: "right-id" });
   const env = {
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_REGION: "us-east-1",
@@ -47,6 +48,13 @@ before(async () => {
         region: "eu-west-1",
         eksEndpoint: `http://127.0.0.1:${closedPort}`,
         stsEndpoint: sim.stsEndpoint,
+      },
+      // A cluster whose role the service may not assume: the product is misconfigured, the caller is not at fault.
+      {
+        ...sim.registryEntries()[0],
+        name: "locked",
+        roleArn: `arn:aws:iam::${sim.iam.account}:role/helm-status-reader`,
+        externalId: "wrong-id",
       },
     ]),
   };
@@ -79,7 +87,7 @@ describe("routes against DynamoDB Local and the simulated EKS", {
     const clusters = bodyJson(await call("GET", "/clusters")) as { clusters: Record<string, string>[] };
     assert.deepEqual(
       clusters.clusters.map((c) => c.name),
-      ["demo-eu", "demo-us", "gone"],
+      ["demo-eu", "demo-us", "gone", "locked"],
     );
     assert.deepEqual(Object.keys(clusters.clusters[0]).sort(), ["name", "region"]);
   });
@@ -172,6 +180,21 @@ describe("routes against DynamoDB Local and the simulated EKS", {
     const unreachable = await call("GET", "/clusters/gone/namespaces/shop/releases/web/status");
     assert.equal(unreachable.statusCode, 502, bodyText(unreachable));
     assert.match((bodyJson(unreachable) as { error: { message: string } }).error.message, /gone/);
+  });
+
+  test("the service's own role refused: 502 service misconfigured naming cluster and role, no AWS text", async () => {
+    const imported = await call("POST", "/clusters/locked/releases/import", {
+      body: JSON.stringify(encodeHelmSecret(demoReleases()[0].revisions[0])),
+    });
+    assert.equal(imported.statusCode, 200, bodyText(imported));
+    const denied = await call("GET", "/clusters/locked/namespaces/shop/releases/web/status");
+    assert.equal(denied.statusCode, 502, bodyText(denied));
+    const { error } = bodyJson(denied) as { error: { code: string; message: string } };
+    assert.equal(error.code, "ClusterAccessDenied");
+    assert.match(error.message, /^service misconfigured: AssumeRole of role "helm-status-reader" for cluster "locked"/);
+    assert.doesNotMatch(bodyText(denied), /arn:aws|AccessDenied:|not authorized|\d{12}/);
+    // The log keeps AWS's full text for the operator.
+    assert.ok(logger.lines.some((line) => /AccessDenied/.test(JSON.stringify(line))));
   });
 
   test("the deadline passed: a partial 200 report, not a 504", async () => {

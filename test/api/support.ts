@@ -4,8 +4,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { gunzipSync } from "node:zlib";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
-import type { ApiLogger, ApiMetrics, ApiResult } from "../../functions/api/types.ts";
+import type { ApiResult } from "../../functions/api/types.ts";
 
 export interface EventOptions {
   headers?: Record<string, string>;
@@ -102,29 +104,15 @@ export interface LogLine {
   attributes: Record<string, unknown>;
 }
 
-export class RecordingLogger implements ApiLogger {
+/** Powertools' real Logger (so its middleware injects the Lambda context), printing into `lines` instead of stdout. */
+export class RecordingLogger extends Logger {
   lines: LogLine[] = [];
-  #keys: Record<string, unknown> = {};
-  #log(level: string, message: string, attributes?: Record<string, unknown>) {
-    this.lines.push({ level, message, attributes: { ...this.#keys, ...attributes } });
+  constructor() {
+    super({ serviceName: "helm-status-api-test", logLevel: "DEBUG" });
   }
-  debug(message: string, attributes?: Record<string, unknown>) {
-    this.#log("DEBUG", message, attributes);
-  }
-  info(message: string, attributes?: Record<string, unknown>) {
-    this.#log("INFO", message, attributes);
-  }
-  warn(message: string, attributes?: Record<string, unknown>) {
-    this.#log("WARN", message, attributes);
-  }
-  error(message: string, attributes?: Record<string, unknown>) {
-    this.#log("ERROR", message, attributes);
-  }
-  appendKeys(attributes: Record<string, unknown>) {
-    Object.assign(this.#keys, attributes);
-  }
-  resetKeys() {
-    this.#keys = {};
+  protected override printLog(_level: number, log: { getAttributes(): Record<string, unknown> }): void {
+    const { level, message, ...attributes } = log.getAttributes();
+    this.lines.push({ level: String(level), message: String(message), attributes });
   }
   /** Everything logged, as one string (for "never logs X" assertions). */
   text(): string {
@@ -132,20 +120,31 @@ export class RecordingLogger implements ApiLogger {
   }
 }
 
-export class RecordingMetrics implements ApiMetrics {
-  published: { dimensions: Record<string, string>; metrics: Record<string, number> }[] = [];
-  #dimensions: Record<string, string> = {};
-  #metrics: Record<string, number> = {};
-  addDimension(name: string, value: string) {
-    this.#dimensions[name] = value;
+/** Powertools' real Metrics, recording each flushed EMF set instead of printing it. */
+export class RecordingMetrics extends Metrics {
+  published: { dimensions: Record<string, unknown>; metrics: Record<string, unknown> }[] = [];
+  coldStarts = 0;
+  constructor() {
+    super({ namespace: "HelmStatusTest", serviceName: "helm-status-api-test" });
   }
-  addMetric(name: string, _unit: string, value: number) {
-    this.#metrics[name] = value;
+  override captureColdStartMetric(): void {
+    this.coldStarts++;
   }
-  publishStoredMetrics() {
-    this.published.push({ dimensions: this.#dimensions, metrics: this.#metrics });
-    this.#dimensions = {};
-    this.#metrics = {};
+  override publishStoredMetrics(): this {
+    if (this.hasStoredMetrics()) {
+      const emf = this.serializeMetrics() as unknown as Record<string, unknown> & {
+        _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+      };
+      const [directive] = emf._aws.CloudWatchMetrics;
+      this.published.push({
+        dimensions: Object.fromEntries(directive.Dimensions.flat().map((name) => [name, emf[name]])),
+        metrics: Object.fromEntries(directive.Metrics.map(({ Name }) => [Name, emf[Name]])),
+      });
+    }
+    this.clearMetrics();
+    this.clearDimensions();
+    this.clearMetadata();
+    return this;
   }
 }
 

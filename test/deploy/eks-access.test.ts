@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { builtinResources } from "../../local/sim/kube/registry.ts";
+import { parseClusterRegistry } from "../../shared/clusters/registry.ts";
 import { clusters, eksAccess, type Json } from "./infra.ts";
 
 const view = { policies: [{ policy: "AmazonEKSViewPolicy" }] };
@@ -121,4 +122,15 @@ test("the optional Secrets grant is get only, in one namespace, for the same gro
   assert.equal(binding.kind, "RoleBinding");
   assert.equal(binding.metadata.namespace, role.metadata.namespace);
   assert.equal((binding.subjects as Json[])[0].name, "helm-status-readers");
+});
+
+test("the runtime registry accepts a registry file with access blocks and ignores them", () => {
+  const entries = parseClusterRegistry(
+    "- name: prod\n  region: eu-west-1\n  access: { policies: [{ policy: AmazonEKSViewPolicy }] }\n- name: old\n  region: eu-west-1\n  access: aws-auth\n",
+    "infra/clusters.yml",
+  );
+  assert.deepEqual(entries, [
+    { name: "prod", region: "eu-west-1" },
+    { name: "old", region: "eu-west-1" },
+  ]);
 });

@@ -9,7 +9,13 @@ const require = createRequire(import.meta.url);
 export type Json = Record<string, unknown>;
 export interface Settings {
   vpc: { subnetIds: string[]; securityGroupIds: string[]; endpoints: Json | null } | null;
-  alarms: { topicArn: string | null; statusP99Ms: number; auditLagMinutes: number; chatopsAckP99Ms: number };
+  alarms: {
+    topicArn: string | null;
+    statusP99Ms: number;
+    auditLagMinutes: number;
+    auditLagSeconds: number;
+    chatopsAckP99Ms: number;
+  };
   secrets: { slackSigningSecret: string; teamsSecret: string; kmsKeyArn: string | null };
 }
 export interface Template {
@@ -30,6 +36,7 @@ export interface RoleInput {
 export const roles = require("../../infra/roles.cjs") as { buildRoles(input: RoleInput): Template };
 export const settings = require("../../infra/settings.cjs") as {
   validateSettings(document: unknown, source: string, stage: string): Settings;
+  loadSettings(stage: string, env?: Record<string, string>): Settings;
 };
 
 export interface AccessEntriesInput {
@@ -46,3 +53,21 @@ export const eksAccess = require("../../infra/eks-access.cjs") as {
   buildAccessEntries(input: AccessEntriesInput): Template & { notCovered: { cluster: string; reason: string }[] };
   manualCommands(cluster: Json, roleArn: string): string[];
 };
+
+export interface MonitoringInput {
+  template: Template;
+  functions: { key: string; logicalId: string }[];
+  definitions: Record<string, Json> | undefined;
+  settings: Settings["alarms"];
+  service: string;
+  stage: string;
+  log?: (message: string) => void;
+}
+export const monitoring = require("../../infra/monitoring.cjs") as {
+  buildMonitoring(input: MonitoringInput): Template;
+};
+export const network = require("../../infra/network.cjs") as {
+  functionVpc(settings: Settings): Json | null;
+  buildEndpoints(settings: Settings): Template | Record<string, never>;
+};
+export const checks = require("../../infra/checks.cjs") as { checkOperations(template: Template): string[] };

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { validateTemplate } from "../../infra/validate-template.ts";
+import { checks } from "./infra.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const hasUnzip = spawnSync("unzip", ["-v"]).status === 0;
@@ -50,11 +51,26 @@ before(() => {
       "",
     ].join("\n"),
   );
+  // The stage settings of a private-cluster deploy: VPC with endpoints, an alarm topic, a customer managed key.
+  const settings = join(work, "settings.yml");
+  writeFileSync(
+    settings,
+    [
+      "vpc:",
+      "  subnetIds: [subnet-0a1b2c3d4e5f60718, subnet-0b1c2d3e]",
+      "  securityGroupIds: [sg-0123abcd]",
+      "  endpoints: { vpcId: vpc-0123abcd, routeTableIds: [rtb-0123abcd] }",
+      "alarms: { topicArn: 'arn:aws:sns:eu-west-1:123456789012:oncall', statusP99Ms: 8000 }",
+      "secrets: { kmsKeyArn: 'arn:aws:kms:eu-west-1:123456789012:key/0b6c7c57-5a1c-4d39-8d1e-1d3c9b0f5e2a' }",
+      "",
+    ].join("\n"),
+  );
   const out = join(work, "artifacts");
   const env: NodeJS.ProcessEnv = {
     PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
     HOME: work,
     CLUSTERS_FILE: registry,
+    DEPLOY_SETTINGS_FILE: settings,
     // Offline, no credentials: packaging must not need AWS at all.
     AWS_CONFIG_FILE: join(work, "no-aws-config"),
     AWS_SHARED_CREDENTIALS_FILE: join(work, "no-aws-credentials"),
@@ -100,8 +116,9 @@ test("osls package succeeds offline without AWS credentials", () => {
   assert.equal(packaged.status, 0, `osls package failed:\n${packaged.stdout}\n${packaged.stderr}`);
 });
 
-test("the packaged template is valid against the CloudFormation resource specification", () => {
+test("the packaged template is valid against the CloudFormation resource specification and the queue/role rules", () => {
   assert.deepEqual(validateTemplate(template as never), []);
+  assert.deepEqual(checks.checkOperations(template), []);
 });
 
 test("no IAM statement grants a '*' action (bare or service-wide)", () => {
@@ -137,36 +154,66 @@ test("each function has its own role, named after it, and no shared default role
   }
 });
 
-test("DynamoDB actions are scoped to the table and its index ARNs only", () => {
+test("DynamoDB actions are item actions on this stack's tables and their index ARNs only", () => {
   const dynamo = allStatements().filter((s) => [s.Action].flat().some((a) => a.startsWith("dynamodb:")));
-  assert.equal(dynamo.length, 1);
-  const resources = JSON.stringify(dynamo[0].Resource);
-  assert.match(resources, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
-  assert.match(resources, /\/index\/GSI1/);
-  assert.match(resources, /\/index\/GSI2/);
-  assert.ok(!(dynamo[0].Action as string[]).includes("dynamodb:Scan"), "listings use the indexes, never Scan");
+  assert.ok(dynamo.length >= 1);
+  const tables = new Set(resourcesOfType("AWS::DynamoDB::Table").map(([id]) => id));
+  for (const statement of dynamo) {
+    for (const action of [statement.Action].flat()) {
+      assert.match(
+        action,
+        /^dynamodb:(GetItem|BatchGetItem|Query|PutItem|UpdateItem|DeleteItem|BatchWriteItem|ConditionCheckItem)$/,
+      );
+    }
+    for (const resource of [statement.Resource].flat()) {
+      // A table's ARN (Fn::GetAtt) or one of its indexes (Fn::Join of that ARN and /index/<name>).
+      const join = (resource as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
+      const arn = (join ? join[1][0] : resource) as { "Fn::GetAtt"?: [string, string] };
+      const [table, attribute] = arn["Fn::GetAtt"] ?? [];
+      assert.ok(
+        table !== undefined && tables.has(table) && attribute === "Arn",
+        `resource ${JSON.stringify(resource)}`,
+      );
+      if (join) assert.match(String(join[1][1]), /^\/index\/[\w*-]+$/);
+    }
+  }
+  // The API's own statement: the releases table and its two indexes, named.
+  const api = JSON.stringify(dynamo.map((s) => s.Resource));
+  assert.match(api, /"Fn::GetAtt":\["ReleasesTable","Arn"\]/);
+  assert.match(api, /\/index\/GSI1/);
+  assert.match(api, /\/index\/GSI2/);
 });
 
-test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles", () => {
+test("eks:DescribeCluster on the registry's own-account clusters, sts:AssumeRole on its roles, nothing else", () => {
   const statements = allStatements();
-  const eks = statements.filter((s) => [s.Action].flat().includes("eks:DescribeCluster"));
-  assert.equal(eks.length, 1);
-  const arns = JSON.stringify(eks[0].Resource);
-  assert.match(arns, /:eks:eu-west-1:\$\{AWS::AccountId\}:cluster\/prod-eu"/);
-  assert.match(arns, /:eks:us-east-1:\$\{AWS::AccountId\}:cluster\/prod-us"/);
-  assert.doesNotMatch(arns, /partner/, "a cluster reached through its role is described as that role");
-  const sts = statements.filter((s) => [s.Action].flat().includes("sts:AssumeRole"));
-  assert.deepEqual(
-    sts.map((s) => [s.Resource].flat()),
-    [["arn:aws:iam::111122223333:role/helm-status-reader"]],
-  );
+  const eks = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith("eks:")));
+  assert.ok(eks.length >= 1);
+  for (const statement of eks) {
+    assert.deepEqual(statement.Action, ["eks:DescribeCluster"]);
+    assert.deepEqual(
+      [statement.Resource].flat().map((r) => (r as { "Fn::Sub": string })["Fn::Sub"].replace(/^.*:eks:/, "")),
+      [
+        "eu-west-1:${AWS::AccountId}:cluster/prod-eu",
+        "us-east-1:${AWS::AccountId}:cluster/prod-us",
+        "eu-west-1:${AWS::AccountId}:cluster/legacy",
+      ],
+      "a cluster reached through its role (partner) is described as that role",
+    );
+  }
+  for (const statement of statements.filter((s) => [s.Action].flat().some((a) => a.startsWith("sts:")))) {
+    assert.deepEqual(statement.Action, ["sts:AssumeRole"]);
+    assert.deepEqual([statement.Resource].flat(), ["arn:aws:iam::111122223333:role/helm-status-reader"]);
+  }
 });
 
-test("the function runs on nodejs24.x with the registry and table in its environment", () => {
-  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
-  assert.equal(fn.Properties.Runtime, "nodejs24.x");
-  assert.equal(fn.Properties.Handler, "functions/api/handler.handler");
-  const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+test("every function runs on nodejs24.x; the API has the registry and the table in its environment", () => {
+  for (const [id, fn] of resourcesOfType("AWS::Lambda::Function")) {
+    assert.equal(fn.Properties.Runtime, "nodejs24.x", id);
+    assert.equal(fn.Properties.Architectures?.toString(), "arm64", id);
+  }
+  const api = template.Resources.ApiLambdaFunction;
+  assert.equal(api.Properties.Handler, "functions/api/handler.handler");
+  const variables = (api.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
   assert.deepEqual(variables.RELEASES_TABLE, { Ref: "ReleasesTable" });
   const clusters = JSON.parse(variables.CLUSTERS as string);
   assert.deepEqual(
@@ -177,6 +224,24 @@ test("the function runs on nodejs24.x with the registry and table in its environ
     clusters.every((c: object) => !("access" in c)),
     "access is deploy-time only",
   );
+});
+
+test("no secret in the template: secret settings are SSM parameter names, read at run time with a scoped grant", () => {
+  for (const [id, fn] of resourcesOfType("AWS::Lambda::Function")) {
+    const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+    for (const [name, value] of Object.entries(variables ?? {})) {
+      if (!/SECRET|TOKEN|PASSWORD|SIGNING|API_KEY/i.test(name)) continue;
+      assert.match(name, /_PARAMETER$/, `${id}: ${name} must name an SSM parameter, not hold a value`);
+      assert.match(String(value), /^\/[\w./-]+$/, `${id}: ${name}`);
+    }
+  }
+  for (const statement of allStatements()) {
+    const actions = [statement.Action].flat();
+    if (!actions.some((action) => action.startsWith("ssm:"))) continue;
+    assert.deepEqual(actions, ["ssm:GetParameter", "ssm:GetParameters"]);
+    for (const resource of [statement.Resource].flat())
+      assert.match(JSON.stringify(resource), /:parameter\/[\w.-]+(\/[\w.-]+)*"/);
+  }
 });
 
 test("access entries: one per in-region, own-account cluster with an access block and cluster-reading role", () => {
@@ -203,11 +268,82 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   assert.match(`${packaged.stdout}${packaged.stderr}`, /EKS access for cluster prod-us is a manual step/);
 });
 
-test("every HTTP API route requires IAM authorization", () => {
+test("in a VPC: the cluster-reading function's subnets, its VPC policy, and the endpoints it needs", () => {
+  const [[, fn]] = resourcesOfType("AWS::Lambda::Function");
+  assert.deepEqual(fn.Properties.VpcConfig, {
+    SubnetIds: ["subnet-0a1b2c3d4e5f60718", "subnet-0b1c2d3e"],
+    SecurityGroupIds: ["sg-0123abcd"],
+  });
+  for (const [id, role] of resourcesOfType("AWS::IAM::Role")) {
+    assert.deepEqual(
+      role.Properties.ManagedPolicyArns ?? [],
+      [{ "Fn::Sub": "arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole" }],
+      `${id}: the VPC execution policy is the only managed policy`,
+    );
+  }
+  const endpoints = resourcesOfType("AWS::EC2::VPCEndpoint").map(([, e]) => [
+    (e.Properties.ServiceName as { "Fn::Sub": string })["Fn::Sub"],
+    e.Properties.VpcEndpointType,
+  ]);
+  assert.deepEqual(endpoints, [
+    ["com.amazonaws.${AWS::Region}.sts", "Interface"],
+    ["com.amazonaws.${AWS::Region}.eks", "Interface"],
+    ["com.amazonaws.${AWS::Region}.sqs", "Interface"],
+    ["com.amazonaws.${AWS::Region}.ssm", "Interface"],
+    ["com.amazonaws.${AWS::Region}.dynamodb", "Gateway"],
+  ]);
+  const [[, group]] = resourcesOfType("AWS::EC2::SecurityGroup");
+  assert.deepEqual(
+    (group.Properties.SecurityGroupIngress as { SourceSecurityGroupId: string; FromPort: number }[]).map((rule) => [
+      rule.SourceSecurityGroupId,
+      rule.FromPort,
+    ]),
+    [["sg-0123abcd", 443]],
+  );
+});
+
+test("alarms: errors, throttles, p99 duration per function, the HTTP API's 5xx, status p99; all notify the topic", () => {
+  const alarms = Object.fromEntries(resourcesOfType("AWS::CloudWatch::Alarm"));
+  for (const id of [
+    "ApiErrorsAlarm",
+    "ApiThrottlesAlarm",
+    "ApiDurationAlarm",
+    "HttpApi5xxAlarm",
+    "StatusLatencyP99Alarm",
+  ]) {
+    assert.ok(alarms[id], `${id} missing`);
+  }
+  const functions = resourcesOfType("AWS::Lambda::Function").map(([id]) => id);
+  for (const id of functions) {
+    const watching = Object.values(alarms).filter((alarm) =>
+      JSON.stringify(alarm.Properties.Dimensions).includes(`{"Ref":"${id}"}`),
+    );
+    assert.deepEqual(
+      watching.map((alarm) => alarm.Properties.MetricName).sort(),
+      ["Duration", "Errors", "Throttles"],
+      `${id} is watched`,
+    );
+  }
+  assert.equal(alarms.StatusLatencyP99Alarm.Properties.Threshold, 8000, "the stage's statusP99Ms");
+  for (const [id, alarm] of Object.entries(alarms)) {
+    assert.deepEqual(alarm.Properties.AlarmActions, ["arn:aws:sns:eu-west-1:123456789012:oncall"], id);
+  }
+  const [[, dashboard]] = resourcesOfType("AWS::CloudWatch::Dashboard");
+  assert.match(JSON.stringify(dashboard.Properties.DashboardBody), /RequestLatency/);
+});
+
+test("every HTTP API route requires IAM authorization, except the chat webhooks (signature-checked)", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
-  assert.equal(routes.length, 9);
-  for (const [, route] of routes)
-    assert.equal(route.Properties.AuthorizationType, "AWS_IAM", String(route.Properties.RouteKey));
+  assert.ok(routes.length >= 9);
+  const integrations = Object.fromEntries(resourcesOfType("AWS::ApiGatewayV2::Integration"));
+  for (const [, route] of routes) {
+    const key = String(route.Properties.RouteKey);
+    if (route.Properties.AuthorizationType === "AWS_IAM") continue;
+    // The route's integration -> its function: only a chat webhook function may be public.
+    const integrationId = JSON.stringify(route.Properties.Target).match(/HttpApiIntegration\w+/)?.[0] ?? "";
+    const target = JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri);
+    assert.match(target, /Chatops\w*Webhook\w*LambdaFunction/i, `${key} has no IAM authorization`);
+  }
 });
 
 test("the table comes from infra/ with on-demand billing", () => {

@@ -110,3 +110,21 @@ test("packaging refuses a function without its own role or access entry, and unk
     },
   );
 });
+
+test("the example stage settings are valid and name secrets, not values", () => {
+  const example = settings.loadSettings("example", { DEPLOY_SETTINGS_FILE: "" });
+  assert.ok(example.vpc?.endpoints);
+  assert.match(example.secrets.slackSigningSecret, /^\/helm-status\//);
+  assert.throws(
+    () =>
+      settings.validateSettings(
+        { vpc: { subnetIds: ["subnet-xyz"] }, alarms: { statusP99Ms: -1 }, extra: 1 },
+        "f",
+        "s",
+      ),
+    (error: Error) =>
+      ["extra: unknown field", "vpc.subnetIds[0]", "vpc.securityGroupIds", "alarms.statusP99Ms"].every((part) =>
+        error.message.includes(part),
+      ),
+  );
+});

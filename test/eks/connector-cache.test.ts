@@ -190,8 +190,13 @@ test("DescribeCluster AccessDenied is a ClusterAccessDeniedError with the cause,
   for (let attempt = 1; attempt <= 2; attempt++) {
     await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
       assert.ok(error instanceof ClusterAccessDeniedError);
-      assert.equal(error.kind, "forbidden");
+      assert.equal(error.kind, "misconfigured", "the product's own role, not the caller, was refused");
       assert.equal(error.cause, denied);
+      assert.equal(
+        error.publicMessage,
+        `service misconfigured: DescribeCluster for cluster "c1" was denied to the service's AWS role; ` +
+          "an operator must fix its IAM permissions or the cluster's access entries",
+      );
       assert.match(
         error.message,
         /^DescribeCluster for cluster "c1" was denied: AccessDeniedException: User: .* eks:DescribeCluster/,

@@ -23,7 +23,7 @@ test("Go's time.String for helm list's UPDATED", () => {
   assert.equal(formatGoTime("2026-12-02T15:10:00-05:00"), "2026-12-02 15:10:00 -0500 -0500");
 });
 
-test("uitable: every cell padded, TAB separated, cut with ... at MaxColWidth", () => {
+test("uitable: every cell padded, TAB separated, multi-line cells kept in their column, never cut", () => {
   assert.equal(
     uiTable([
       ["A", "BB"],
@@ -31,7 +31,13 @@ test("uitable: every cell padded, TAB separated, cut with ... at MaxColWidth", (
     ]),
     "A  \tBB\nccc\td \n",
   );
-  assert.equal(uiTable([["X"], ["0123456789"]], { maxColWidth: 6 }), "X     \n012...\n");
+  assert.equal(
+    uiTable([
+      ["X", "Y"],
+      ["0123456789", "a\nbb"],
+    ]),
+    "X         \tY \n0123456789\ta \n          \tbb\n",
+  );
   assert.equal(
     kubectlColumns([
       ["NAME", "AGE"],
@@ -69,8 +75,8 @@ test("helm list and helm history tables", () => {
   const lines = history.split("\n");
   assert.equal(
     lines[0],
-    `REVISION\tUPDATED                 \tSTATUS    \tCHART     \tAPP VERSION\tDESCRIPTION${" ".repeat(49)}`,
+    `REVISION\tUPDATED                 \tSTATUS    \tCHART     \tAPP VERSION\tDESCRIPTION${" ".repeat(59)}`,
   );
-  assert.match(lines[1], /^1 {7}\tWed Dec {2}2 15:02:00 2026\tsuperseded\tdemo-0\.1\.0\t1\.16\.0 {5}\td{57}\.\.\.$/);
+  assert.match(lines[1], /^1 {7}\tWed Dec {2}2 15:02:00 2026\tsuperseded\tdemo-0\.1\.0\t1\.16\.0 {5}\td{70}$/);
   assert.match(lines[2], /^2 {7}\tWed Dec {2}2 15:02:00 2026\tdeployed {2}\t/);
 });

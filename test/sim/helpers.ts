@@ -31,7 +31,7 @@ export function call(
   const token = options.token === undefined ? cluster.token() : options.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  if (body) headers["content-type"] = "application/json";
+  if (body && !headers["content-type"]) headers["content-type"] = "application/json";
   return new Promise((resolve, reject) => {
     const req = request(
       `${cluster.server}${path}`,

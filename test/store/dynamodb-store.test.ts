@@ -117,7 +117,7 @@ describe("dynamodb-local: storage details", () => {
       .Item;
     assert.equal(latest?.revision, 3);
     assert.equal(latest?.GSI1PK, "DEPLOYED");
-    await store.updateStatus(key(name), 3, "failed");
+    assert.equal(await store.putRevision("local", makeRelease({ name, version: 3, status: "failed" })), "updated");
     latest = (await db().send(new GetCommand({ TableName: cfg.tableName, Key: { PK: pk(name), SK: "LATEST" } }))).Item;
     assert.equal(latest?.status, "failed");
     assert.equal("GSI1PK" in (latest ?? {}), false);

@@ -1,13 +1,18 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
 import type { MiddlewareObj } from "@middy/core";
 import { type ErrorKind, isDomainError } from "../../../shared/errors.ts";
-import type { ApiContext, ApiEvent, ApiLogger, ApiResult } from "../types.ts";
+import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
 
 /**
  * The one place where failures become HTTP responses. Routes only throw; this
  * turns a DomainError's `kind` into a status and `{error: {code, message}}`. A
  * 5xx for a bug or damaged data never shows the error's message (it could name
  * tables, hosts or stack frames): the caller gets a request id to quote instead,
- * and the full error goes to the log.
+ * and the full error goes to the log. The product's own identity being refused
+ * (`misconfigured`: its role denied by EKS, STS, DynamoDB or a cluster) is a 502
+ * "service misconfigured" with the error's `publicMessage` (cluster and role
+ * name, never AWS's text with the function's principal ARN), not a 403: a 403 is
+ * only ever about the caller.
  */
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -16,6 +21,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   forbidden: 403,
   "too-large": 413,
+  misconfigured: 502,
   unavailable: 502,
   timeout: 504,
   corrupt: 500,
@@ -53,7 +59,12 @@ export function toHttpError(error: unknown, requestId: string | undefined): ApiR
           : "internal error; quote the request id to an operator";
       return errorResponse(status, { error: { code: error.code, message, requestId } });
     }
-    return errorResponse(status, { error: { code: error.code, message: error.message, requestId } }, headers);
+    const message =
+      error.publicMessage ??
+      (error.kind === "misconfigured"
+        ? "service misconfigured: a dependency refused the service's own credentials; quote the request id to an operator"
+        : error.message);
+    return errorResponse(status, { error: { code: error.code, message, requestId } }, headers);
   }
   return errorResponse(500, {
     error: { code: "InternalError", message: "internal error; quote the request id to an operator", requestId },
@@ -76,7 +87,7 @@ function loggable(error: unknown): Record<string, unknown> {
   };
 }
 
-export function domainErrorsToHttp(logger: ApiLogger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function domainErrorsToHttp(logger: Logger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
     onError: async (request) => {
       if (request.response !== undefined) return;

@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type { MiddlewareObj } from "@middy/core";
-import type { ApiContext, ApiEvent, ApiLogger, ApiMetrics, ApiResult } from "../types.ts";
+import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
 
 type Outcome = "success" | "client-error" | "server-error";
 
@@ -10,14 +12,14 @@ function outcomeOf(statusCode: number | undefined): Outcome {
 }
 
 /**
- * One structured log line and one EMF metric set per request. Only what routes
- * put in `context.annotations` is logged about the request (never headers,
- * bodies or query strings: an Authorization header or an imported Secret must
- * never reach CloudWatch).
+ * The API's own line and metrics per request (Powertools' middlewares, outside this one, add the Lambda
+ * context to every line, reset the request's keys and flush the metrics). Only what routes put in
+ * `context.annotations` is logged about the request (never headers, bodies or query strings: an
+ * Authorization header or an imported Secret must never reach CloudWatch).
  */
 export function requestTelemetry(
-  logger: ApiLogger,
-  metrics: ApiMetrics,
+  logger: Logger,
+  metrics: Metrics,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   const started = new WeakMap<object, number>();
 
@@ -45,8 +47,6 @@ export function requestTelemetry(
     metrics.addMetric("Requests", "Count", 1);
     if (annotations.resourceCount !== undefined)
       metrics.addMetric("StatusResources", "Count", annotations.resourceCount);
-    metrics.publishStoredMetrics();
-    logger.resetKeys();
   };
 
   return {
@@ -54,12 +54,7 @@ export function requestTelemetry(
       started.set(request.context, performance.now());
       request.context.annotations = {};
       const http = request.event.requestContext?.http;
-      logger.appendKeys({
-        requestId: request.event.requestContext?.requestId,
-        awsRequestId: request.context.awsRequestId,
-        method: http?.method,
-        path: http?.path,
-      });
+      logger.appendKeys({ requestId: request.event.requestContext?.requestId, method: http?.method, path: http?.path });
     },
     after: (request) => finish(request),
     onError: (request) => finish(request),

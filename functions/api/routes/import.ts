@@ -1,6 +1,7 @@
 import { parse as parseYaml } from "yaml";
 import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../../shared/parse-errors.ts";
 import { importReleases } from "../../../shared/usecases/import.ts";
+import { loggerPort } from "../../_shared/telemetry.ts";
 import { InvalidBodyError, RequestTooLargeError } from "../errors.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
@@ -16,6 +17,7 @@ import { annotate } from "./releases.ts";
  * either way. The body is never logged: it carries the release's values.
  */
 export function importRoutes(deps: ApiDeps): RouteDefinition[] {
+  const logger = loggerPort(deps.logger);
   return [
     defineRoute("POST", "/clusters/{cluster}/releases/import", async (event, context) => {
       const cluster = clusterParam(event.pathParameters);
@@ -23,7 +25,7 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       annotate(context, { cluster });
       const document = parseBody(event, deps.settings.maxBodyBytes);
       const summary = await importReleases(
-        { store: deps.store, clusters: deps.clusters, logger: deps.logger },
+        { store: deps.store, clusters: deps.clusters, logger },
         { cluster, document },
       );
       return json(summary, summary.failed > 0 ? 422 : 200);

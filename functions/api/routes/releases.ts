@@ -84,8 +84,9 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
         // Secret values are redacted by the use case.
-        const { manifest } = await getManifest({ store, clusters }, key, revision);
-        if (format === "json") return json({ ...key, revision, manifest });
+        const stored = await getManifest({ store, clusters }, key, revision);
+        const manifest = stored.manifest;
+        if (format === "json") return json({ ...key, revision: stored.revision, manifest });
         return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
       },
     ),

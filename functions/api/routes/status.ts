@@ -1,15 +1,14 @@
 import { renderStatusJson, renderStatusYaml } from "../../../shared/status/render-json.ts";
 import { renderStatusText } from "../../../shared/status/render-text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
+import { deadlineFrom } from "../../_shared/runtime.ts";
+import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
-import { onlyKnownQuery, optionalRevision } from "../params.ts";
+import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
-import type { ApiContext, ApiDeps } from "../types.ts";
+import type { ApiDeps } from "../types.ts";
 import { annotate, releaseKey } from "./releases.ts";
-
-/** When no Lambda context tells the remaining time (local tools), a status gets this long. */
-const DEFAULT_BUDGET_MS = 25_000;
 
 /**
  * GET .../releases/{name}/status: the live status. The deadline is what the
@@ -17,12 +16,14 @@ const DEFAULT_BUDGET_MS = 25_000;
  * ("not read in time") with a 200 instead of API Gateway's bare 504.
  */
 export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
+  const logger = loggerPort(deps.logger);
   return [
     defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
       const key = releaseKey(event);
       const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["revision", "output"]);
+      onlyKnownQuery(query, ["revision", "output", "drift"]);
       const revision = optionalRevision(query);
+      const drift = optionalDrift(query);
       const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
       annotate(context, {
         cluster: key.cluster,
@@ -31,11 +32,12 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
         sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
       });
       const report = await releaseStatus(
-        { store: deps.store, kube: deps.kube, logger: deps.logger },
+        { store: deps.store, kube: deps.kube, logger },
         {
           ...key,
           revision,
-          deadline: deadlineFor(context, deps.kube.clock.now().getTime(), deps.settings.deadlineMarginMs),
+          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, deps.kube.clock.now().getTime()),
+          drift,
         },
       );
       annotate(context, {
@@ -48,11 +50,4 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
       return text(renderStatusJson(report), MEDIA_TYPES.json);
     }),
   ];
-}
-
-/** Epoch ms (by the reader's clock, `now`) by which the report must be ready. */
-function deadlineFor(context: ApiContext, now: number, marginMs: number): number {
-  const remaining =
-    typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return now + Math.max(0, remaining - marginMs);
 }

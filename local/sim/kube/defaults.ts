@@ -1,3 +1,4 @@
+import { canonicaliseResources } from "./quantity.ts";
 import type { KubeObject } from "./types.ts";
 
 /** Hands out ClusterIPs and NodePorts the way the service allocators would (EKS's 10.100.0.0/16 service CIDR). */
@@ -25,7 +26,9 @@ type Json = any;
  * to what printers and clients read back (Service type/ClusterIP/ports, replicas, phase).
  */
 export function applyCreateDefaults(object: KubeObject, allocators: Allocators): KubeObject {
-  const o = structuredClone(object) as Json;
+  const builtin = !(object.apiVersion ?? "").includes(".") || (object.apiVersion ?? "").includes(".k8s.io/");
+  // Built-in kinds store quantities in canonical form (0.25 -> 250m); custom resources keep what was sent.
+  const o = (builtin ? canonicaliseResources(object) : structuredClone(object)) as Json;
   switch (`${o.apiVersion}/${o.kind}`) {
     case "v1/Service": {
       o.spec ??= {};

@@ -6,9 +6,11 @@ const SUBRESOURCE_VERBS: Record<string, string[]> = {
   status: ["get", "patch", "update"],
   log: ["get"],
   token: ["create"],
+  scale: ["get", "patch", "update"],
 };
 const SUBRESOURCE_KIND: Record<string, (type: ResourceType) => { group: string; version: string; kind: string }> = {
   token: () => ({ group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" }),
+  scale: () => ({ group: "autoscaling", version: "v1", kind: "Scale" }),
 };
 
 function storageVersionHash(type: ResourceType): string {

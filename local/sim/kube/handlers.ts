@@ -1,4 +1,6 @@
 import type { ServerResponse } from "node:http";
+import { parseApplyBody, patchOptionsInvalid, scaleOf, updateWrite, writeScale } from "./field-writes.ts";
+import { strategicMerge } from "./merge.ts";
 import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
 import { jsonPatch, mergePatch } from "./patch.ts";
 import { decodeProtobufObject, ProtobufDecodeError, ProtobufKindUnsupportedError } from "./protobuf.ts";
@@ -25,6 +27,16 @@ export interface ApiReply {
   headers?: Record<string, string>;
   /** Long-running answers (watch) write the response themselves. */
   stream?: (res: ServerResponse) => void;
+}
+
+export interface ResourceRequest {
+  method: string;
+  query: URLSearchParams;
+  accept?: string;
+  contentType?: string;
+  /** Names the field manager when `?fieldManager=` does not. */
+  userAgent?: string;
+  body: Buffer;
 }
 
 export type Authorizer = (
@@ -63,7 +75,7 @@ const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
 export function handleResource(
   state: ClusterState,
   path: ResourcePath,
-  request: { method: string; query: URLSearchParams; accept?: string; contentType?: string; body: Buffer },
+  request: ResourceRequest,
   authorize: Authorizer,
 ): ApiReply {
   const type = state.registry.byResource(path.group, path.version, path.plural);
@@ -89,6 +101,7 @@ export function handleResource(
     case "get": {
       const object = state.store.get(type, path.namespace, path.name as string);
       if (!object) throw notFound(type.plural, path.name as string, type.group);
+      if (path.subresource === "scale") return { status: 200, body: scaleOf(object) };
       if (path.subresource === "log") return { status: 200, body: "", headers: { "content-type": "text/plain" } };
       return { status: 200, body: present(state, type, [render(object)], representation, request.query, undefined) };
     }
@@ -109,11 +122,16 @@ export function handleResource(
     case "create": {
       const object = parseBody(request.body, request.contentType);
       checkIdentity(type, apiVersion, object, path);
-      const created = state.create(type, { ...object, metadata: { ...object.metadata, namespace: path.namespace } });
+      const created = state.create(
+        type,
+        { ...object, metadata: { ...object.metadata, namespace: path.namespace } },
+        { write: updateWrite(request, apiVersion) },
+      );
       return { status: 201, body: render(created) };
     }
     case "update": {
       const object = parseBody(request.body, request.contentType);
+      if (path.subresource === "scale") return writeScale(state, type, path, request, apiVersion, () => object);
       checkIdentity(type, apiVersion, object, path);
       if (object.metadata?.name !== path.name)
         throw badRequest("the name of the object does not match the name on the URL");
@@ -121,29 +139,49 @@ export function handleResource(
       if (!existing) throw notFound(type.plural, path.name as string, type.group);
       const next = path.subresource === "status" ? { ...existing, status: object.status } : object;
       if (path.subresource !== "status" && existing.status !== undefined) next.status = existing.status;
-      const updated = state.replace(type, { ...next, metadata: { ...next.metadata, namespace: path.namespace } });
+      const updated = state.replace(
+        type,
+        { ...next, metadata: { ...next.metadata, namespace: path.namespace } },
+        { write: updateWrite(request, apiVersion, path.subresource) },
+      );
       return { status: 200, body: render(updated) };
     }
     case "patch": {
-      const existing = state.store.get(type, path.namespace, path.name as string);
       const contentType = (request.contentType ?? "").split(";")[0].trim();
-      const patch = parseBody(request.body, "application/json", true);
-      if (!existing) {
-        if (contentType !== "application/apply-patch+yaml")
-          throw notFound(type.plural, path.name as string, type.group);
-        const created = state.create(type, {
-          ...(patch as KubeObject),
-          metadata: { ...(patch as KubeObject).metadata, namespace: path.namespace },
+      const force = ["true", "1"].includes(request.query.get("force") ?? "");
+      if (contentType === "application/apply-patch+yaml") {
+        const manager = request.query.get("fieldManager") ?? "";
+        if (!manager) throw patchOptionsInvalid("fieldManager: Required value: is required for apply patch");
+        const config = parseApplyBody(request.body);
+        checkIdentity(type, apiVersion, config, path);
+        if (config.metadata?.managedFields !== undefined) throw badRequest("metadata.managedFields must be nil");
+        const { object, created } = state.apply(type, path.namespace, path.name as string, config, {
+          manager,
+          operation: "Apply",
+          apiVersion,
+          force,
         });
-        return { status: 201, body: render(created) };
+        return { status: created ? 201 : 200, body: render(object) };
       }
-      const patched =
-        contentType === "application/json-patch+json" ? jsonPatch(existing, patch) : mergePatch(existing, patch);
+      if (force) throw patchOptionsInvalid("force: Forbidden: may not be specified for non-apply patch");
+      const patch = parseBody(request.body, "application/json", true);
+      const patchWith = (target: unknown) =>
+        contentType === "application/json-patch+json"
+          ? jsonPatch(target, patch)
+          : contentType === "application/strategic-merge-patch+json"
+            ? strategicMerge(target, patch)
+            : mergePatch(target, patch);
+      if (path.subresource === "scale") return writeScale(state, type, path, request, apiVersion, patchWith);
+      const existing = state.store.get(type, path.namespace, path.name as string);
+      if (!existing) throw notFound(type.plural, path.name as string, type.group);
+      const patched = patchWith(existing);
       delete patched.metadata?.resourceVersion;
-      const updated = state.replace(type, {
-        ...patched,
-        metadata: { ...patched.metadata, name: path.name, namespace: path.namespace },
-      });
+      const next = path.subresource === "status" ? { ...existing, status: patched.status } : patched;
+      const updated = state.replace(
+        type,
+        { ...next, metadata: { ...next.metadata, name: path.name, namespace: path.namespace } },
+        { write: updateWrite(request, apiVersion, path.subresource) },
+      );
       return { status: 200, body: render(updated) };
     }
     case "delete": {
@@ -182,7 +220,7 @@ export function handleResource(
   }
 }
 
-function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
+export function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
   const type = (contentType ?? "application/json").split(";")[0].trim();
   if (!anyJson && type === "application/vnd.kubernetes.protobuf") return parseProtobuf(body);
   if (!anyJson && type !== "application/json" && type !== "") {
@@ -220,7 +258,7 @@ function parseProtobuf(body: Buffer): KubeObject {
   }
 }
 
-function checkIdentity(type: ResourceType, apiVersion: string, object: KubeObject, path: ResourcePath): void {
+export function checkIdentity(type: ResourceType, apiVersion: string, object: KubeObject, path: ResourcePath): void {
   if (object.kind && object.kind !== type.kind) {
     throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
   }

@@ -263,7 +263,14 @@ export class KubeApiServer {
     return handleResource(
       state,
       resourcePath,
-      { method: req.method ?? "GET", query: url.searchParams, accept, contentType: req.headers["content-type"], body },
+      {
+        method: req.method ?? "GET",
+        query: url.searchParams,
+        accept,
+        contentType: req.headers["content-type"],
+        userAgent: req.headers["user-agent"],
+        body,
+      },
       (verb, type, namespace, name) => this.authorize(caller, verb, type, namespace, name),
     );
   }

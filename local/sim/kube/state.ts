@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Allocators, applyCreateDefaults } from "./defaults.ts";
+import { type FieldWrite, prunablePaths, strippedPaths, trackManagedFields } from "./managed-fields.ts";
+import { applyMerge, removePath } from "./merge.ts";
 import { ApiError, notFound } from "./negotiation.ts";
 import { apiVersionOf, qualifiedResource, ResourceRegistry } from "./registry.ts";
 import { ObjectStore, rfc3339, typeKeyOf } from "./store.ts";
@@ -37,7 +39,12 @@ export class ClusterState {
     return this.registry.byKind(apiVersion, kind);
   }
 
-  create(type: ResourceType, input: KubeObject, options: { autoNamespace?: boolean } = {}): KubeObject {
+  /** `write` (an API request) records managedFields; without it (seeding) the given managedFields are kept. */
+  create(
+    type: ResourceType,
+    input: KubeObject,
+    options: { autoNamespace?: boolean; write?: FieldWrite } = {},
+  ): KubeObject {
     const object = structuredClone(input);
     const requested = object.apiVersion?.split("/").pop();
     object.apiVersion = apiVersionOf(
@@ -65,11 +72,16 @@ export class ClusterState {
       });
     }
     const defaulted = applyCreateDefaults(object, this.allocators);
+    if (options.write) this.recordFields(type, undefined, defaulted, options.write);
     if (type.kind === "CustomResourceDefinition") this.establishCrd(defaulted);
     return this.store.create(type, defaulted, this.now());
   }
 
-  replace(type: ResourceType, input: KubeObject, options: { keepStatus?: boolean } = {}): KubeObject {
+  replace(
+    type: ResourceType,
+    input: KubeObject,
+    options: { keepStatus?: boolean; write?: FieldWrite } = {},
+  ): KubeObject {
     const metadata = input.metadata ?? {};
     const existing = this.store.get(type, metadata.namespace, metadata.name ?? "");
     if (!existing) throw notFound(type.plural, metadata.name ?? "", type.group);
@@ -93,8 +105,53 @@ export class ClusterState {
       spec.clusterIPs ??= old.clusterIPs;
     }
     const defaulted = applyCreateDefaults(next, this.allocators);
+    if (options.write) this.recordFields(type, existing, defaulted, options.write);
     if (type.kind === "CustomResourceDefinition") this.establishCrd(defaulted);
     return this.store.replace(type, existing, defaulted);
+  }
+
+  /**
+   * Server-side apply (PATCH application/apply-patch+yaml): the configuration merged into the live object
+   * (or created), fields the manager stopped applying pruned, ownership and conflicts as managed-fields.ts says.
+   */
+  apply(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    config: KubeObject,
+    write: FieldWrite,
+  ): {
+    object: KubeObject;
+    created: boolean;
+  } {
+    const applied: FieldWrite = { ...write, operation: "Apply", config };
+    const existing = this.store.get(type, namespace, name);
+    const identity = { name, ...(type.namespaced ? { namespace } : {}) };
+    if (!existing) {
+      const object = { ...config, metadata: { ...config.metadata, ...identity } };
+      return { object: this.create(type, object, { write: applied }), created: true };
+    }
+    const merged = applyMerge(existing, config);
+    const strip = strippedPaths(write.subresource, (type.subresources ?? []).includes("status"));
+    for (const path of prunablePaths(existing, applied, write.apiVersion ?? existing.apiVersion ?? "", strip))
+      removePath(merged, path);
+    delete merged.metadata.resourceVersion;
+    merged.metadata = { ...merged.metadata, ...identity };
+    return { object: this.replace(type, merged, { write: applied, keepStatus: true }), created: false };
+  }
+
+  private recordFields(type: ResourceType, live: KubeObject | undefined, next: KubeObject, write: FieldWrite): void {
+    const managedFields = trackManagedFields({
+      write,
+      live,
+      next,
+      apiVersion: write.apiVersion ?? next.apiVersion ?? "",
+      now: rfc3339(this.now()),
+      strip: strippedPaths(write.subresource, (type.subresources ?? []).includes("status")),
+    });
+    next.metadata ??= {};
+    if (managedFields && managedFields.length > 0) next.metadata.managedFields = managedFields;
+    else delete next.metadata.managedFields;
   }
 
   /** Deletes an object and what depends on it (namespace contents, owned objects, a CRD's resources). */

@@ -1,0 +1,81 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import type { Context } from "aws-lambda";
+import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { createEksConnector } from "../../shared/eks/connector.ts";
+import { createKubeReader, type KubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
+import { type Clock, systemClock } from "../../shared/ports.ts";
+import { openReleaseStore } from "../../shared/store/config.ts";
+import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import type { RuntimeConfig } from "./config.ts";
+import { createLogger, createMetrics, loggerPort } from "./telemetry.ts";
+
+/**
+ * What every Lambda of the product runs on, built once per cold start from its validated configuration and
+ * owned by this object (no module globals): the store, the cluster registry and connector, the KubeReader
+ * (connection pools, per-cluster limits, discovery and manifest caches), the logger and metrics. A handler module does `createLambdaRuntime(config)` at init, then thin per-event adapters call the
+ * use cases with `runtime.store`, `runtime.clusters`, ... The API uses it; the audit planner/worker and the
+ * chatops functions are meant to (see docs/architecture.md).
+ */
+export interface LambdaRuntime {
+  config: RuntimeConfig;
+  store: ReleaseStore;
+  /** The registry (`list()`) and the way into its clusters: the ClusterScope every use case checks. */
+  clusters: ClusterConnector;
+  clock: Clock;
+  /** Powertools' Logger: for the middlewares and the adapters' own lines. */
+  logger: Logger;
+  /** The same logger as the use cases' port. */
+  log: ReturnType<typeof loggerPort>;
+  metrics: Metrics;
+  /** Reads clusters' live state: pools, per-cluster limits, discovery and prepared-manifest caches. */
+  kube: KubeReader;
+  /** Releases what the runtime holds (the KubeReader's connections to clusters); for tests and local servers. */
+  close(): Promise<void>;
+}
+
+export type RuntimeOverrides = Partial<
+  Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics">
+>;
+
+/** `reader`: the function's own KubeReader settings (the API's STATUS_CONCURRENCY, CLUSTER_MAX_IN_FLIGHT). */
+export function createLambdaRuntime(
+  config: RuntimeConfig,
+  overrides: RuntimeOverrides = {},
+  reader: Omit<KubeReaderOptions, "connector" | "clock"> = {},
+): LambdaRuntime {
+  const logger = overrides.logger ?? createLogger(config.telemetry);
+  const log = loggerPort(logger);
+  const clock = overrides.clock ?? systemClock;
+  const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log });
+  const kube = overrides.kube ?? createKubeReader({ ...reader, connector: clusters, clock });
+  return {
+    config,
+    store: overrides.store ?? openReleaseStore(config.store),
+    clusters,
+    kube,
+    clock,
+    logger,
+    log,
+    metrics: overrides.metrics ?? createMetrics(config.telemetry),
+    close: () => kube.close(),
+  };
+}
+
+/** When no Lambda context tells the remaining time (local tools, tests), an invocation gets this long. */
+export const DEFAULT_BUDGET_MS = 25_000;
+
+/**
+ * The epoch ms by which an invocation's work must be done: what the Lambda has left minus `marginMs` kept for
+ * shaping and returning the answer, so a slow dependency yields a partial answer instead of a timeout.
+ */
+export function deadlineFrom(
+  context: Pick<Context, "getRemainingTimeInMillis"> | undefined,
+  marginMs: number,
+  /** Now by the clock the deadline is checked against (the KubeReader's). */
+  now: number = Date.now(),
+): number {
+  const remaining =
+    typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
+  return now + Math.max(0, remaining - marginMs);
+}

@@ -1,0 +1,37 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { injectLambdaContext } from "@aws-lambda-powertools/logger/middleware";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
+import type { MiddlewareObj } from "@middy/core";
+import type { Logger as LoggerPort } from "../../shared/ports.ts";
+import type { TelemetryConfig } from "./config.ts";
+
+export function createLogger(config: TelemetryConfig): Logger {
+  return new Logger({ serviceName: config.serviceName, logLevel: config.logLevel });
+}
+
+export function createMetrics(config: TelemetryConfig): Metrics {
+  return new Metrics({ namespace: config.metricsNamespace, serviceName: config.serviceName });
+}
+
+/**
+ * Powertools' own middy middlewares, outermost on every function: the Lambda context (request id, cold start,
+ * function name) on every log line with the keys a request appended reset after it, and the stored EMF metrics
+ * flushed after every invocation (plus a ColdStart metric), whatever the handler returned or threw.
+ */
+export function telemetryMiddlewares(logger: Logger, metrics: Metrics): MiddlewareObj[] {
+  return [
+    injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj,
+    logMetrics(metrics, { captureColdStartMetric: true }) as MiddlewareObj,
+  ];
+}
+
+/** Powertools' Logger behind the use cases' `(message, attributes)` port. */
+export function loggerPort(logger: Logger): LoggerPort {
+  return {
+    debug: (message, attributes) => logger.debug(message, attributes ?? {}),
+    info: (message, attributes) => logger.info(message, attributes ?? {}),
+    warn: (message, attributes) => logger.warn(message, attributes ?? {}),
+    error: (message, attributes) => logger.error(message, attributes ?? {}),
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * POST /chatops/slack/commands and /chatops/slack/interactions: the Slack
+ * ingress. Everything here is fast (Slack waits 3 s): verify the signature on
+ * the raw bytes, parse, answer usage/help/denials at once, otherwise put a
+ * ChatJob on the queue and acknowledge with an ephemeral "checking …". The
+ * worker (worker.ts) reads the cluster and posts to the response_url.
+ */
+import { type AccessMap, type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
+import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/answer.ts";
+import { type ChatCommand, commandLine, parseChatCommand, usageText } from "../../shared/chatops/command.ts";
+import { ChatAccessDeniedError } from "../../shared/chatops/errors.ts";
+import type { ChatJob } from "../../shared/chatops/job.ts";
+import { type AllowedHost, checkResponseUrl } from "../../shared/chatops/response-url.ts";
+import { ReplayGuard, verifySlackSignature } from "../../shared/chatops/signature.ts";
+import {
+  ACTION_HISTORY,
+  ACTION_REFRESH,
+  ACTION_STATUS,
+  ackText,
+  renderSlackAnswer,
+} from "../../shared/chatops/slack-blocks.ts";
+import type { Logger } from "../../shared/ports.ts";
+import {
+  empty,
+  errorResult,
+  type HttpEvent,
+  type HttpResult,
+  header,
+  json,
+  MAX_CHAT_BODY_BYTES,
+  rawBody,
+  UNAUTHORIZED,
+} from "./http.ts";
+
+/** Where jobs go (SQS in AWS and under `npm start`). */
+export interface ChatJobQueue {
+  send(job: ChatJob): Promise<void>;
+}
+
+export interface SlackIngressDeps {
+  access: AccessMap;
+  allowHosts: readonly AllowedHost[];
+  signingSecret: () => Promise<string>;
+  queue: ChatJobQueue;
+  /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
+  clusterNames: () => string[];
+  logger: Logger;
+  now?: () => number;
+  prefix?: string;
+  apiBaseUrl?: string;
+}
+
+export const SLACK_COMMANDS_PATH = "/chatops/slack/commands";
+export const SLACK_INTERACTIONS_PATH = "/chatops/slack/interactions";
+
+const ACTIONS = new Set([ACTION_REFRESH, ACTION_HISTORY, ACTION_STATUS]);
+
+export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) => Promise<HttpResult> {
+  const now = deps.now ?? Date.now;
+  // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
+  const replays = new ReplayGuard();
+  const render = { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl };
+
+  return async (event) => {
+    const started = now();
+    const method = event.requestContext?.http?.method ?? "POST";
+    const path = event.rawPath;
+    if (path !== SLACK_COMMANDS_PATH && path !== SLACK_INTERACTIONS_PATH) {
+      return errorResult(404, "RouteNotFound", `no route for ${method} ${path}`);
+    }
+    if (method !== "POST") return { ...errorResult(405, "MethodNotAllowed", "use POST"), headers: { allow: "POST" } };
+    const body = rawBody(event);
+    if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
+
+    const signature = header(event, "x-slack-signature");
+    const verified = verifySlackSignature({
+      signingSecret: await deps.signingSecret(),
+      signature,
+      timestamp: header(event, "x-slack-request-timestamp"),
+      body,
+      now: now(),
+    });
+    if (!verified || !replays.firstSeen(signature!, now())) {
+      deps.logger.warn("chat request refused", { platform: "slack", path, outcome: "unauthorized" });
+      return UNAUTHORIZED;
+    }
+    const form = new URLSearchParams(body.toString("utf8"));
+    if (form.get("ssl_check") === "1") return empty(200);
+
+    const audit = (fields: Record<string, unknown>) =>
+      deps.logger.info("chat command", { platform: "slack", durationMs: now() - started, ...fields });
+    if (path === SLACK_INTERACTIONS_PATH) return interaction(form, audit, event.requestContext?.requestId ?? "");
+
+    const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
+    if (!caller) return errorResult(400, "InvalidSlashCommand", "team_id, channel_id and user_id are required");
+    const who = { team: caller.team, channel: caller.channel, user: caller.user };
+    const parsed = parseChatCommand(form.get("text") ?? "", { prefix: deps.prefix });
+    if (!parsed.ok) {
+      audit({ ...who, command: firstWord(form.get("text")), outcome: "usage" });
+      return json(200, {
+        response_type: "ephemeral",
+        ...renderSlackAnswer({ kind: "usage", error: parsed.error, usage: parsed.usage }, render),
+      });
+    }
+    const decided = decide(parsed.command, caller);
+    if ("answer" in decided) {
+      audit({ ...who, command: commandLine(parsed.command), outcome: decided.outcome });
+      return json(200, {
+        response_type: decided.answer.public ? "in_channel" : "ephemeral",
+        ...decided.answer.message,
+      });
+    }
+    const requestId = event.requestContext?.requestId ?? "";
+    const queued = await enqueue(caller, parsed.command, decided.target, form.get("response_url"), false, requestId);
+    audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome });
+    return queued.result;
+  };
+
+  /** Help, usage and denial need no cluster: answered in the acknowledgement itself. */
+  function decide(
+    command: ChatCommand,
+    caller: ChatCaller,
+  ): { target: ResolvedCommand } | { answer: { public: boolean; message: object }; outcome: string } {
+    const access = resolveAccess(deps.access, caller);
+    const known = deps.clusterNames();
+    try {
+      const target = resolveCommand(command, access, known);
+      if (target.verb !== "help") return { target };
+      const message = renderSlackAnswer(
+        {
+          kind: "help",
+          usage: usageText({ prefix: deps.prefix }),
+          clusters: access.clustersOf(known),
+          defaults: access.defaults,
+        },
+        render,
+      );
+      return { answer: { public: command.public, message }, outcome: "help" };
+    } catch (error) {
+      if (error instanceof ChatAccessDeniedError) {
+        return {
+          answer: { public: false, message: renderSlackAnswer({ kind: "denied", message: error.message }, render) },
+          outcome: "denied",
+        };
+      }
+      if (error instanceof MissingClusterProblem) {
+        const usage = usageText({ prefix: deps.prefix });
+        return {
+          answer: { public: false, message: renderSlackAnswer({ kind: "usage", error: error.message, usage }, render) },
+          outcome: "usage",
+        };
+      }
+      throw error;
+    }
+  }
+
+  async function enqueue(
+    caller: ChatCaller,
+    command: ChatCommand,
+    target: ResolvedCommand,
+    responseUrl: string | null,
+    replaceOriginal: boolean,
+    requestId: string,
+  ): Promise<{ outcome: string; result: HttpResult }> {
+    const ephemeral = (text: string) => json(200, { response_type: "ephemeral", text });
+    try {
+      checkResponseUrl(responseUrl, deps.allowHosts);
+    } catch (error) {
+      // Signed by Slack yet pointing elsewhere: a misconfiguration (or a leaked secret). Never POSTed to.
+      deps.logger.warn("response_url refused", { reason: (error as Error).message });
+      return { outcome: "refused", result: errorResult(400, "ResponseUrlRefused", (error as Error).message) };
+    }
+    const job: ChatJob = {
+      version: 1,
+      caller,
+      command: commandLine({ ...command, public: false } as ChatCommand),
+      responseUrl: responseUrl!,
+      public: command.public,
+      replaceOriginal,
+      receivedAt: now(),
+      requestId,
+    };
+    try {
+      await deps.queue.send(job);
+    } catch (error) {
+      deps.logger.error("chat job not queued", { error: (error as Error).message });
+      return { outcome: "error", result: ephemeral(":x: the command could not be queued; try again in a minute") };
+    }
+    return {
+      outcome: "queued",
+      result: replaceOriginal ? empty(200) : ephemeral(ackText(target)),
+    };
+  }
+
+  async function interaction(
+    form: URLSearchParams,
+    audit: (fields: Record<string, unknown>) => void,
+    requestId: string,
+  ): Promise<HttpResult> {
+    let payload: InteractionPayload;
+    try {
+      payload = JSON.parse(form.get("payload") ?? "");
+    } catch {
+      return errorResult(400, "InvalidInteraction", "the payload field is not JSON");
+    }
+    const action = payload?.actions?.[0];
+    if (payload?.type !== "block_actions" || !action || !ACTIONS.has(action.action_id ?? "")) return empty(200);
+    const caller = callerOf(payload.team?.id, payload.channel?.id ?? payload.container?.channel_id, payload.user?.id);
+    if (!caller) return errorResult(400, "InvalidInteraction", "team, channel and user are required");
+    const who = { team: caller.team, channel: caller.channel, user: caller.user };
+    const parsed = parseChatCommand(String(action.value ?? ""), { prefix: deps.prefix });
+    if (!parsed.ok) {
+      audit({ ...who, command: "button", outcome: "usage" });
+      return empty(200);
+    }
+    const decided = decide(parsed.command, caller);
+    if ("answer" in decided) {
+      audit({ ...who, command: commandLine(parsed.command), outcome: decided.outcome });
+      // The clicker may not read it: say so to them only, leave the message as it is.
+      return json(200, { response_type: "ephemeral", replace_original: false, ...decided.answer.message });
+    }
+    const queued = await enqueue(caller, parsed.command, decided.target, payload.response_url ?? null, true, requestId);
+    audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome, button: action.action_id });
+    return queued.result;
+  }
+}
+
+interface InteractionPayload {
+  type?: string;
+  team?: { id?: string };
+  user?: { id?: string };
+  channel?: { id?: string };
+  container?: { channel_id?: string };
+  response_url?: string;
+  actions?: { action_id?: string; value?: string }[];
+}
+
+const SLACK_ID = /^[A-Z0-9][A-Z0-9_-]{0,63}$/i;
+
+function callerOf(team: unknown, channel: unknown, user: unknown): ChatCaller | undefined {
+  if (![team, channel, user].every((id) => typeof id === "string" && SLACK_ID.test(id))) return undefined;
+  return { platform: "slack", team: team as string, channel: channel as string, user: user as string };
+}
+
+function firstWord(text: string | null): string {
+  return (
+    (text ?? "")
+      .trim()
+      .split(/\s+/)[0]
+      ?.slice(0, 20)
+      .replace(/[^\w-]/g, "?") ?? ""
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The chatops worker (SQS): for each ChatJob, re-parse the command and re-check
+ * access and the response_url (the queue is not trusted to widen either), run
+ * the same use cases as the API, render Block Kit and POST it to the
+ * response_url. Powertools batch processing reports failed records only; a
+ * record fails only on a bug, because every expected outcome (denied, not
+ * found, cluster down, Slack refusing the post) is an answer or a log line:
+ * retrying a delivered or expired answer would spend Slack's 5-post budget.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
+import { answerCommand, type ChatDeps } from "../../shared/chatops/answer.ts";
+import { parseChatCommand } from "../../shared/chatops/command.ts";
+import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/chatops/errors.ts";
+import { type ChatJob, parseChatJob, RESPONSE_URL_LIFETIME_MS } from "../../shared/chatops/job.ts";
+import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/chatops/response-url.ts";
+import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
+import { isDomainError } from "../../shared/errors.ts";
+
+export interface ChatWorkerDeps extends ChatDeps {
+  access: AccessMap;
+  allowHosts: readonly AllowedHost[];
+  prefix?: string;
+  apiBaseUrl?: string;
+  /** Kept back from the Lambda's remaining time for rendering and posting (default 5 s). */
+  deadlineMarginMs?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
+  const now = deps.now ?? Date.now;
+  return async (event, context) => {
+    const processor = new BatchProcessor(EventType.SQS);
+    return processPartialResponse(event, (record: SQSRecord) => answerJob(record, context), processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
+
+  async function answerJob(record: SQSRecord, context: Context): Promise<void> {
+    const started = now();
+    let job: ChatJob;
+    try {
+      job = parseChatJob(record.body);
+    } catch (error) {
+      // Not ours or damaged: retrying cannot fix it; the log says which message.
+      deps.logger.error("chat job dropped", { messageId: record.messageId, error: (error as Error).message });
+      return;
+    }
+    const { caller } = job;
+    const log = (outcome: string, fields: Record<string, unknown> = {}) =>
+      deps.logger.info("chat command answered", {
+        platform: caller.platform,
+        team: caller.team,
+        channel: caller.channel,
+        user: caller.user,
+        command: job.command,
+        outcome,
+        requestId: job.requestId,
+        durationMs: now() - started,
+        sinceRequestMs: now() - job.receivedAt,
+        ...fields,
+      });
+    if (now() - job.receivedAt > RESPONSE_URL_LIFETIME_MS) return log("expired");
+    let url: URL;
+    try {
+      url = checkResponseUrl(job.responseUrl, deps.allowHosts);
+    } catch (error) {
+      if (error instanceof ResponseUrlRefusedError) return log("refused", { reason: error.message });
+      throw error;
+    }
+    const parsed = parseChatCommand(job.command, { prefix: deps.prefix });
+    const access = resolveAccess(deps.access, caller);
+    const answer = parsed.ok
+      ? await answerCommand(deps, parsed.command, access, {
+          prefix: deps.prefix,
+          deadline: now() + Math.max(1000, context.getRemainingTimeInMillis() - (deps.deadlineMarginMs ?? 5000)),
+        })
+      : ({ kind: "usage", error: parsed.error, usage: parsed.usage } as const);
+    const message = {
+      response_type: job.public ? ("in_channel" as const) : ("ephemeral" as const),
+      ...(job.replaceOriginal ? { replace_original: true } : {}),
+      ...renderSlackAnswer(answer, { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl }),
+    };
+    try {
+      const posted = await postToResponseUrl(url, message, {
+        fetch: deps.fetch,
+        sleep: deps.sleep,
+        logger: deps.logger,
+      });
+      log(answer.kind === "error" ? `error:${answer.code}` : answer.kind, {
+        posts: posted.attempts,
+        blocks: message.blocks.length,
+      });
+    } catch (error) {
+      if (error instanceof ChatDeliveryError || (isDomainError(error) && error.kind !== "internal")) {
+        return log("undelivered", { error: (error as Error).message });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The hand-off from the Slack ingress to the chatops worker (one SQS message
+ * per command or button click). It carries what the worker needs to answer and
+ * nothing secret: no token, no signing material. The worker re-parses the
+ * command and re-checks access and the response_url, so a message put on the
+ * queue by anything else cannot widen what is read or where it is sent.
+ */
+import { ValidationError } from "../errors.ts";
+import type { ChatCaller } from "./access.ts";
+
+export interface ChatJob {
+  version: 1;
+  caller: ChatCaller;
+  /** The canonical command line (shared/chatops/command.ts commandLine). */
+  command: string;
+  responseUrl: string;
+  /** in_channel instead of ephemeral. */
+  public: boolean;
+  /** A button click: the answer replaces the message that holds the button. */
+  replaceOriginal: boolean;
+  /** When the request arrived (epoch ms): response_urls expire after 30 minutes. */
+  receivedAt: number;
+  /** The ingress's request id, to follow one command through both functions' logs. */
+  requestId: string;
+}
+
+/** Slack accepts response_url posts for 30 minutes. */
+export const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
+
+export function parseChatJob(body: string): ChatJob {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new ValidationError("the chat job is not JSON", "InvalidChatJob");
+  }
+  const job = value as Partial<ChatJob>;
+  const caller = job?.caller as Partial<ChatCaller> | undefined;
+  const ok =
+    job?.version === 1 &&
+    typeof job.command === "string" &&
+    job.command.length <= 2000 &&
+    typeof job.responseUrl === "string" &&
+    typeof job.public === "boolean" &&
+    typeof job.replaceOriginal === "boolean" &&
+    typeof job.receivedAt === "number" &&
+    typeof job.requestId === "string" &&
+    (caller?.platform === "slack" || caller?.platform === "teams") &&
+    typeof caller.team === "string" &&
+    typeof caller.channel === "string" &&
+    typeof caller.user === "string";
+  if (!ok) throw new ValidationError("the chat job is not a version 1 ChatJob", "InvalidChatJob");
+  return job as ChatJob;
+}

@@ -1,0 +1,123 @@
+import { compareObject, type Difference } from "./compare.ts";
+import { type FieldOwner, ownersOf, readOwners } from "./managed-fields.ts";
+import type { BenignOwner, DriftedField, DriftReport } from "./types.ts";
+
+/**
+ * Drift of a release: for each live object, the fields its manifest sets that differ live (compare.ts), and for
+ * each, from managedFields, who made the last change and when, whether Helm still owns it and whether the next
+ * server-side-apply upgrade conflicts (drift.md §3.2, §6). Pure.
+ */
+
+export interface DriftObject {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  manifest: Record<string, unknown>;
+  live: Record<string, unknown>;
+  secretDigests?: Readonly<Record<string, string>>;
+}
+
+export interface DriftInput {
+  objects: readonly DriftObject[];
+  /** The release's `apply_method` ("ssa" | "csa"); an object with a Helm Apply entry counts as SSA too. */
+  applyMethod?: string;
+  /** Manager names that are Helm (default `helm`; SDK embedders use their binary's name). */
+  helmManagers?: readonly string[];
+}
+
+const VALUE_WIDTH = 60;
+
+export function detectDrift(input: DriftInput): DriftReport {
+  const helm = new Set(input.helmManagers ?? ["helm"]);
+  const hpaTargets = new Set(
+    input.objects.filter((o) => o.kind === "HorizontalPodAutoscaler").flatMap((o) => hpaTarget(o.manifest)),
+  );
+  const fields: DriftedField[] = [];
+  for (const object of input.objects) {
+    const differences = compareObject(object);
+    if (differences.length === 0) continue;
+    const metadata = (object.live.metadata ?? {}) as Record<string, unknown>;
+    const owners = readOwners(metadata.managedFields);
+    const ssa = input.applyMethod === "ssa" || owners.some((o) => helm.has(o.manager) && o.operation === "Apply");
+    const targetedByHpa = hpaTargets.has(`${object.kind}/${object.name}`);
+    for (const difference of differences) {
+      fields.push(attribute(object, difference, owners, { helm, ssa, targetedByHpa }));
+    }
+  }
+  return {
+    checked: input.objects.length,
+    fields,
+    conflicts: fields.filter((f) => f.conflicts).length,
+    benign: fields.filter((f) => f.benign).length,
+  };
+}
+
+function attribute(
+  object: DriftObject,
+  difference: Difference,
+  owners: readonly FieldOwner[],
+  context: { helm: Set<string>; ssa: boolean; targetedByHpa: boolean },
+): DriftedField {
+  const owning = [difference.elements, ...(difference.alternates ?? [])].flatMap((path) => ownersOf(owners, path));
+  const others = owning.filter((o) => !context.helm.has(o.manager));
+  // The last change: the most recent non-Helm owner (an entry without a time counts as oldest).
+  const last = [...others].sort((a, b) => (b.time ?? "").localeCompare(a.time ?? ""))[0];
+  const helmOwns = owning.some((o) => context.helm.has(o.manager));
+  const entry: DriftedField = {
+    apiVersion: object.apiVersion,
+    kind: object.kind,
+    name: object.name,
+    ...(object.namespace ? { namespace: object.namespace } : {}),
+    field: difference.field,
+    ...(difference.secret ? {} : { release: display(difference.release, difference.live) }),
+    live: difference.secret
+      ? difference.live === undefined
+        ? "<absent>"
+        : "changed"
+      : display(difference.live, difference.release),
+    secret: Boolean(difference.secret),
+    helmOwns,
+    conflicts: context.ssa && others.length > 0,
+  };
+  if (last) {
+    entry.changedBy = last.manager;
+    entry.operation = last.operation;
+    if (last.subresource) entry.subresource = last.subresource;
+    if (last.time) entry.changedAt = last.time;
+    const benign = benignOwner(difference.field, last, context.targetedByHpa);
+    if (benign) entry.benign = benign;
+  } else if (difference.live === undefined) {
+    entry.note = "removed; managedFields do not record who removes a field";
+  } else if (helmOwns) {
+    entry.note = "Helm still owns it: changed by a webhook or a write that kept no ownership";
+  } else {
+    entry.note = "no owner recorded (managedFields cleared, or a webhook/default)";
+  }
+  return entry;
+}
+
+function benignOwner(field: string, owner: FieldOwner, targetedByHpa: boolean): BenignOwner | undefined {
+  if (field === "spec.replicas") {
+    const hpaWrite = owner.manager === "kube-controller-manager" && owner.subresource === "scale";
+    if (hpaWrite || (targetedByHpa && owner.subresource === "scale")) return "HPA";
+  }
+  if (/\bvpa\b|vpa-/i.test(owner.manager) && /\.resources\b/.test(field)) return "VPA";
+  return undefined;
+}
+
+function hpaTarget(manifest: Record<string, unknown>): string[] {
+  const ref = (manifest.spec as { scaleTargetRef?: { kind?: unknown; name?: unknown } } | undefined)?.scaleTargetRef;
+  return typeof ref?.kind === "string" && typeof ref.name === "string" ? [`${ref.kind}/${ref.name}`] : [];
+}
+
+/** A value for the RELEASE -> LIVE column; a numeric string is quoted when the other side is a number. */
+function display(value: unknown, other: unknown): string {
+  if (value === undefined || value === null) return "<absent>";
+  let text: string;
+  if (typeof value === "string") {
+    text = value === "" || (typeof other === "number" && /^-?\d/.test(value)) ? JSON.stringify(value) : value;
+  } else if (typeof value === "object") text = JSON.stringify(value);
+  else text = String(value);
+  return text.length > VALUE_WIDTH ? `${text.slice(0, VALUE_WIDTH - 1)}…` : text;
+}

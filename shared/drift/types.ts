@@ -1,0 +1,42 @@
+/** What drift detection reports: plain data, Secret values never included (only "changed"). */
+
+export type BenignOwner = "HPA" | "VPA";
+
+export interface DriftedField {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** `spec.replicas`, `spec.template.spec.containers[name=app].image`, `data.LOG_LEVEL`. */
+  field: string;
+  /** The manifest's value as text; absent for Secret values. */
+  release?: string;
+  /** The live value as text, `<absent>` when the field is gone, `changed` for a Secret value. */
+  live: string;
+  /** A Secret value: compared by digest, never printed. */
+  secret: boolean;
+  /** The manager of the last change (from managedFields), when one other than Helm owns the field. */
+  changedBy?: string;
+  operation?: string;
+  subresource?: string;
+  /** RFC 3339, when that owner's entry has a time (scale-subresource entries often have none). */
+  changedAt?: string;
+  /** Whether Helm's manager still owns the field. */
+  helmOwns: boolean;
+  /** Server-side apply release and another manager owns the field: `helm upgrade` fails without --force-conflicts. */
+  conflicts: boolean;
+  /** A known benign owner (an HPA on its target's replicas, a VPA on resources): reported, not an alarm. */
+  benign?: BenignOwner;
+  /** Why there is no owner to name (webhook/defaulting, removed field, managedFields cleared). */
+  note?: string;
+}
+
+export interface DriftReport {
+  /** Live objects compared with their manifest. */
+  checked: number;
+  fields: DriftedField[];
+  /** Fields that make the next SSA upgrade conflict. */
+  conflicts: number;
+  /** Fields owned by a known benign controller. */
+  benign: number;
+}

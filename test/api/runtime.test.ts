@@ -1,0 +1,55 @@
+/** The shared Lambda runtime (functions/_shared): configuration read once with every problem at once, the deadline. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LambdaConfigError } from "../../functions/_shared/config.ts";
+import { createLambdaRuntime, DEFAULT_BUDGET_MS, deadlineFrom } from "../../functions/_shared/runtime.ts";
+import { apiConfigFromEnv } from "../../functions/api/config.ts";
+
+test("every configuration problem of every section is reported at once, each naming its variable", () => {
+  assert.throws(
+    () =>
+      apiConfigFromEnv({
+        AWS_REGION: "eu-west-1",
+        RELEASES_TABLE: "x",
+        CLUSTERS: "[{]",
+        STATUS_CONCURRENCY: "lots",
+        API_MAX_BODY_BYTES: "1",
+      }),
+    (error: unknown) => {
+      assert.ok(error instanceof LambdaConfigError);
+      assert.match(error.message, /^invalid API configuration: /);
+      for (const variable of ["RELEASES_TABLE", "CLUSTERS", "STATUS_CONCURRENCY", "API_MAX_BODY_BYTES"]) {
+        assert.match(error.message, new RegExp(variable), variable);
+      }
+      return true;
+    },
+  );
+});
+
+test("a valid configuration builds the runtime: the registry is the connector's list", async () => {
+  const config = apiConfigFromEnv({
+    AWS_REGION: "eu-west-1",
+    CLUSTERS: JSON.stringify([{ name: "prod", region: "eu-west-1" }]),
+    POWERTOOLS_LOG_LEVEL: "warn",
+    POWERTOOLS_SERVICE_NAME: "helm-status-audit",
+  });
+  assert.deepEqual(config.telemetry, {
+    serviceName: "helm-status-audit",
+    logLevel: "WARN",
+    metricsNamespace: "HelmStatus",
+  });
+  const runtime = createLambdaRuntime(config);
+  try {
+    assert.deepEqual(runtime.clusters.list(), [{ name: "prod", region: "eu-west-1" }]);
+  } finally {
+    await runtime.close();
+  }
+});
+
+test("the deadline is the Lambda's remaining time minus the margin, never in the past", () => {
+  const now = Date.now();
+  const at = deadlineFrom({ getRemainingTimeInMillis: () => 10_000 }, 1_500);
+  assert.ok(at >= now + 8_500 && at <= Date.now() + 8_500);
+  assert.ok(deadlineFrom({ getRemainingTimeInMillis: () => 100 }, 1_500) <= Date.now());
+  assert.ok(deadlineFrom(undefined, 0) >= now + DEFAULT_BUDGET_MS);
+});

@@ -1,0 +1,123 @@
+/**
+ * The Block Kit renderer on synthetic reports built to break it: many groups,
+ * long names, Slack control characters in cluster-provided text. Every message
+ * must pass the same limit check the loopback receiver applies.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ChatAnswer } from "../../shared/chatops/answer.ts";
+import { slackLimitViolations } from "../../shared/chatops/limits.ts";
+import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
+import { renderTeamsAnswer, TEAMS_MAX_TEXT } from "../../shared/chatops/teams-card.ts";
+import type { ResourceEntry, StatusReport } from "../../shared/status/report.ts";
+
+const column = (name: string) => ({ name, type: "string", format: "", description: "", priority: 0 });
+
+function report(kinds: number, perKind: number, nameLength = 20): StatusReport {
+  const resources: ResourceEntry[] = [];
+  let index = 0;
+  for (let k = 0; k < kinds; k++) {
+    for (let i = 0; i < perKind; i++) {
+      const name = `r${k}-${i}-`.padEnd(nameLength, "x");
+      resources.push({
+        groupKey: `v1/Kind${k}`,
+        apiVersion: `example.com/v1`,
+        kind: `Kind${k}`,
+        name,
+        index: index++,
+        columns: [column("Name"), column("Age")],
+        rows: [[name, "5m"]],
+        health:
+          i === 0 && k % 7 === 0
+            ? { status: "Failed", message: "broken <!channel> `x`" }
+            : { status: "Current", message: "ok" },
+      });
+    }
+  }
+  return {
+    release: {
+      name: "huge",
+      namespace: "shop",
+      version: 7,
+      info: {
+        status: "deployed",
+        last_deployed: "2025-11-20T10:00:00Z",
+        description: "Upgrade <!here> complete",
+        notes: "line1\nline2",
+      },
+      chart: { name: "huge", version: "1.0.0", appVersion: "1" },
+      manifest: "",
+      hooks: [],
+    },
+    cluster: "prod-eu",
+    observedAt: "2025-11-20T10:05:00.123Z",
+    resources,
+    relatedPods: [],
+    missing: [{ apiVersion: "v1", kind: "ConfigMap", name: "gone", reason: "not found" }],
+    health: {
+      ruleset: "kstatus",
+      overall: "Failed",
+      message: "some not Current",
+      resources: resources.map((r) => ({
+        apiVersion: r.apiVersion,
+        kind: r.kind,
+        name: r.name,
+        status: r.health.status,
+        message: r.health.message,
+      })),
+    },
+    complete: false,
+    counters: { requests: 1, retries: 0, maxInFlight: 1, durationMs: 12 },
+  };
+}
+
+const answer = (r: StatusReport): ChatAnswer => ({
+  kind: "status",
+  target: { verb: "status", cluster: "prod-eu", namespace: "shop", release: "huge" },
+  report: r,
+});
+
+test("any size of release fits Slack's limits; what is left out is counted and the API path given", () => {
+  for (const [kinds, perKind, nameLength] of [
+    [1, 1, 10],
+    [3, 300, 20],
+    [60, 40, 60],
+    [120, 5, 250],
+  ]) {
+    const message = renderSlackAnswer(answer(report(kinds, perKind, nameLength)), {
+      apiBaseUrl: "https://api.example.com/",
+    });
+    assert.deepEqual(slackLimitViolations(message), [], `${kinds} kinds x ${perKind}`);
+    const all = JSON.stringify(message.blocks);
+    assert.match(all, /GET https:\/\/api\.example\.com\/clusters\/prod-eu\/namespaces\/shop\/releases\/huge\/status/);
+    if (kinds * perKind > 100) assert.match(all, /…and \d+ more/);
+    assert.match(all, /not read in time/);
+  }
+});
+
+test("cluster-provided text cannot ping a channel or break out of a code block", () => {
+  const message = renderSlackAnswer(answer(report(8, 2)));
+  const all = JSON.stringify(message.blocks);
+  assert.doesNotMatch(all, /<!channel>|<!here>/);
+  assert.match(all, /&lt;!channel&gt;/);
+  assert.match(all, /&lt;!here&gt;/);
+});
+
+test("unhealthy groups and MISSING come first, rows marked", () => {
+  const message = renderSlackAnswer(answer(report(8, 3)));
+  const sections = message.blocks.flatMap((b) => (b.type === "section" && b.text ? [b.text.text] : []));
+  assert.match(sections[0], /Needs attention/);
+  assert.match(sections[0], /ConfigMap\s+gone\s+MISSING/);
+  assert.match(sections[1], /:warning: \*v1\/Kind0\*/);
+  assert.match(sections[1], /\n! r0-0-/);
+  assert.match(sections[2], /:warning: \*v1\/Kind7\*/);
+  assert.match(sections[3], /^\*v1\/Kind1\*/);
+});
+
+test("Teams text is Markdown within its cap", () => {
+  const message = renderTeamsAnswer(answer(report(60, 40, 60)));
+  assert.equal(message.type, "message");
+  assert.ok(message.text.length <= TEAMS_MAX_TEXT);
+  assert.match(message.text, /cut at 20000 characters/);
+  assert.match(message.text, /GET \/clusters\/prod-eu\/namespaces\/shop\/releases\/huge\/status/);
+});
