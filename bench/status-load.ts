@@ -123,9 +123,12 @@ export async function apiUnderLoad(
     POWERTOOLS_METRICS_DISABLED: "true",
   };
   const saved = { ...process.env };
+  // The SDK reads its keys, and Powertools its log level and metrics switch, from process.env itself.
   Object.assign(process.env, {
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,
+    POWERTOOLS_LOG_LEVEL: env.POWERTOOLS_LOG_LEVEL,
+    POWERTOOLS_METRICS_DISABLED: env.POWERTOOLS_METRICS_DISABLED,
   });
   // Powertools' own logger and metrics, silenced (POWERTOOLS_LOG_LEVEL, POWERTOOLS_METRICS_DISABLED above).
   const deps = apiDepsFromEnv(env);

@@ -9,7 +9,6 @@
  *   honouring the token) or one minute before the signing credentials expire.
  * One refresh per cluster is in flight at a time; concurrent callers share it.
  */
-import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
@@ -75,7 +74,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   const timeoutMs = options.requestTimeoutMs ?? 5000;
   const factsTtlMs = options.factsTtlMs ?? 60 * MINUTE;
   const signToken = options.signToken ?? createEksToken;
-  const baseCredentials = options.credentials ?? fromNodeProviderChain();
+  const baseCredentials = options.credentials ?? defaultCredentialChain();
   const eksClientFactory = options.eksClientFactory ?? defaultEksClientFactory(timeoutMs);
   const stsClientFactory = options.stsClientFactory ?? defaultStsClientFactory(timeoutMs);
   const entries = new Map(options.registry.map((entry) => [entry.name, entry]));
@@ -214,5 +213,19 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       const { entry, state } = lookup(cluster);
       return factsFor(entry, state);
     },
+  };
+}
+
+/**
+ * The AWS SDK default chain (env, SSO, profile, container, IMDS), loaded on first use: the package pulls in
+ * every credential provider (Cognito, SSO, ini files...), which a Lambda cold start should not import before a
+ * route actually needs cluster credentials (list, history and manifest never do). The provider the chain
+ * returns caches its credentials and refreshes them before they expire.
+ */
+function defaultCredentialChain(): CredentialsProvider {
+  let chain: Promise<CredentialsProvider> | undefined;
+  return async () => {
+    chain ??= import("@aws-sdk/credential-providers").then(({ fromNodeProviderChain }) => fromNodeProviderChain());
+    return (await chain)();
   };
 }
