@@ -36,6 +36,7 @@ import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/init-table.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
+import { detectCpuMs, driftInputs } from "./drift-cost.ts";
 import {
   benchRelease,
   floors,
@@ -123,8 +124,8 @@ async function main(): Promise<void> {
     const reader = createKubeReader({ connector });
     kube = reader;
     const deps: StatusDeps = { store, kube: reader, logger: silentLogger };
-    const status = async (name: string, namespace: string, concurrency?: number) => {
-      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency });
+    const status = async (name: string, namespace: string, concurrency?: number, drift = true) => {
+      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency, drift });
       return { report, text: renderStatusText(report) };
     };
     const connects = () => reader.stats(CLUSTER).socketsOpened;
@@ -182,11 +183,12 @@ async function main(): Promise<void> {
     const helmPath = await helmBinary();
     const helm = helmPath ? helmRunner(helmPath, await cluster.kubeconfig()) : undefined;
     const samples: Record<
-      "engine" | "engine16" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
+      "engine" | "engine16" | "noDrift" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
       Sample[]
     > = {
       engine: [],
       engine16: [],
+      noDrift: [],
       serial: [],
       limit: [],
       store: [],
@@ -201,7 +203,16 @@ async function main(): Promise<void> {
         helmVersion = (await timedHelmVersion(helmPath)).version;
       }
       for (let round = 0; round < ROUNDS; round++) {
-        samples.engine.push(await measure(() => status("bench", "bench")));
+        // Drift on/off alternate which runs first, so a warm-second-run bias cancels out.
+        const on = () => status("bench", "bench");
+        const off = () => status("bench", "bench", undefined, false);
+        if (round % 2 === 0) {
+          samples.engine.push(await measure(on));
+          samples.noDrift.push(await measure(off));
+        } else {
+          samples.noDrift.push(await measure(off));
+          samples.engine.push(await measure(on));
+        }
         samples.engine16.push(await measure(() => status("bench", "bench", 16)));
         samples.serial.push(await measure(() => status("bench", "bench", 1)));
         samples.limit.push(await measure(limitOnce));
@@ -216,7 +227,12 @@ async function main(): Promise<void> {
       helm?.cleanup();
     }
     const largeSamples: Sample[] = [];
-    for (let i = 0; i < LARGE_RUNS; i++) largeSamples.push(await measure(() => status("large", "large")));
+    const largeNoDrift: Sample[] = [];
+    for (let i = 0; i < LARGE_RUNS; i++) {
+      if (i % 2 === 0) largeSamples.push(await measure(() => status("large", "large")));
+      largeNoDrift.push(await measure(() => status("large", "large", undefined, false)));
+      if (i % 2 === 1) largeSamples.push(await measure(() => status("large", "large")));
+    }
     const memory = await memoryGrowth(() => status("bench", "bench"));
     const memoryLarge = await memoryGrowth(() => status("large", "large"));
     const simMemory = await sim.memoryUsage();
@@ -246,6 +262,7 @@ async function main(): Promise<void> {
       `status of a ${smallReport.resources.length + smallReport.missing.length}-resource release (10 selectors, ${smallReport.counters.requests} reads by the engine), API latency +${LATENCY_MS} ms per request,`,
       `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
       row("engine (one wave)", samples.engine),
+      row("  the same, --no-drift", samples.noDrift),
       row("engine (concurrency 16)", samples.engine16),
       row("engine (concurrency 1)", samples.serial),
       samples.helm.length
@@ -275,6 +292,11 @@ async function main(): Promise<void> {
       }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
       row("engine (cap 64)", largeSamples),
+      row("  the same, --no-drift", largeNoDrift),
+      driftCost("40 resources", samples.engine, samples.noDrift),
+      driftCost("300 resources", largeSamples, largeNoDrift),
+      ...driftAlone(smallReport, small.manifest ?? "", median(samples.noDrift.map((x) => x.cpuMs ?? 0))),
+      ...driftAlone(largeReport, large.manifest ?? "", median(largeNoDrift.map((x) => x.cpuMs ?? 0))),
       "memory of one status in the engine's process (after a full GC before; peak = garbage included)",
       memoryLine("40 resources", memory),
       memoryLine("300 resources", memoryLarge),
@@ -345,6 +367,26 @@ async function main(): Promise<void> {
     await Promise.allSettled([kube?.close(), rttPools.close()]);
     await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
+}
+
+/** What comparing live objects with the manifest adds to the engine's CPU per status (docs/drift.md). */
+function driftCost(label: string, withDrift: Sample[], without: Sample[]): string {
+  const on = median(withDrift.map((x) => x.cpuMs ?? 0));
+  const off = median(without.map((x) => x.cpuMs ?? 0));
+  const share = off > 0 ? ((on - off) / off) * 100 : 0;
+  return `  drift A/B, ${label.padEnd(15)} CPU per status ${on.toFixed(1)} ms with drift, ${off.toFixed(1)} ms without: ${share >= 0 ? "+" : ""}${share.toFixed(1)}% (within run-to-run noise)`;
+}
+
+function driftAlone(report: StatusReport, manifest: string, engineCpuMs: number): string[] {
+  const { clean, drifted } = driftInputs(report, manifest);
+  const share = (ms: number) =>
+    `${((ms / engineCpuMs) * 100).toFixed(1)}% of the engine's ${engineCpuMs.toFixed(0)} ms`;
+  const a = detectCpuMs(clean);
+  const b = detectCpuMs(drifted);
+  return [
+    `  drift alone, measured      ${clean.length} objects as read: ${a.ms.toFixed(2)} ms CPU per status (${share(a.ms)})`,
+    `                             every Deployment drifted (${b.fields} fields, managedFields read): ${b.ms.toFixed(2)} ms (${share(b.ms)})`,
+  ];
 }
 
 function zero(): Sample {

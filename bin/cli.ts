@@ -14,12 +14,15 @@ const [name, ...args] = process.argv.slice(2);
 const usage = `usage: npm run --silent cli -- COMMAND [ARGS]
 
 commands:
-  init                                   create the releases table (idempotent)
+  init                                   create the releases and snapshots tables (idempotent)
   import [FILE|-] [--cluster C]          import Helm release Secrets/ConfigMaps (JSON)
   list [--cluster C] [-n NS | -A]        list releases (latest revision of each)
   history RELEASE -n NS                  revision history of a release
   get manifest RELEASE -n NS             the stored manifest of a revision
   status RELEASE -n NS                   live status of a release
+  audit [--cluster C]                    snapshot every deployed release once (status history)
+  snapshots RELEASE -n NS                the status history of a release (show ID, diff ID [ID])
+  fleet [--health H]                     latest audited health of every release, worst first
   token --cluster C                      an EKS token as ExecCredential JSON
   kubeconfig --cluster C                 a kubeconfig using the token command
 

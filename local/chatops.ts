@@ -10,9 +10,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { chatWorkerDepsFromEnv, slackIngressDepsFromEnv, teamsDepsFromEnv } from "../functions/chatops/deps.ts";
+import { chatWorkerDepsFromEnv, teamsDepsFromEnv } from "../functions/chatops/deps.ts";
 import { sqsChatJobQueue } from "../functions/chatops/queue.ts";
 import { createSlackIngress } from "../functions/chatops/slack.ts";
+import { slackIngressDepsFromEnv } from "../functions/chatops/slack-deps.ts";
 import { createTeamsHandler, TEAMS_PATH } from "../functions/chatops/teams.ts";
 import { createChatWorker } from "../functions/chatops/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";

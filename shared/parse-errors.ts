@@ -6,6 +6,7 @@
  * parse is release Secrets and their values. So only the kind of fault and its
  * position survive: never a character of the input.
  */
+import { firstLine } from "./values.ts";
 
 /** yaml options for parsing untrusted text: warnings (which quote the line) are never printed to stderr. */
 export const QUIET_YAML = { logLevel: "error" } as const;
@@ -31,8 +32,4 @@ export function yamlErrorMessage(error: unknown): string {
     // ...or as the one offending character or escape: still a piece of a value.
     .replace(/(reserved character|escape sequence) \S+$/, "$1");
   return `${what}${position ? position[0] : ""}`;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].trim();
 }

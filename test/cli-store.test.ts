@@ -1,65 +1,22 @@
 /** The store commands as a user runs them: `node bin/cli.ts ...` against DynamoDB Local (one engine for the file). */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { runCommand } from "../bin/lib/run.ts";
 import { type DynamoDbLocal, freeLoopbackPort, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { makeRelease } from "./store/fixtures.ts";
+import { CLI, type Run, runCli, spawnNode } from "./support/cli.ts";
 
-const CLI = fileURLToPath(new URL("../bin/cli.ts", import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), "cli-store-"));
 let engine: DynamoDbLocal;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin ?? "");
-  });
-}
+const cli = (args: string[], env: NodeJS.ProcessEnv, stdin?: string) => spawnNode(CLI, args, { env, stdin });
 
 /** Runs a command module in this process through bin/lib/run.ts, the dispatcher's error reporting. */
-async function inProcess(args: string[], env: NodeJS.ProcessEnv, stdin = "", terminal = false): Promise<Run> {
-  const [name, ...rest] = args;
-  const out = new PassThrough();
-  const err = Object.assign(new PassThrough(), { isTTY: terminal });
-  let stdout = "";
-  let stderr = "";
-  out.on("data", (c) => {
-    stdout += c;
-  });
-  err.on("data", (c) => {
-    stderr += c;
-  });
-  const file = fileURLToPath(new URL(`../bin/commands/${name}.ts`, import.meta.url));
-  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([stdin]), env });
-  return { code, stdout, stderr };
-}
+const inProcess = (args: string[], env: NodeJS.ProcessEnv, stdin = "", terminal = false) =>
+  runCli(args, env, { stdin, terminal });
 
 /** A user error: non-zero exit, exactly one line on stderr, no stack trace. */
 function assertOneLineError(run: Run, message: RegExp, code = 2, label = ""): void {
@@ -110,7 +67,10 @@ describe("store CLI on DynamoDB Local", () => {
   test("init creates the table, then says it exists", async () => {
     const first = await cli(["init"], baseEnv());
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /^table "cli-releases" created at http:\/\/127\.0\.0\.1:\d+ \(region us-east-1\)\n$/);
+    assert.match(
+      first.stdout,
+      /^table "cli-releases" created at http:\/\/127\.0\.0\.1:\d+ \(region us-east-1\)\ntable "helm-status-snapshots" created at http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
     const second = await cli(["init"], baseEnv());
     assert.match(second.stdout, /already exists/);
   });
@@ -197,12 +157,16 @@ describe("store CLI on DynamoDB Local", () => {
     ]);
   });
 
-  test("get manifest prints the stored manifest byte for byte, latest by default", async () => {
+  test("get manifest prints the stored manifest byte for byte plus Println's newline, latest by default", async () => {
     const first = await cli(["get", "manifest", "demo", "-n", "default", "--revision", "1"], baseEnv());
     assert.equal(first.code, 0, first.stderr);
-    assert.equal(first.stdout, v1.manifest);
+    assert.equal(first.stdout, `${v1.manifest}\n`);
     const latest = await cli(["get", "manifest", "other", "-n", "kube-system"], baseEnv());
-    assert.equal(latest.stdout, other.manifest);
+    assert.equal(latest.stdout, `${other.manifest}\n`);
+    for (const zero of ["0", "-1"]) {
+      const same = await cli(["get", "manifest", "other", "-n", "kube-system", `--revision=${zero}`], baseEnv());
+      assert.equal(same.stdout, latest.stdout, `--revision=${zero} is the latest`);
+    }
   });
 
   test("get manifest redacts Secret values like the API; other documents stay byte for byte", async () => {

@@ -92,6 +92,24 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   });
   assert.match(await missing.text(), /ServiceMonitor/);
 
+  // The printed chatops curl, pasted as printed: signed, acked, and the Block Kit answer shown by the receiver.
+  const [signLine] =
+    output.match(/^ {2}SLACK_SIGNING_SECRET=\S+ npm run --silent cli -- chatops sign .*\| curl -s -K -$/m) ?? [];
+  assert.ok(signLine, output);
+  const pasted = spawnSync("sh", ["-c", signLine], {
+    cwd: root,
+    env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  assert.equal(pasted.stdout, '{"response_type":"ephemeral","text":"checking shop/api on demo-eu…"}', pasted.stderr);
+  await waitFor(
+    /response_url receiver got an ephemeral message at \/commands\/demo: \d+ blocks, within Slack's limits/,
+    () => output,
+    30_000,
+  );
+  assert.match(output, /# shop\/api on demo-eu/);
+
   process.kill(-child.pid!, "SIGINT");
   const stopAt = Date.now();
   const code = await Promise.race([

@@ -8,6 +8,7 @@ import { domainErrorsToHttp } from "./middleware/error-mapping.ts";
 import { responseSizeLimit } from "./middleware/response-limit.ts";
 import { requestTelemetry } from "./middleware/telemetry.ts";
 import { type RouteDefinition, templateMatcher } from "./route.ts";
+import { historyRoutes } from "./routes/history.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
@@ -16,7 +17,13 @@ import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
 export function createRoutes(deps: ApiDeps): RouteDefinition[] {
-  return [...metaRoutes(deps), ...releaseRoutes(deps), ...statusRoutes(deps), ...importRoutes(deps)];
+  return [
+    ...metaRoutes(deps),
+    ...releaseRoutes(deps),
+    ...statusRoutes(deps),
+    ...importRoutes(deps),
+    ...historyRoutes(deps),
+  ];
 }
 
 export type ApiHandler = (event: ApiEvent, context: ApiContext) => Promise<ApiResult>;

@@ -1,3 +1,4 @@
+import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
 import { type Env, intSettings, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
 
 /**
@@ -36,6 +37,8 @@ export const API_SERVICE_NAME = "helm-status-api";
 /** Everything the API reads from its environment: the common runtime sections plus its settings. */
 export interface ApiConfig extends RuntimeConfig {
   settings: ApiSettings;
+  /** SNAPSHOTS_TABLE, SNAPSHOT_RETENTION_DAYS: the history routes' table. */
+  snapshots: SnapshotsConfig;
 }
 
 /** Reads and validates the whole configuration, reporting every problem at once, each named by its variable. */
@@ -43,6 +46,7 @@ export function apiConfigFromEnv(env: Env): ApiConfig {
   return readConfig("API", {
     ...runtimeConfigReaders(env, API_SERVICE_NAME),
     settings: () => apiSettingsFromEnv(env),
+    snapshots: () => snapshotsConfigFromEnv(env),
   });
 }
 

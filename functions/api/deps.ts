@@ -1,3 +1,5 @@
+import { openSnapshotStore } from "../../shared/history/config.ts";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";
@@ -8,11 +10,16 @@ import type { ApiDeps } from "./types.ts";
  * init (visible in the deploy's first invocation) instead of per request. `overrides` lets the local server
  * and tests inject a store, connector, logger or metrics.
  */
-export function apiDepsFromEnv(env: NodeJS.ProcessEnv, overrides: RuntimeOverrides = {}): ApiDeps {
+export function apiDepsFromEnv(
+  env: NodeJS.ProcessEnv,
+  overrides: RuntimeOverrides & { snapshots?: SnapshotStore } = {},
+): ApiDeps {
   const config = apiConfigFromEnv(env);
   // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
   const runtime = createLambdaRuntime(config, overrides, {
     limits: { perStatus: config.settings.statusConcurrency, perCluster: config.settings.clusterMaxInFlight },
   });
-  return { ...runtime, settings: config.settings };
+  // The snapshots client opens lazily (no network at cold start); only the history routes use it.
+  const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
+  return { ...runtime, settings: config.settings, snapshots };
 }

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
 
@@ -31,4 +32,6 @@ export interface ApiContext extends Context {
 /** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
 export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
   settings: ApiSettings;
+  /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
+  snapshots?: SnapshotStore;
 }

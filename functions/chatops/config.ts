@@ -17,6 +17,8 @@ export interface ChatopsSettings {
   apiBaseUrl?: string;
   /** CHATOPS_COMMAND: the slash command users type (default /helm), for usage texts. */
   prefix: string;
+  /** SNAPSHOTS_TABLE is set: the status history exists, so `fleet` and `timeline` are offered. */
+  snapshots: boolean;
   /** CHATOPS_TEAMS_BUDGET_MS: how long a Teams reply may read before answering "still reading" (default 4000). */
   teamsBudgetMs: number;
 }
@@ -43,6 +45,7 @@ export function chatopsSettingsFromEnv(env: Env): ChatopsSettings {
       kind: "none",
     } as SecretSource),
     prefix: env.CHATOPS_COMMAND?.trim() || "/helm",
+    snapshots: Boolean(env.SNAPSHOTS_TABLE?.trim()),
     teamsBudgetMs: 4000,
   };
   const api = env.CHATOPS_API_URL?.trim();

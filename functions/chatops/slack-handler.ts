@@ -1,5 +1,6 @@
 /** Lambda entry point of POST /chatops/slack/{commands,interactions} (serverless.yml: chatopsSlack). */
-import { slackIngressDepsFromEnv } from "./deps.ts";
+
 import { createSlackIngress } from "./slack.ts";
+import { slackIngressDepsFromEnv } from "./slack-deps.ts";
 
 export const handler = createSlackIngress(slackIngressDepsFromEnv(process.env));

@@ -6,10 +6,10 @@
  * worker (worker.ts) reads the cluster and posts to the response_url.
  */
 import { type AccessMap, type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
-import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/answer.ts";
 import { type ChatCommand, commandLine, parseChatCommand, usageText } from "../../shared/chatops/command.ts";
 import { ChatAccessDeniedError } from "../../shared/chatops/errors.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
+import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/resolve.ts";
 import { type AllowedHost, checkResponseUrl } from "../../shared/chatops/response-url.ts";
 import { ReplayGuard, verifySlackSignature } from "../../shared/chatops/signature.ts";
 import {
@@ -45,9 +45,13 @@ export interface SlackIngressDeps {
   /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
   clusterNames: () => string[];
   logger: Logger;
+  /** Told how long each acknowledgement took (EMF AckLatency in AWS, alarmed at the stage's chatopsAckP99Ms). */
+  onAck?: (latencyMs: number) => void;
   now?: () => number;
   prefix?: string;
   apiBaseUrl?: string;
+  /** The status history exists: `fleet` and `timeline` are offered. */
+  snapshots?: boolean;
 }
 
 export const SLACK_COMMANDS_PATH = "/chatops/slack/commands";
@@ -60,6 +64,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = new ReplayGuard();
   const render = { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl };
+  const syntax = { prefix: deps.prefix, snapshots: deps.snapshots ?? false };
 
   return async (event) => {
     const started = now();
@@ -73,8 +78,16 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
 
     const signature = header(event, "x-slack-signature");
+    let signingSecret: string;
+    try {
+      signingSecret = await deps.signingSecret();
+    } catch (error) {
+      // SSM unreachable or the parameter missing: say so in the log (never the value), 503 to Slack.
+      deps.logger.error("signing secret unavailable", { error: (error as Error).message });
+      return errorResult(503, "SecretUnavailable", "the signing secret could not be read; try again shortly");
+    }
     const verified = verifySlackSignature({
-      signingSecret: await deps.signingSecret(),
+      signingSecret,
       signature,
       timestamp: header(event, "x-slack-request-timestamp"),
       body,
@@ -87,14 +100,17 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const form = new URLSearchParams(body.toString("utf8"));
     if (form.get("ssl_check") === "1") return empty(200);
 
-    const audit = (fields: Record<string, unknown>) =>
-      deps.logger.info("chat command", { platform: "slack", durationMs: now() - started, ...fields });
+    const audit = (fields: Record<string, unknown>) => {
+      const durationMs = now() - started;
+      deps.logger.info("chat command", { platform: "slack", durationMs, ...fields });
+      deps.onAck?.(durationMs);
+    };
     if (path === SLACK_INTERACTIONS_PATH) return interaction(form, audit, event.requestContext?.requestId ?? "");
 
     const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
     if (!caller) return errorResult(400, "InvalidSlashCommand", "team_id, channel_id and user_id are required");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(form.get("text") ?? "", { prefix: deps.prefix });
+    const parsed = parseChatCommand(form.get("text") ?? "", syntax);
     if (!parsed.ok) {
       audit({ ...who, command: firstWord(form.get("text")), outcome: "usage" });
       return json(200, {
@@ -124,12 +140,12 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const access = resolveAccess(deps.access, caller);
     const known = deps.clusterNames();
     try {
-      const target = resolveCommand(command, access, known);
+      const target = resolveCommand(command, access, known, syntax);
       if (target.verb !== "help") return { target };
       const message = renderSlackAnswer(
         {
           kind: "help",
-          usage: usageText({ prefix: deps.prefix }),
+          usage: usageText(syntax),
           clusters: access.clustersOf(known),
           defaults: access.defaults,
         },
@@ -144,7 +160,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
         };
       }
       if (error instanceof MissingClusterProblem) {
-        const usage = usageText({ prefix: deps.prefix });
+        const usage = usageText(syntax);
         return {
           answer: { public: false, message: renderSlackAnswer({ kind: "usage", error: error.message, usage }, render) },
           outcome: "usage",
@@ -208,7 +224,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const caller = callerOf(payload.team?.id, payload.channel?.id ?? payload.container?.channel_id, payload.user?.id);
     if (!caller) return errorResult(400, "InvalidInteraction", "team, channel and user are required");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(String(action.value ?? ""), { prefix: deps.prefix });
+    const parsed = parseChatCommand(String(action.value ?? ""), syntax);
     if (!parsed.ok) {
       audit({ ...who, command: "button", outcome: "usage" });
       return empty(200);

@@ -60,7 +60,14 @@ export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promi
     const body = rawBody(event);
     if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
     const authorization = header(event, "authorization");
-    if (!verifyTeamsSignature({ securityToken: await deps.securityToken(), authorization, body })) {
+    let securityToken: string;
+    try {
+      securityToken = await deps.securityToken();
+    } catch (error) {
+      deps.logger.error("Teams security token unavailable", { error: (error as Error).message });
+      return errorResult(503, "SecretUnavailable", "the webhook token could not be read; try again shortly");
+    }
+    if (!verifyTeamsSignature({ securityToken, authorization, body })) {
       deps.logger.warn("chat request refused", { platform: "teams", outcome: "unauthorized" });
       return UNAUTHORIZED;
     }
@@ -93,7 +100,8 @@ export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promi
         durationMs: now() - started,
       });
 
-    const parsed = parseChatCommand(mentionFree(activity.text ?? ""), { prefix: "@helm" });
+    const syntax = { prefix: "@helm", snapshots: Boolean(deps.snapshots) };
+    const parsed = parseChatCommand(mentionFree(activity.text ?? ""), syntax);
     if (!parsed.ok) {
       audit("?", "usage");
       return json(200, renderTeamsAnswer({ kind: "usage", error: parsed.error, usage: parsed.usage }));

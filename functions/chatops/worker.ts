@@ -74,7 +74,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
       if (error instanceof ResponseUrlRefusedError) return log("refused", { reason: error.message });
       throw error;
     }
-    const parsed = parseChatCommand(job.command, { prefix: deps.prefix });
+    const parsed = parseChatCommand(job.command, { prefix: deps.prefix, snapshots: Boolean(deps.snapshots) });
     const access = resolveAccess(deps.access, caller);
     const answer = parsed.ok
       ? await answerCommand(deps, parsed.command, access, {

@@ -8,7 +8,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type CliIO, processIO, reportError } from "../../bin/lib/run.ts";
+import { processIO, reportError, type SimIO } from "./cli-io.ts";
 import { SimulatorSetupError } from "./errors.ts";
 import { type SimulatedEks, startSimulatedEks } from "./index.ts";
 import { parseObjects } from "./manifests.ts";
@@ -22,7 +22,7 @@ given (kubectl get -o yaml dumps); a manifest without status is turned into live
 
 const KUBECONFIG_REFRESH_MS = 10 * 60_000;
 
-export async function run(args: string[], io: CliIO, stopSignal: Promise<unknown>): Promise<number> {
+export async function run(args: string[], io: SimIO, stopSignal: Promise<unknown>): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {

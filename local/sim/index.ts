@@ -17,7 +17,7 @@ export { SimIam } from "./aws/iam.ts";
 export { mintEksToken } from "./aws/sigv4.ts";
 export type { ClusterStatus } from "./cluster.ts";
 export { SimCluster } from "./cluster.ts";
-export { SimulatorInputError, SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+export { SimulatorError, SimulatorInputError, SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
 export type { Faults, RequestLogEntry, RequestStats } from "./kube/faults.ts";
 export type { DenyRule } from "./kube/server.ts";
 export { humanDuration } from "./kube/tables/common.ts";

@@ -23,6 +23,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
+import { firstLine } from "../values.ts";
 import { ChatopsConfigError } from "./errors.ts";
 
 export type ChatPlatform = "slack" | "teams";
@@ -134,7 +135,7 @@ export function parseAccessMap(text: string, source: string): AccessMap {
   try {
     document = parse(text, { uniqueKeys: true, prettyErrors: false, maxAliasCount: 0 });
   } catch (error) {
-    const reason = String((error as Error).message).split("\n")[0];
+    const reason = firstLine(error);
     throw new ChatopsConfigError(`${source}: not valid JSON or YAML: ${reason}`, { cause: error });
   }
   if (document === null || document === undefined) return EMPTY_ACCESS;

@@ -7,6 +7,8 @@
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError } from "../errors.ts";
+import type { FleetEntry } from "../history/model.ts";
+import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
@@ -14,10 +16,15 @@ import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
+import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
 import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions, usageText } from "./command.ts";
 import { ChatAccessDeniedError } from "./errors.ts";
+import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "./resolve.ts";
+
+export type { ResolvedCommand } from "./resolve.ts";
+export { apiPathOf, MissingClusterProblem, resolveCommand } from "./resolve.ts";
 
 export interface ChatDeps {
   store: ReleaseStore;
@@ -26,14 +33,9 @@ export interface ChatDeps {
   logger: Logger;
   /** Reads clusters for `status` (the composition root's KubeReader). */
   kube: KubeReader;
+  /** The status history (audit snapshots): offers `fleet` and `timeline` when present. */
+  snapshots?: SnapshotStore;
 }
-
-/** A command with the channel's defaults applied and access checked. */
-export type ResolvedCommand =
-  | { verb: "status"; cluster: string; namespace: string; release: string; revision?: number }
-  | { verb: "history"; cluster: string; namespace: string; release: string; max: number }
-  | { verb: "list"; cluster: string; namespace?: string; namespaces: "*" | Set<string> }
-  | { verb: "help" };
 
 export type ChatAnswer =
   | { kind: "status"; target: Extract<ResolvedCommand, { verb: "status" }>; report: StatusReport }
@@ -44,56 +46,21 @@ export type ChatAnswer =
       more: boolean;
     }
   | { kind: "list"; target: Extract<ResolvedCommand, { verb: "list" }>; releases: ReleaseSummary[]; more: boolean }
+  | { kind: "fleet"; target: Extract<ResolvedCommand, { verb: "fleet" }>; entries: FleetEntry[]; more: boolean }
+  | {
+      kind: "timeline";
+      target: Extract<ResolvedCommand, { verb: "timeline" }>;
+      snapshots: SnapshotSummary[];
+      more: boolean;
+    }
   | { kind: "help"; usage: string; clusters: string[]; defaults: { cluster?: string; namespace?: string } }
   | { kind: "usage"; error: string; usage: string }
   | { kind: "denied"; message: string }
   | { kind: "error"; code: string; message: string; errorKind: string };
 
-/** Helm's default namespace when neither the command nor the channel gives one. */
-export const DEFAULT_NAMESPACE = "default";
-
-export class MissingClusterProblem extends Error {}
-
-/**
- * Applies the channel's defaults and checks access. Throws ChatAccessDeniedError
- * (a 403-kind DomainError) or MissingClusterProblem; never reads anything.
- */
-export function resolveCommand(
-  command: ChatCommand,
-  access: ChannelAccess,
-  knownClusters: readonly string[],
-): ResolvedCommand {
-  if (command.verb === "help") return { verb: "help" };
-  if (command.verb === "fleet" || command.verb === "timeline") {
-    throw new MissingClusterProblem(`${command.verb} is not available in this deployment`);
-  }
-  if (access.none) throw new ChatAccessDeniedError();
-  const cluster = command.cluster ?? access.defaults.cluster ?? onlyCluster(access, knownClusters);
-  if (!cluster) {
-    throw new MissingClusterProblem("no --cluster given and this channel has no default cluster: add --cluster NAME");
-  }
-  if (command.verb === "list") {
-    const namespace = command.allNamespaces ? undefined : (command.namespace ?? access.defaults.namespace);
-    if (!access.allows(cluster, namespace)) throw new ChatAccessDeniedError();
-    return namespace === undefined
-      ? { verb: "list", cluster, namespaces: access.namespacesOf(cluster) }
-      : { verb: "list", cluster, namespace, namespaces: new Set([namespace]) };
-  }
-  const namespace = command.namespace ?? access.defaults.namespace ?? DEFAULT_NAMESPACE;
-  if (!access.allows(cluster, namespace)) throw new ChatAccessDeniedError();
-  if (command.verb === "status") {
-    return command.revision === undefined
-      ? { verb: "status", cluster, namespace, release: command.release }
-      : { verb: "status", cluster, namespace, release: command.release, revision: command.revision };
-  }
-  return { verb: "history", cluster, namespace, release: command.release, max: command.max ?? 10 };
-}
-
-/** A channel that may read exactly one registry cluster needs no --cluster. */
-function onlyCluster(access: ChannelAccess, known: readonly string[]): string | undefined {
-  const allowed = access.clustersOf(known);
-  return allowed.length === 1 ? allowed[0] : undefined;
-}
+/** Snapshots shown by `timeline` (newest first). */
+export const TIMELINE_LENGTH = 10;
+const UNHEALTHY = "InProgress,Failed,Terminating,NotFound,Unknown";
 
 export interface AnswerOptions extends ParseOptions {
   /** Absolute epoch ms by which a status must be ready (partial report after). */
@@ -109,7 +76,7 @@ export async function answerCommand(
   const known = deps.clusters.list().map((c) => c.name);
   let target: ResolvedCommand;
   try {
-    target = resolveCommand(command, access, known);
+    target = resolveCommand(command, access, known, { snapshots: Boolean(deps.snapshots) });
   } catch (error) {
     if (error instanceof ChatAccessDeniedError) return { kind: "denied", message: error.message };
     if (error instanceof MissingClusterProblem)
@@ -132,7 +99,12 @@ async function run(
 ): Promise<ChatAnswer> {
   switch (target.verb) {
     case "help":
-      return { kind: "help", usage: usageText(options), clusters: access.clustersOf(known), defaults: access.defaults };
+      return {
+        kind: "help",
+        usage: usageText({ ...options, snapshots: Boolean(deps.snapshots) }),
+        clusters: access.clustersOf(known),
+        defaults: access.defaults,
+      };
     case "status": {
       const report = await releaseStatus(
         { store: deps.store, kube: deps.kube, logger: deps.logger },
@@ -153,6 +125,34 @@ async function run(
         { max: target.max },
       );
       return { kind: "history", target, revisions: page.items, more: page.cursor !== undefined };
+    }
+    case "timeline": {
+      const page = await listSnapshots(
+        { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+        { cluster: target.cluster, namespace: target.namespace, name: target.release },
+        { limit: TIMELINE_LENGTH },
+      );
+      return { kind: "timeline", target, snapshots: page.snapshots, more: page.cursor !== undefined };
+    }
+    case "fleet": {
+      // What is not Current now, in the clusters and namespaces this channel may read only.
+      const entries: FleetEntry[] = [];
+      let more = false;
+      for (const cluster of target.clusters) {
+        const page = await fleetHealth(
+          { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+          { cluster, health: UNHEALTHY, limit: MAX_CHAT_PAGE },
+        );
+        entries.push(...page.items.filter((e) => access.allows(e.release.cluster, e.release.namespace)));
+        more ||= page.cursor !== undefined;
+        if (entries.length >= MAX_CHAT_PAGE) break;
+      }
+      return {
+        kind: "fleet",
+        target,
+        entries: entries.slice(0, MAX_CHAT_PAGE),
+        more: more || entries.length > MAX_CHAT_PAGE,
+      };
     }
     case "list": {
       // A channel limited to some namespaces sees only those: filtered here, page by page, within a bound.
@@ -190,21 +190,4 @@ function errorAnswer(logger: Logger, error: unknown): ChatAnswer {
     message: "internal error: the answer could not be built",
     errorKind: "internal",
   };
-}
-
-/** The HTTP API path that gives the full text of a resolved command. */
-export function apiPathOf(target: ResolvedCommand): string | undefined {
-  const e = encodeURIComponent;
-  switch (target.verb) {
-    case "status":
-      return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/status${target.revision ? `?revision=${target.revision}` : ""}`;
-    case "history":
-      return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/history`;
-    case "list":
-      return target.namespace
-        ? `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases`
-        : `/clusters/${e(target.cluster)}/releases`;
-    default:
-      return undefined;
-  }
 }

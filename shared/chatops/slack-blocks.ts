@@ -12,8 +12,10 @@ import type { HealthStatus } from "../health/index.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../status/printer.ts";
 import { compareGroups } from "../status/render-text.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
-import { apiPathOf, type ChatAnswer, type ResolvedCommand } from "./answer.ts";
+import type { ChatAnswer } from "./answer.ts";
+import { fleetLines, timelineLines } from "./history-views.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L, pluralKind } from "./limits.ts";
+import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
 
 export type TextObject = { type: "plain_text"; text: string; emoji?: boolean } | { type: "mrkdwn"; text: string };
 export type SlackBlock =
@@ -122,6 +124,45 @@ export function renderSlackAnswer(answer: ChatAnswer, options: SlackRenderOption
       return statusMessage(answer.report, answer.target as Extract<ResolvedCommand, { verb: "status" }>, options);
     case "history":
       return historyMessage(answer, options);
+    case "fleet": {
+      const t = answer.target;
+      const b = new Builder(0, 0);
+      b.header(`Unhealthy now${t.cluster ? ` on ${t.cluster}` : ""}`);
+      if (answer.entries.length === 0) {
+        b.section(
+          `${HEALTH_EMOJI.Current} Every release the last audit saw${t.cluster ? "" : ` (${escapeMrkdwn(t.clusters.join(", "))})`} is Current.`,
+        );
+      } else {
+        const lines = fleetLines(answer.entries);
+        const fitted = fitCode("", lines[0], lines.slice(1), L.text, (hidden) => `…and ${hidden} more releases`);
+        if (fitted) b.section(fitted.text.replace(/^\n/, ""));
+      }
+      b.context([answer.more ? `More: ${fullTextLine(t, options, "see")}` : fullTextLine(t, options)]);
+      return { text: `${answer.entries.length} releases not Current`, blocks: b.blocks };
+    }
+    case "timeline": {
+      const t = answer.target;
+      const b = new Builder(0, 0);
+      b.header(`${t.namespace}/${t.release} timeline on ${t.cluster}`);
+      if (answer.snapshots.length === 0) b.section("No snapshots yet: the release has not been audited.");
+      else {
+        const lines = timelineLines(answer.snapshots);
+        const fitted = fitCode("", lines[0], lines.slice(1), L.text, (hidden) => `…and ${hidden} older snapshots`);
+        if (fitted) b.section(fitted.text.replace(/^\n/, ""));
+      }
+      b.buttons([
+        {
+          text: "Status",
+          action: ACTION_STATUS,
+          value: `status ${t.release} -n ${t.namespace} --cluster ${t.cluster}`,
+        },
+      ]);
+      b.context([answer.more ? `Older snapshots: ${fullTextLine(t, options, "see")}` : fullTextLine(t, options)]);
+      return {
+        text: `${t.namespace}/${t.release} on ${t.cluster}: ${answer.snapshots.length} snapshots`,
+        blocks: b.blocks,
+      };
+    }
     case "list":
       return listMessage(answer, options);
     case "help": {
@@ -167,6 +208,10 @@ export function ackText(target: ResolvedCommand): string {
       return `reading the history of ${target.namespace}/${target.release} on ${target.cluster}…`;
     case "list":
       return `listing the releases of ${target.namespace ? `${target.namespace} on ` : ""}${target.cluster}…`;
+    case "timeline":
+      return `reading the status history of ${target.namespace}/${target.release} on ${target.cluster}…`;
+    case "fleet":
+      return `looking for unhealthy releases on ${target.clusters.join(", ")}…`;
     case "help":
       return "";
   }

@@ -7,7 +7,9 @@
 import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
 import { renderHelmHistory, renderHelmList } from "../format/release-tables.ts";
 import { renderStatusText } from "../status/render-text.ts";
-import { apiPathOf, type ChatAnswer, type ResolvedCommand } from "./answer.ts";
+import type { ChatAnswer } from "./answer.ts";
+import { fleetLines, timelineLines } from "./history-views.ts";
+import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
 
 export interface TeamsMessage {
   type: "message";
@@ -86,6 +88,20 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
       const t = answer.target;
       const body = answer.releases.length === 0 ? "No releases." : code(renderHelmList(answer.releases).trimEnd());
       return `**Releases on ${plain(t.cluster)}${t.namespace ? ` in ${plain(t.namespace)}` : ""}**\n\n${body}\n\n${pathLine(t, options, answer.more ? "More" : "Full text")}`;
+    }
+    case "fleet": {
+      const t = answer.target;
+      const body =
+        answer.entries.length === 0
+          ? "🟢 Every release the last audit saw is Current."
+          : code(fleetLines(answer.entries).join("\n"));
+      return `**Unhealthy now${t.cluster ? ` on ${plain(t.cluster)}` : ""}**\n\n${body}\n\n${pathLine(t, options)}`;
+    }
+    case "timeline": {
+      const t = answer.target;
+      const body =
+        answer.snapshots.length === 0 ? "No snapshots yet." : code(timelineLines(answer.snapshots).join("\n"));
+      return `**${plain(`${t.namespace}/${t.release}`)} timeline on ${plain(t.cluster)}**\n\n${body}\n\n${pathLine(t, options)}`;
     }
     case "help":
       return `**helm status in Teams**\n\n${code(answer.usage.split("\n\n")[0].replaceAll("/helm", "@helm"))}\n\n${

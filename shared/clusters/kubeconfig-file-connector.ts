@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { KubeConfig } from "@kubernetes/client-node";
+import { firstLine } from "../values.ts";
 import type { ClusterConnector, ClusterSummary } from "./connector.ts";
 import { KubeconfigFileError, UnknownClusterError } from "./errors.ts";
 
@@ -69,7 +70,7 @@ function parseKubeconfig(text: string, path: string): KubeConfig {
   try {
     kubeConfig.loadFromString(text);
   } catch (error) {
-    const reason = String((error as Error)?.message ?? error).split("\n")[0];
+    const reason = firstLine(error);
     throw new KubeconfigFileError(`kubeconfig ${path} is not valid: ${reason}`, { cause: error });
   }
   return kubeConfig;

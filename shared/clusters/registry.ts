@@ -6,11 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { CLUSTER_NAME } from "../release/validation.ts";
+import { firstLine } from "../values.ts";
 import type { ClusterEntry } from "./connector.ts";
 import { ClusterRegistryError } from "./errors.ts";
 
 /** EKS CreateCluster's rule: 1-100 characters, letters, digits, '-' and '_', starting alphanumeric. */
-const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 /** us-east-1, eu-central-2, us-gov-west-1, cn-north-1, ap-southeast-4, us-isob-east-1. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 /** An IAM role (paths allowed) in any partition. */
@@ -197,8 +198,4 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
   return `${typeof value} ${JSON.stringify(value)}`;
-}
-
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split("\n")[0];
 }

@@ -50,6 +50,9 @@ export function parseRfc3339(value: string | undefined): WallClock | undefined {
   };
 }
 
+/** Go's zero time, which Helm prints for (and treats as) a time that is not set. */
+export const ZERO_TIME = "0001-01-01T00:00:00Z";
+
 /** Go's zero time (`0001-01-01T00:00:00Z`), which Helm treats as "not set". */
 export function isZeroTime(value: string | undefined): boolean {
   const t = parseRfc3339(value);

@@ -1,9 +1,9 @@
 /** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
 import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
-import { formatAnsiC, formatGoTime, isZeroTime } from "./ansi-time.ts";
+import { type OutputFormat, renderStructured } from "../render/index.ts";
+import { formatAnsiC, formatGoTime, isZeroTime, ZERO_TIME } from "./ansi-time.ts";
 import { uiTable } from "./columns.ts";
-
-const ZERO_TIME = "0001-01-01T00:00:00Z";
+import { formatGoLayout } from "./go-layout.ts";
 
 /** Helm's formatChartname / formatAppVersion: "MISSING" when the chart is gone. */
 const chartName = (chart?: ChartMetadata) => (chart ? `${chart.name}-${chart.version}` : "MISSING");
@@ -19,21 +19,43 @@ export interface HelmListElement {
   app_version: string;
 }
 
-export function helmListElements(summaries: ReleaseSummary[]): HelmListElement[] {
+/** helm list's presentation flags: -q, --no-headers (table only), --time-format (a Go layout). */
+export interface HelmListPresentation {
+  short?: boolean;
+  noHeaders?: boolean;
+  timeFormat?: string;
+}
+
+/** `helm list` in any output format: -q prints names (a list in JSON/YAML), else the table or the elements. */
+export function renderHelmListAs(
+  summaries: ReleaseSummary[],
+  format: OutputFormat,
+  presentation: HelmListPresentation = {},
+): string {
+  if (presentation.short) {
+    const names = summaries.map((s) => s.name);
+    return format === "table" ? names.map((n) => `${n}\n`).join("") : renderStructured(names, format);
+  }
+  if (format !== "table") return renderStructured(helmListElements(summaries, presentation.timeFormat), format);
+  return renderHelmList(summaries, presentation);
+}
+
+export function helmListElements(summaries: ReleaseSummary[], timeFormat = ""): HelmListElement[] {
+  const updated = (value: string) => (timeFormat ? formatGoLayout(value, timeFormat) : formatGoTime(value));
   return summaries.map((s) => ({
     name: s.name,
     namespace: s.namespace,
     revision: String(s.revision),
-    updated: s.updated && !isZeroTime(s.updated) ? formatGoTime(s.updated) : "-",
+    updated: s.updated && !isZeroTime(s.updated) ? updated(s.updated) : "-",
     status: s.status,
     chart: chartName(s.chart),
     app_version: appVersion(s.chart),
   }));
 }
 
-export function renderHelmList(summaries: ReleaseSummary[]): string {
+export function renderHelmList(summaries: ReleaseSummary[], presentation: HelmListPresentation = {}): string {
   const header = ["NAME", "NAMESPACE", "REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION"];
-  const rows = helmListElements(summaries).map((e) => [
+  const rows = helmListElements(summaries, presentation.timeFormat).map((e) => [
     e.name,
     e.namespace,
     e.revision,
@@ -42,7 +64,7 @@ export function renderHelmList(summaries: ReleaseSummary[]): string {
     e.chart,
     e.app_version,
   ]);
-  return uiTable([header, ...rows]);
+  return uiTable(presentation.noHeaders ? rows : [header, ...rows]);
 }
 
 export interface HelmHistoryElement {

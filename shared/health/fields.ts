@@ -4,6 +4,8 @@
  * default (as kstatus does), while a structurally broken list of conditions is
  * an error (kstatus fails to convert it and reports Unknown).
  */
+
+import { isRecord } from "../values.ts";
 import { MalformedObjectError } from "./errors.ts";
 
 export type KubeObject = Record<string, unknown>;
@@ -15,9 +17,8 @@ export interface Condition {
   message: string;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+export { isRecord };
 
 export function fieldAt(object: KubeObject, path: string): unknown {
   let value: unknown = object;

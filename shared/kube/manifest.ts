@@ -1,5 +1,6 @@
 import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
 import { yamlErrorMessage } from "../parse-errors.ts";
+import { isRecord } from "../values.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
@@ -130,6 +131,5 @@ function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "a
   };
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+export { isRecord };

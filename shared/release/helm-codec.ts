@@ -6,6 +6,7 @@
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { jsonErrorMessage } from "../parse-errors.ts";
+import { isRecord } from "../values.ts";
 import { HelmPayloadError } from "./errors.ts";
 import type { ChartMetadata, Hook, Release, ReleaseInfo } from "./model.ts";
 import { validateNamespace, validateNewReleaseName, validateRevision, validateStatus } from "./validation.ts";
@@ -108,7 +109,7 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
   if (info) release.info = info;
   const chart = chartFrom(raw.chart);
   if (chart) release.chart = { metadata: chart };
-  if (isPlainObject(raw.config) && Object.keys(raw.config).length > 0) release.config = raw.config;
+  if (isRecord(raw.config) && Object.keys(raw.config).length > 0) release.config = raw.config;
   if (raw.manifest !== undefined && typeof raw.manifest !== "string")
     throw new HelmPayloadError("manifest is not a string");
   release.manifest = (raw.manifest as string | undefined) ?? "";
@@ -116,7 +117,7 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
     if (!Array.isArray(raw.hooks)) throw new HelmPayloadError("hooks is not a list");
     release.hooks = raw.hooks.map(hookFrom);
   }
-  if (isPlainObject(raw.labels) && Object.keys(raw.labels).length > 0) {
+  if (isRecord(raw.labels) && Object.keys(raw.labels).length > 0) {
     release.labels = raw.labels as Record<string, string>;
   }
   if (typeof raw.apply_method === "string" && raw.apply_method) release.apply_method = raw.apply_method;
@@ -125,7 +126,7 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
 
 function infoFrom(value: unknown): ReleaseInfo | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isPlainObject(value)) throw new HelmPayloadError("info is not an object");
+  if (!isRecord(value)) throw new HelmPayloadError("info is not an object");
   const info: ReleaseInfo = { status: "unknown" };
   for (const field of ["first_deployed", "last_deployed", "deleted", "description"] as const) {
     const v = value[field];
@@ -139,7 +140,7 @@ function infoFrom(value: unknown): ReleaseInfo | undefined {
 function chartFrom(value: unknown): ChartMetadata | undefined {
   if (value === undefined || value === null) return undefined;
   const metadata = (value as { metadata?: unknown }).metadata;
-  if (!isPlainObject(metadata)) return undefined;
+  if (!isRecord(metadata)) return undefined;
   const chart: ChartMetadata = { name: String(metadata.name ?? ""), version: String(metadata.version ?? "") };
   for (const field of ["appVersion", "apiVersion", "description"] as const) {
     if (typeof metadata[field] === "string" && metadata[field] !== "") chart[field] = metadata[field] as string;
@@ -148,7 +149,7 @@ function chartFrom(value: unknown): ChartMetadata | undefined {
 }
 
 function hookFrom(value: unknown, index: number): Hook {
-  if (!isPlainObject(value)) throw new HelmPayloadError(`hooks[${index}] is not an object`);
+  if (!isRecord(value)) throw new HelmPayloadError(`hooks[${index}] is not an object`);
   const text = (v: unknown) => (typeof v === "string" ? v : "");
   const hook: Hook = {
     name: text(value.name),
@@ -157,7 +158,7 @@ function hookFrom(value: unknown, index: number): Hook {
     manifest: text(value.manifest),
     events: Array.isArray(value.events) ? value.events.map(String) : [],
   };
-  if (isPlainObject(value.last_run)) {
+  if (isRecord(value.last_run)) {
     const run = value.last_run;
     hook.last_run = { phase: text(run.phase) };
     if (text(run.started_at)) hook.last_run.started_at = text(run.started_at);
@@ -238,8 +239,4 @@ function asPayload<T>(validate: () => T): T {
   } catch (error) {
     throw new HelmPayloadError(`release JSON: ${(error as Error).message}`, { cause: error });
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

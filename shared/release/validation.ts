@@ -19,7 +19,8 @@ export const MAX_NAMESPACE_LENGTH = 63;
 
 // EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting with an alphanumeric.
 // '#' can never appear, which keeps the store's composite keys unambiguous.
-const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/** EKS's rule for a cluster name (1-100 of letters, digits, '-', '_', starting with a letter or digit). */
+export const CLUSTER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 export const MAX_CLUSTER_NAME_LENGTH = 100;
 
 export const MAX_REVISION = 2_147_483_647;

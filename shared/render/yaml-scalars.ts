@@ -154,10 +154,15 @@ export function analyzeScalar(value: string): ScalarAnalysis {
   return { multiline: lineBreaks, blockPlainAllowed, singleQuotedAllowed, blockAllowed };
 }
 
+/** Starts with a letter no resolver rule looks at, then letters, digits and `-._/` only. */
+const SAFE_WORD = /^[A-MP-SU-XZa-mp-su-xz][A-Za-z0-9._/-]*$/;
+
 export type ScalarStyle = "plain" | "single" | "double" | "literal";
 
 /** go-yaml's encoder.stringv plus yaml_emitter_select_scalar_style, for a string value or a mapping key. */
 export function stringStyle(value: string, simpleKey: boolean): ScalarStyle {
+  // Fast path: a word of safe characters that no YAML 1.1 rule can read as anything but a string.
+  if (SAFE_WORD.test(value)) return "plain";
   const analysis = analyzeScalar(value);
   let style: ScalarStyle = value.includes("\n") ? "literal" : resolvesToNonString(value) ? "double" : "plain";
   if (simpleKey && analysis.multiline) style = "double";

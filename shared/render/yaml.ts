@@ -12,6 +12,9 @@ import { isBreak, isPrintable, type ScalarStyle, stringStyle } from "./yaml-scal
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const BEST_INDENT = 2;
+const ASCII = /^[\t\n\x20-\x7e]*$/;
+/** Printable ASCII a double-quoted scalar writes as is (no `"` or `\\` to escape). */
+const PRINTABLE_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const BEST_WIDTH = 80;
 const MAX_SIMPLE_KEY_BYTES = 128;
 
@@ -89,6 +92,23 @@ class Emitter {
 
   scalar(value: string, style: ScalarStyle, indent: number, context: NodeContext): void {
     const breaks = !context.simpleKey;
+    // Fast path (most scalars): nothing to fold (no space, or the line cannot pass column 80) and nothing to escape.
+    const short = !breaks || !value.includes(" ") || this.column + 3 + value.length <= BEST_WIDTH;
+    if (short && style === "plain") {
+      if (!this.whitespace) this.put(" ");
+      this.putRun(value);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
+    if (short && style === "double" && PRINTABLE_ASCII.test(value)) {
+      this.indicator('"', true, false, false);
+      this.putRun(value);
+      this.indicator('"', false, false, false);
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     if (style === "plain") this.plain(value, indent, breaks);
     else if (style === "single") this.singleQuoted(value, indent, breaks);
     else if (style === "double") this.doubleQuoted(value, indent, breaks);
@@ -215,6 +235,12 @@ class Emitter {
     this.indention = true;
   }
 
+  /** Text without line breaks, written at once. */
+  putRun(text: string): void {
+    this.out += text;
+    this.column += ASCII.test(text) ? text.length : [...text].length;
+  }
+
   put(text: string): void {
     this.out += text;
     this.column += text.length === 1 ? 1 : [...text].length;
@@ -270,8 +296,9 @@ export function goNumber(value: number): string {
 
 /** go-yaml's keyList.Less: letters after other characters, digit runs compared as numbers. */
 export function compareKeys(left: string, right: string): number {
-  const a = [...left];
-  const b = [...right];
+  const ascii = ASCII.test(left) && ASCII.test(right);
+  const a = ascii ? left : [...left];
+  const b = ascii ? right : [...right];
   for (let i = 0; i < a.length && i < b.length; i++) {
     if (a[i] === b[i]) continue;
     const al = isLetter(a[i]);
@@ -300,5 +327,9 @@ export function compareKeys(left: string, right: string): number {
   return a.length - b.length;
 }
 
-const isLetter = (c: string) => /\p{L}/u.test(c);
+const isLetter = (c: string) => {
+  const code = c.charCodeAt(0);
+  if (code < 0x80) return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return /\p{L}/u.test(c);
+};
 const isDigit = (c: string) => c >= "0" && c <= "9";

@@ -49,6 +49,10 @@ export function buildStatusReport(input: ReportInput): StatusReport {
   const health: ResourceHealth[] = [];
   const driftObjects: DriftObject[] = [];
   const now = input.observedAt;
+  // `helm uninstall --keep-history`: the resources are meant to be gone. What is gone is neither
+  // missing nor failing (helm prints no RESOURCES); only what is still live is listed.
+  const uninstalled = input.release.info?.status === "uninstalled";
+  let gone = 0;
 
   for (const problem of input.problems) {
     missing.push({ ...problem, reason: "error", message: problem.message });
@@ -88,6 +92,10 @@ export function buildStatusReport(input: ReportInput): StatusReport {
         }
         continue;
       }
+      if (uninstalled && fetched.outcome === "not-found") {
+        gone++;
+        continue;
+      }
       const reason = fetched.outcome === "found" ? "error" : REASONS[fetched.outcome];
       missing.push({ ...id, source: object.source, reason, message: fetched.message });
       health.push({
@@ -123,7 +131,9 @@ export function buildStatusReport(input: ReportInput): StatusReport {
             listMetadata: related.table!.metadata ?? {},
           }));
 
-  const summary = summarizeHealth(health.map((entry) => entry.status));
+  const summary = uninstalled
+    ? uninstalledSummary(gone, resources.length)
+    : summarizeHealth(health.map((entry) => entry.status));
   const counters =
     "failure" in input.fetched
       ? { requests: 0, retries: 0, maxInFlight: 0 }
@@ -191,4 +201,21 @@ function podsSelectedBy(workload: Record<string, unknown>, pods: Record<string, 
     if (namespace && metadata?.namespace && metadata.namespace !== namespace) return false;
     return Object.entries(matchLabels).every(([key, value]) => metadata?.labels?.[key] === value);
   });
+}
+
+/**
+ * The verdict of an uninstalled release: its desired state is "gone" (kstatus's deletion
+ * case), so it is Current, never Failed; the message counts what is still in the cluster
+ * (kept by `helm.sh/resource-policy: keep`, or left behind).
+ */
+function uninstalledSummary(gone: number, live: number): { status: "Current"; message: string } {
+  const total = gone + live;
+  const noun = total === 1 ? "resource" : "resources";
+  return {
+    status: "Current",
+    message:
+      live === 0
+        ? `uninstalled, all ${total} ${noun} gone`
+        : `uninstalled, ${live} of ${total} ${noun} still in the cluster (kept or left behind)`,
+  };
 }

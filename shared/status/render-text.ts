@@ -1,4 +1,4 @@
-import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
+import { formatAnsiC, isZeroTime, ZERO_TIME } from "../format/ansi-time.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "./printer.ts";
 import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from "./render-drift.ts";
 import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "./report.ts";
@@ -188,8 +188,6 @@ function reasonText(entry: MissingEntry): string {
       return entry.message ? `${entry.reason}: ${entry.message}` : entry.reason;
   }
 }
-
-const ZERO_TIME = "0001-01-01T00:00:00Z";
 
 /** helm-status.md §4.2: `None` without test hooks; nothing when none ever ran. */
 function testSuite(report: StatusReport): string {

@@ -4,7 +4,7 @@
  * contract suite. For unit tests of other areas and for runs without any engine.
  */
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
-import { validateReleaseKey, validateRevision, validateStatus } from "../release/validation.ts";
+import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
   cursorPosition,

@@ -146,7 +146,9 @@ export async function readReleaseState(
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
     durationMs: now() - started,
-    drift: input.drift ?? true,
+    // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
+    // would report Helm's own later changes as drift.
+    drift: (input.drift ?? true) && release.info.status === "deployed",
   });
   deps.logger.info("release status read", {
     cluster,

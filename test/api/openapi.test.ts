@@ -81,3 +81,18 @@ test("GET /openapi.json serves the document", async () => {
   const result = await route.handler(httpApiEvent("GET", "/openapi.json"), lambdaContext());
   assert.deepEqual(JSON.parse(result.body!), openapi);
 });
+
+test("the list routes document every query parameter they accept (helm list's flags), and only those", async () => {
+  const { LIST_QUERY_PARAMS } = await import("../../functions/api/list-query.ts");
+  const parameters = (openapi.components as { parameters: Record<string, { name: string; in: string }> }).parameters;
+  for (const path of ["/clusters/{cluster}/releases", "/clusters/{cluster}/namespaces/{namespace}/releases"]) {
+    const operation = (openapi.paths as unknown as Record<string, { get: { parameters: { $ref?: string }[] } }>)[path]
+      .get;
+    const query = operation.parameters
+      .map((p) => (p.$ref ? parameters[p.$ref.split("/").at(-1)!] : (p as { name: string; in: string })))
+      .filter((p) => p.in === "query")
+      .map((p) => p.name)
+      .sort();
+    assert.deepEqual(query, [...LIST_QUERY_PARAMS].sort(), path);
+  }
+});

@@ -117,16 +117,17 @@ describe("routes against DynamoDB Local and the simulated EKS", {
 
   test("history with ?max= and a cursor, newest first, no values", async () => {
     const first = await call("GET", `${shop}/web/history?max=2`);
-    const page = bodyJson(first) as { history: { version: number }[]; cursor: string };
+    // helm history's elements (oldest first within the page), the cursor leading to older revisions.
+    const page = bodyJson(first) as { history: { revision: number }[]; cursor: string };
     assert.deepEqual(
-      page.history.map((r) => r.version),
-      [3, 2],
+      page.history.map((r) => r.revision),
+      [2, 3],
     );
     const rest = bodyJson(await call("GET", `${shop}/web/history?max=2&cursor=${page.cursor}`)) as {
-      history: { version: number }[];
+      history: { revision: number }[];
     };
     assert.deepEqual(
-      rest.history.map((r) => r.version),
+      rest.history.map((r) => r.revision),
       [1],
     );
     assert.doesNotMatch(bodyText(first), /replicaCount/);
@@ -161,6 +162,16 @@ describe("routes against DynamoDB Local and the simulated EKS", {
       const text = bodyText(await call("GET", `${shop}/web/status?output=${format}`));
       assert.doesNotMatch(text, /ZGVtby1wYXNzd29yZA==|demo-password/, format);
     }
+  });
+
+  test("status: drift unless ?drift=false; a bad value is a 400", async () => {
+    const withDrift = bodyJson(await call("GET", `${shop}/web/status?output=json`)) as { drift?: { checked: number } };
+    assert.ok(withDrift.drift && withDrift.drift.checked > 0);
+    const without = bodyJson(await call("GET", `${shop}/web/status?output=json&drift=false`)) as { drift?: unknown };
+    assert.equal(without.drift, undefined);
+    const bad = await call("GET", `${shop}/web/status?drift=no`);
+    assert.equal(bad.statusCode, 400);
+    assert.match(bodyText(bad), /drift/);
   });
 
   test("status of a release with an uninstalled CRD kind reports it and the rest", async () => {

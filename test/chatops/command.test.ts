@@ -66,7 +66,7 @@ test("bad syntax says what is wrong", () => {
   bad("history api --max 0", /--max must be a whole number from 1 to 50/);
   bad("history api --max 51", /--max must/);
   bad("status api --revision 0", /invalid revision/);
-  bad("status Bad_Name", /invalid release name/);
+  bad("status Bad_Name", /release name is invalid: Bad_Name/);
   bad("status api -n Shop", /invalid namespace/);
   bad("status api --cluster 'bad name!'", /invalid cluster name|unexpected argument/);
   bad("status api -n a -n b", /-n is given twice/);

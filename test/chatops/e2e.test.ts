@@ -48,6 +48,7 @@ before(async () => {
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+    POWERTOOLS_METRICS_DISABLED: "true",
     RELEASES_TABLE: "chatops-e2e",
     CLUSTERS: JSON.stringify(sim.registryEntries()),
     SLACK_SIGNING_SECRET: "e2e-signing-secret",

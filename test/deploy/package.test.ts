@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { validateTemplate } from "../../infra/validate-template.ts";
 import { checks } from "./infra.ts";
@@ -248,10 +248,15 @@ test("access entries: one per in-region, own-account cluster with an access bloc
   const entries = resourcesOfType("AWS::EKS::AccessEntry");
   assert.deepEqual(
     entries.map(([id]) => id),
-    ["EksAccessProdEuApi"],
+    [
+      "EksAccessProdEuApi",
+      "EksAccessProdEuAuditWorker",
+      "EksAccessProdEuChatopsWorker",
+      "EksAccessProdEuChatopsTeamsWebhook",
+    ],
     "prod-us is in another region, legacy is on aws-auth, partner is reached through its own role",
   );
-  const [[, entry]] = entries;
+  const [, entry] = entries.find(([id]) => id === "EksAccessProdEuApi")!;
   assert.equal(entry.Properties.ClusterName, "prod-eu");
   assert.deepEqual(entry.Properties.PrincipalArn, { "Fn::GetAtt": ["ApiRole", "Arn"] });
   assert.deepEqual(entry.Properties.KubernetesGroups, ["helm-status-readers"]);
@@ -274,7 +279,16 @@ test("in a VPC: the cluster-reading function's subnets, its VPC policy, and the 
     SubnetIds: ["subnet-0a1b2c3d4e5f60718", "subnet-0b1c2d3e"],
     SecurityGroupIds: ["sg-0123abcd"],
   });
+  // The Slack webhook reads no cluster and stays outside the VPC (vpc: ~); every other function is inside.
+  const outside = resourcesOfType("AWS::Lambda::Function")
+    .filter(([, f]) => !f.Properties.VpcConfig)
+    .map(([id]) => id.replace(/LambdaFunction$/, "Role"));
+  assert.deepEqual(outside, ["ChatopsWebhookRole"]);
   for (const [id, role] of resourcesOfType("AWS::IAM::Role")) {
+    if (outside.includes(id)) {
+      assert.equal(role.Properties.ManagedPolicyArns, undefined, id);
+      continue;
+    }
     assert.deepEqual(
       role.Properties.ManagedPolicyArns ?? [],
       [{ "Fn::Sub": "arn:${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole" }],
@@ -373,4 +387,68 @@ test("the bundle holds the handler and no simulator or AWS SDK code", {
   assert.doesNotMatch(code.stdout, /this,"DynamoDBClient"|class DynamoDBClient\b/);
   // The generated API client of @kubernetes/client-node is dropped (only KubeConfig is used).
   assert.doesNotMatch(code.stdout, /CoreV1Api/);
+});
+
+test("the chatops queue has a dead-letter queue; only the Slack webhook sends to it and only the worker consumes it", () => {
+  const queue = template.Resources.ChatopsQueue.Properties;
+  assert.deepEqual((queue.RedrivePolicy as { deadLetterTargetArn: unknown }).deadLetterTargetArn, {
+    "Fn::GetAtt": ["ChatopsDeadLetterQueue", "Arn"],
+  });
+  const chatopsQueue = JSON.stringify({ "Fn::GetAtt": ["ChatopsQueue", "Arn"] });
+  const grants = resourcesOfType("AWS::IAM::Role").flatMap(([id, role]) =>
+    (role.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[])[0].PolicyDocument.Statement.filter(
+      (s) => [s.Action].flat().some((a) => a.startsWith("sqs:")) && JSON.stringify(s.Resource).includes(chatopsQueue),
+    ).map((s) => `${id}:${[s.Action].flat().join(",")}`),
+  );
+  assert.deepEqual(grants.sort(), [
+    "ChatopsWebhookRole:sqs:SendMessage,sqs:GetQueueAttributes",
+    "ChatopsWorkerRole:sqs:ReceiveMessage,sqs:DeleteMessage,sqs:GetQueueAttributes",
+  ]);
+});
+
+test("the Slack webhook bundle holds no Kubernetes client (it must ack within 3 s)", {
+  skip: !hasUnzip && "unzip not installed",
+}, () => {
+  const zip = join(dirname(zipPath), "chatopsWebhook.zip");
+  const map = JSON.parse(
+    spawnSync("unzip", ["-p", zip, "functions/chatops/slack-handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 })
+      .stdout,
+  ) as { sources: string[] };
+  // No simulator, no Kubernetes client, no cluster session code: a small bundle that starts fast.
+  const offenders = map.sources.filter((source) =>
+    /(^|\/)local\/|@aws-sdk\/|@kubernetes\/client-node|shared\/kube\/(fetch|http|session)|shared\/eks\//.test(source),
+  );
+  assert.deepEqual(offenders, []);
+  const size = spawnSync("unzip", ["-Z", "-l", zip, "functions/chatops/slack-handler.mjs"], {
+    encoding: "utf8",
+  }).stdout;
+  const bytes = Number(size.trim().split(/\s+/)[3]);
+  assert.ok(bytes > 0 && bytes < 1_500_000, `slack-handler.mjs is ${bytes} bytes`);
+});
+
+test("the audit pipeline: a schedule for the planner, the worker on AuditQueue with partial batch failures, a DLQ", () => {
+  const queue = template.Resources.AuditQueue.Properties as {
+    VisibilityTimeout: number;
+    RedrivePolicy: { deadLetterTargetArn: unknown; maxReceiveCount: number };
+  };
+  const worker = template.Resources.AuditWorkerLambdaFunction.Properties as { Timeout: number };
+  assert.ok(queue.VisibilityTimeout >= 6 * worker.Timeout, "visibility timeout >= 6x the worker timeout");
+  assert.equal(queue.RedrivePolicy.maxReceiveCount, 5);
+  assert.deepEqual(queue.RedrivePolicy.deadLetterTargetArn, { "Fn::GetAtt": ["AuditDeadLetterQueue", "Arn"] });
+  const [[, mapping]] = resourcesOfType("AWS::Lambda::EventSourceMapping");
+  assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+  assert.ok((mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency >= 2);
+  const rules = resourcesOfType("AWS::Events::Rule");
+  assert.equal(rules.length, 1);
+  assert.equal(rules[0][1].Properties.ScheduleExpression, "rate(5 minutes)");
+  const plannerPolicy = JSON.stringify(template.Resources.AuditPlannerRole.Properties.Policies);
+  assert.match(plannerPolicy, /sqs:SendMessage/);
+  assert.doesNotMatch(
+    plannerPolicy,
+    /eks:DescribeCluster|sqs:ReceiveMessage/,
+    "the planner reads no cluster, consumes nothing",
+  );
+  const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
+  assert.match(workerPolicy, /sqs:ReceiveMessage/);
+  assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
 });

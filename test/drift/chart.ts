@@ -120,9 +120,9 @@ export function toolRunner(home: string, kubeconfig: string) {
     TZ: "UTC",
     NO_COLOR: "1",
   };
-  return async (binary: string, args: string[]): Promise<string> => {
+  return async (binary: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
     try {
-      return (await run(binary, args, { env, timeout: 60_000 })).stdout;
+      return (await run(binary, args, { env: { ...env, ...extraEnv }, timeout: 60_000 })).stdout;
     } catch (error) {
       const e = error as { stderr?: string; message: string };
       throw new Error(`${binary} ${args.join(" ")}: ${e.stderr || e.message}`);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { observationFromReport } from "../../shared/history/observation.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
@@ -140,6 +141,21 @@ v1/Deployment   shop-worker        spec.replicas                                
     operation: "Update",
     changedAt: "2026-12-02T15:20:00Z",
   });
+
+  // Snapshots carry it: the audit's observation keeps the fields (no Secret value) and the text with its section.
+  const observation = observationFromReport(report, "20261202T160000Z", report.observedAt);
+  assert.deepEqual(
+    observation.drift?.map((d) => [d.name, d.field, d.live, d.changedBy]),
+    [
+      ["shop-credentials", "data.password", "changed", "kubectl-patch"],
+      ["shop-settings", "data.LOG_LEVEL", "debug", "kubectl-patch"],
+      ["shop-web", "spec.replicas", "5", "kubectl"],
+      ["shop-web", "spec.template.spec.containers[name=app].image", "nginx:1.27", "kubectl-set"],
+      ["shop-worker", "spec.replicas", "4", "kube-controller-manager"],
+    ],
+  );
+  assert.match(observation.text, /==> DRIFT\n/);
+  assert.ok(!JSON.stringify(observation).includes(PASSWORD) && !JSON.stringify(observation).includes(changed));
 
   const skipped = await status(tool, kubectl, false);
   assert.equal(skipped.drift, undefined);

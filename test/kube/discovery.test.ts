@@ -1,27 +1,21 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { after, test } from "node:test";
 import { builtinKinds, builtinMapping } from "../../shared/kube/builtin-kinds.ts";
 import { DiscoveryCache, resolveKinds } from "../../shared/kube/discovery.ts";
 import { ConnectionPools } from "../../shared/kube/http.ts";
 import { ClusterLimit } from "../../shared/kube/limiter.ts";
 import { KubeSession } from "../../shared/kube/session.ts";
 import { simConnector } from "../status/sim-connector.ts";
+import { simulatedEksForFile } from "../support/sim.ts";
 
 /** Discovery against the simulated EKS: aggregated first, legacy per group-version, the TTL cache. */
 
-let sim: SimulatedEks;
+const sim = simulatedEksForFile({ clusters: [{ name: "disco" }] });
 const pools = new ConnectionPools();
 const clusterLimit = new ClusterLimit({ maxInFlight: 16 });
 let cache = new DiscoveryCache();
-const newSession = () => new KubeSession({ cluster: "disco", connector: simConnector(sim), pools, clusterLimit });
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: "disco" }] });
-});
-after(async () => {
-  await pools.close();
-  await sim.stop();
-});
+const newSession = () => new KubeSession({ cluster: "disco", connector: simConnector(sim()), pools, clusterLimit });
+after(() => pools.close());
 
 const kinds = [
   { apiVersion: "v1", kind: "ConfigMap" },
@@ -78,7 +72,7 @@ test("legacy discovery: only the group-versions the manifest uses; an unserved g
   assert.equal(cache.mode("disco"), "legacy");
   // /api, /apis, then /api/v1, /apis/apps/v1, /apis/rbac.authorization.k8s.io/v1, /apis/example.com/v1 (404).
   assert.equal(cold.requests, 6);
-  const paths = sim
+  const paths = sim()
     .cluster("disco")
     .stats()
     .log.map((entry) => entry.path);

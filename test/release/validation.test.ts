@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  revisionOrLatest,
   validateClusterName,
   validateNamespace,
+  validateNewReleaseName,
   validateReleaseName,
   validateRevision,
   validateStatus,
@@ -21,11 +23,28 @@ test("release names: Helm v4's DNS-1123 subdomain rule, at most 53 bytes, exact 
   });
   assert.throws(() => validateReleaseName(undefined), { message: "no name provided" });
   for (const bad of ["Demo", "my_app", "-a", "a-", "a..b", ".a", "x".repeat(54), "é", "a b", "a#b", 42]) {
+    // Storing (import, CI push): ValidateReleaseName's text; looking up: helm's action wording.
     assert.throws(
-      () => validateReleaseName(bad),
+      () => validateNewReleaseName(bad),
       { name: "InvalidReleaseNameError", message: HELM_MESSAGE },
       String(bad),
     );
+    const shown = typeof bad === "string" && /^[\x20-\x7e]*$/.test(bad) ? bad : JSON.stringify(String(bad));
+    assert.throws(
+      () => validateReleaseName(bad),
+      { name: "InvalidReleaseNameError", message: `release name is invalid: ${shown}` },
+      String(bad),
+    );
+  }
+});
+
+test("revision 0 or less is the latest (undefined), Helm's rule; anything else must be a valid revision", () => {
+  for (const latest of [undefined, 0, -1, "0", "-1", "-2147483648", "+0"])
+    assert.equal(revisionOrLatest(latest), undefined);
+  assert.equal(revisionOrLatest("7"), 7);
+  assert.equal(revisionOrLatest(7), 7);
+  for (const bad of ["two", "1.5", "", 2 ** 31, "2147483648", 1.5, "0x1"]) {
+    assert.throws(() => revisionOrLatest(bad), { name: "InvalidRevisionError" }, String(bad));
   }
 });
 

@@ -1,36 +1,31 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
+import { SIM_CLI, spawnNode, startNode } from "../support/cli.ts";
 import { call } from "./helpers.ts";
 
-const cli = fileURLToPath(new URL("../../local/sim/cli.ts", import.meta.url));
 const seed = fileURLToPath(new URL("./fixtures/helm-create-demo.yaml", import.meta.url));
 
 test("sim command: kubeconfig files and env.json, a working cluster, exit 0 on SIGTERM", async () => {
   const out = await mkdtemp(join(tmpdir(), "sim-cli-"));
-  const child = spawn(process.execPath, [cli, "--out", out, "--clusters", "one,two", "--seed", `two=${seed}`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c) => {
-    stdout += c;
-  });
-  child.stderr.on("data", (c) => {
-    stderr += c;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const { child, output, exited } = startNode(SIM_CLI, [
+    "--out",
+    out,
+    "--clusters",
+    "one,two",
+    "--seed",
+    `two=${seed}`,
+  ]);
   try {
-    for (let i = 0; i < 300 && !stdout.includes("Ctrl-C to stop"); i++) {
+    for (let i = 0; i < 300 && !output.stdout.includes("Ctrl-C to stop"); i++) {
       if (child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.match(stdout, /simulated EKS running \(2 clusters, 1 seed file\(s\)\)/, stderr);
+    assert.match(output.stdout, /simulated EKS running \(2 clusters, 1 seed file\(s\)\)/, output.stderr);
     const env = JSON.parse(await readFile(join(out, "env.json"), "utf8"));
     assert.deepEqual(
       env.clusters.map((c: { name: string; region: string }) => [c.name, c.region]),
@@ -57,20 +52,13 @@ test("sim command: kubeconfig files and env.json, a working cluster, exit 0 on S
     child.kill("SIGTERM");
     const code = await exited;
     await rm(out, { recursive: true, force: true });
-    assert.equal(code, 0, stderr);
+    assert.equal(code, 0, output.stderr);
   }
-  assert.match(stdout, /stopping the simulated EKS/);
+  assert.match(output.stdout, /stopping the simulated EKS/);
 });
 
 test("sim command: a bad flag is one clear line and exit 2", async () => {
-  const child = spawn(process.execPath, [cli, "--out", tmpdir(), "--latency-ms", "soon"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (c) => {
-    stderr += c;
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  const { code, stderr } = await spawnNode(SIM_CLI, ["--out", tmpdir(), "--latency-ms", "soon"]);
   assert.equal(code, 2);
   assert.equal(stderr, 'Error: --latency-ms must be a whole number of milliseconds up to 60000, not "soon"\n');
 });

@@ -102,6 +102,23 @@ test("helm install, kubectl scale / set image / patch and an HPA write record ma
   });
   assert.deepEqual(settings.metadata.managedFields[1].fieldsV1, { "f:data": { "f:LOG_LEVEL": {} } });
 
+  // kubectl edit, with sed as the editor: a strategic merge patch under the kubectl-edit manager.
+  clock = T0 + 35 * 60_000;
+  await tool(kubectl, ["-n", "shop", "edit", "configmap", "shop-settings"], {
+    KUBE_EDITOR: `sed -i -e 's/FEATURE_X:.*/FEATURE_X: "off"/'`,
+  });
+  const edited = await get("configmap", "shop-settings");
+  assert.equal(edited.data.FEATURE_X, "off");
+  assert.deepEqual(entries(edited)[2], {
+    manager: "kubectl-edit",
+    operation: "Update",
+    subresource: undefined,
+    time: "2026-12-02T15:35:00Z",
+  });
+  assert.deepEqual(edited.metadata.managedFields[2].fieldsV1, { "f:data": { "f:FEATURE_X": {} } });
+  assert.equal(edited.metadata.managedFields[0].manager, "helm");
+  assert.equal(edited.metadata.managedFields[0].fieldsV1["f:data"], undefined, "helm owns neither data key now");
+
   // What the HPA controller sends: PUT /scale, no fieldManager, client-go's User-Agent of kube-controller-manager.
   clock = T0 + 40 * 60_000;
   const path = "/apis/apps/v1/namespaces/shop/deployments/shop-worker/scale";

@@ -3,14 +3,12 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
-import { type CliIO, runCommand } from "../../bin/lib/run.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { CLI, runCli, spawnNode } from "../support/cli.ts";
 import { kubectlPath } from "../support/kube-tools.ts";
 import { capture, demoRelease } from "./captures.ts";
 
@@ -59,45 +57,15 @@ after(async () => {
 });
 
 /** The real process, once: the entry point, lazy command loading, exit code. */
-function spawnCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["bin/cli.ts", "status", ...args], { env, timeout: 60_000 });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+async function spawnCli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await spawnNode(CLI, ["status", ...args], { env });
+  return { status: code, stdout, stderr };
 }
 
 /** The same command in-process (no Node start-up per case: the machine is shared). */
-async function cli(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const sink = (append: (text: string) => void) =>
-    new Writable({
-      write(chunk, _encoding, done) {
-        append(String(chunk));
-        done();
-      },
-    });
-  const io: CliIO = {
-    stdout: sink((text) => {
-      stdout += text;
-    }),
-    stderr: sink((text) => {
-      stderr += text;
-    }),
-    stdin: Readable.from([]),
-    env,
-  };
-  const status = await runCommand(fileURLToPath(new URL("../../bin/commands/status.ts", import.meta.url)), args, io);
-  return { status, stdout, stderr };
+async function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(["status", ...args], env);
+  return { status: code, stdout, stderr };
 }
 
 test("status --kubeconfig --cluster: Helm's text from the stored release and the live cluster", async () => {
@@ -133,11 +101,24 @@ test("-o json and -o yaml; --revision", async () => {
   assert.deepEqual([missing.status, missing.stderr], [1, "Error: release: not found\n"]);
 });
 
+test("drift is compared unless --no-drift", async () => {
+  const base = ["demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "-o", "json"];
+  const withDrift = JSON.parse((await cli(...base)).stdout);
+  assert.deepEqual([withDrift.drift.checked, withDrift.drift.fields], [3, []], "materialized as the manifest says");
+  const without = await cli(...base, "--no-drift");
+  assert.equal(without.status, 0, without.stderr);
+  assert.equal(JSON.parse(without.stdout).drift, undefined);
+});
+
 test("user errors are one line on stderr", async () => {
   const cases: [string[], RegExp, number][] = [
     [["Bad_Name", "--kubeconfig", kubeconfig], /^Error: releaseContent: Release name is invalid: Bad_Name\n$/, 2],
     [["demo", "-o", "xml", "--kubeconfig", kubeconfig], /^Error: invalid output format "xml"/, 2],
-    [["demo", "--revision", "two", "--kubeconfig", kubeconfig], /^Error: invalid --revision "two"/, 2],
+    [
+      ["demo", "--revision", "two", "--kubeconfig", kubeconfig],
+      /^Error: invalid revision "two": must be an integer no greater than 2147483647 \(0 or less: the latest\)/,
+      2,
+    ],
     [["demo"], /^Error: which cluster\? pass --cluster C/, 2],
     [["demo", "--context", "x"], /^Error: --context needs --kubeconfig FILE\n$/, 2],
     [[], /^Error: "status" requires exactly 1 argument/, 2],

@@ -5,8 +5,7 @@
  * The status read goes to the simulated EKS, where the same Secret is live.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { test } from "node:test";
 import { registryScope } from "../../shared/clusters/scope.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
@@ -19,6 +18,7 @@ import { listReleases } from "../../shared/usecases/list.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { simConnector } from "../status/sim-connector.ts";
+import { simulatedEksForFile } from "../support/sim.ts";
 
 const CLUSTER = "vault";
 const VALUE = "Zq8-very-secret-value-7Hk";
@@ -67,12 +67,9 @@ function assertNoSecret(what: string, value: unknown): void {
   assert.ok(!text.includes(ENCODED), `${what}: the base64 Secret value leaked`);
 }
 
-let sim: SimulatedEks;
 const store = new MemoryReleaseStore();
-
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }], seed: 11 });
-  sim.cluster(CLUSTER).apply([
+const sim = simulatedEksForFile({ clusters: [{ name: CLUSTER }], seed: 11 }, (started) => {
+  started.cluster(CLUSTER).apply([
     {
       apiVersion: "v1",
       kind: "Secret",
@@ -82,10 +79,6 @@ before(async () => {
     },
     { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "settings", namespace: "prod" }, data: { mode: "fast" } },
   ]);
-});
-
-after(async () => {
-  await sim.stop();
 });
 
 test("no use case returns a Secret value: import summary, manifest, history, list, status", async () => {
@@ -129,7 +122,7 @@ test("no use case returns a Secret value: import summary, manifest, history, lis
     assertNoSecret("list", listed);
   }
 
-  const kube = createKubeReader({ connector: simConnector(sim) });
+  const kube = createKubeReader({ connector: simConnector(sim()) });
   const report = await releaseStatus({ store, kube, logger: silentLogger }, key).finally(() => kube.close());
   assert.equal(report.resources.length, 2);
   assertNoSecret("status report", report);

@@ -1,6 +1,13 @@
+import {
+  helmHistoryElements,
+  helmListElements,
+  renderHelmHistory,
+  renderHelmListAs,
+} from "../../../shared/format/release-tables.ts";
+import { helmList } from "../../../shared/usecases/helm-list.ts";
 import { releaseHistory } from "../../../shared/usecases/history.ts";
-import { listReleases } from "../../../shared/usecases/list.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";
+import { LIST_QUERY_PARAMS, listQueryFrom, nextListCursor } from "../list-query.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import {
   clusterParam,
@@ -8,7 +15,6 @@ import {
   onlyKnownQuery,
   optionalCursor,
   optionalLimit,
-  optionalStatus,
   releaseNameParam,
   revisionParam,
 } from "../params.ts";
@@ -27,19 +33,20 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
     const cluster = clusterParam(path);
     const namespace = withNamespace ? namespaceParam(path) : undefined;
     const query = event.queryStringParameters;
-    onlyKnownQuery(query, ["status", "limit", "cursor", "output"]);
-    const filter = {
-      status: optionalStatus(query),
-      limit: optionalLimit(query, "limit", PAGE_MAX),
-      cursor: optionalCursor(query),
-    };
-    const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml"], "json");
-    annotate(context, { cluster, sizeHint: "ask for a smaller page with ?limit=" });
-    const page = await listReleases({ store, clusters }, { cluster, namespace, ...filter });
-    return structured(
-      { releases: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) },
-      format as "json" | "yaml",
-    );
+    onlyKnownQuery(query, LIST_QUERY_PARAMS);
+    const list = listQueryFrom(query);
+    const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
+    annotate(context, { cluster, sizeHint: "ask for a smaller page with ?max=" });
+    const result = await helmList({ store, clusters }, { cluster, namespace, ...list.query });
+    if (format === "table") {
+      return text(renderHelmListAs(result.releases, "table", { short: list.short, timeFormat: list.timeFormat }));
+    }
+    // The CLI's document (helm list -o json|yaml), wrapped with the cursor of the next page.
+    const releases = list.short
+      ? result.releases.map((r) => r.name)
+      : helmListElements(result.releases, list.timeFormat);
+    const cursor = result.nextOffset === undefined ? {} : { cursor: nextListCursor(result.nextOffset) };
+    return structured({ releases, ...cursor }, format);
   };
 
   return [
@@ -53,7 +60,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["max", "cursor", "output"]);
       const options = { max: optionalLimit(query, "max", PAGE_MAX), cursor: optionalCursor(query) };
-      const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml"], "json");
+      const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       annotate(context, {
         cluster: key.cluster,
         release: `${key.namespace}/${key.name}`,
@@ -61,10 +68,10 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       });
       // Metadata only: the use case never returns the user-supplied values.
       const page = await releaseHistory({ store, clusters }, key, options);
-      return structured(
-        { history: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) },
-        format as "json" | "yaml",
-      );
+      if (format === "table") return text(renderHelmHistory(page.items));
+      // The CLI's document (helm history -o json|yaml), wrapped with the cursor to older revisions.
+      const history = helmHistoryElements(page.items);
+      return structured({ history, ...(page.cursor ? { cursor: page.cursor } : {}) }, format);
     }),
 
     defineRoute(

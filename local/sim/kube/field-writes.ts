@@ -1,7 +1,10 @@
 import { parse as parseYaml } from "yaml";
-import type { ApiReply, ResourcePath } from "./handlers.ts";
+import { checkIdentity, parseBody } from "./bodies.ts";
+import type { ApiReply, ResourcePath, ResourceRequest } from "./handlers.ts";
 import { type FieldWrite, managerFromUserAgent } from "./managed-fields.ts";
+import { strategicMerge } from "./merge.ts";
 import { ApiError, badRequest, notFound } from "./negotiation.ts";
+import { jsonPatch, mergePatch } from "./patch.ts";
 import type { ClusterState } from "./state.ts";
 import type { KubeObject, ResourceType } from "./types.ts";
 
@@ -95,4 +98,51 @@ export function writeScale(
     write: updateWrite(request, apiVersion, "scale"),
   });
   return { status: 200, body: scaleOf(updated) };
+}
+
+/** PATCH: server-side apply for `application/apply-patch+yaml`, else a JSON/merge/strategic patch as an Update. */
+export function patchResource(
+  state: ClusterState,
+  type: ResourceType,
+  path: ResourcePath,
+  request: ResourceRequest,
+  apiVersion: string,
+  render: (object: KubeObject) => KubeObject,
+): ApiReply {
+  const contentType = (request.contentType ?? "").split(";")[0].trim();
+  const force = ["true", "1"].includes(request.query.get("force") ?? "");
+  if (contentType === "application/apply-patch+yaml") {
+    const manager = request.query.get("fieldManager") ?? "";
+    if (!manager) throw patchOptionsInvalid("fieldManager: Required value: is required for apply patch");
+    const config = parseApplyBody(request.body);
+    checkIdentity(type, apiVersion, config, path);
+    if (config.metadata?.managedFields !== undefined) throw badRequest("metadata.managedFields must be nil");
+    const { object, created } = state.apply(type, path.namespace, path.name as string, config, {
+      manager,
+      operation: "Apply",
+      apiVersion,
+      force,
+    });
+    return { status: created ? 201 : 200, body: render(object) };
+  }
+  if (force) throw patchOptionsInvalid("force: Forbidden: may not be specified for non-apply patch");
+  const patch = parseBody(request.body, "application/json", true);
+  const patchWith = (target: unknown) =>
+    contentType === "application/json-patch+json"
+      ? jsonPatch(target, patch)
+      : contentType === "application/strategic-merge-patch+json"
+        ? strategicMerge(target, patch)
+        : mergePatch(target, patch);
+  if (path.subresource === "scale") return writeScale(state, type, path, request, apiVersion, patchWith);
+  const existing = state.store.get(type, path.namespace, path.name as string);
+  if (!existing) throw notFound(type.plural, path.name as string, type.group);
+  const patched = patchWith(existing);
+  delete patched.metadata?.resourceVersion;
+  const next = path.subresource === "status" ? { ...existing, status: patched.status } : patched;
+  const updated = state.replace(
+    type,
+    { ...next, metadata: { ...next.metadata, name: path.name, namespace: path.namespace } },
+    { write: updateWrite(request, apiVersion, path.subresource) },
+  );
+  return { status: 200, body: render(updated) };
 }

@@ -1,9 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { parseApplyBody, patchOptionsInvalid, scaleOf, updateWrite, writeScale } from "./field-writes.ts";
-import { strategicMerge } from "./merge.ts";
+import { checkIdentity, parseBody } from "./bodies.ts";
+import { patchResource, scaleOf, updateWrite, writeScale } from "./field-writes.ts";
 import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
-import { jsonPatch, mergePatch } from "./patch.ts";
-import { decodeProtobufObject, ProtobufDecodeError, ProtobufKindUnsupportedError } from "./protobuf.ts";
 import { apiVersionOf } from "./registry.ts";
 import { parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
 import type { ClusterState } from "./state.ts";
@@ -146,44 +144,8 @@ export function handleResource(
       );
       return { status: 200, body: render(updated) };
     }
-    case "patch": {
-      const contentType = (request.contentType ?? "").split(";")[0].trim();
-      const force = ["true", "1"].includes(request.query.get("force") ?? "");
-      if (contentType === "application/apply-patch+yaml") {
-        const manager = request.query.get("fieldManager") ?? "";
-        if (!manager) throw patchOptionsInvalid("fieldManager: Required value: is required for apply patch");
-        const config = parseApplyBody(request.body);
-        checkIdentity(type, apiVersion, config, path);
-        if (config.metadata?.managedFields !== undefined) throw badRequest("metadata.managedFields must be nil");
-        const { object, created } = state.apply(type, path.namespace, path.name as string, config, {
-          manager,
-          operation: "Apply",
-          apiVersion,
-          force,
-        });
-        return { status: created ? 201 : 200, body: render(object) };
-      }
-      if (force) throw patchOptionsInvalid("force: Forbidden: may not be specified for non-apply patch");
-      const patch = parseBody(request.body, "application/json", true);
-      const patchWith = (target: unknown) =>
-        contentType === "application/json-patch+json"
-          ? jsonPatch(target, patch)
-          : contentType === "application/strategic-merge-patch+json"
-            ? strategicMerge(target, patch)
-            : mergePatch(target, patch);
-      if (path.subresource === "scale") return writeScale(state, type, path, request, apiVersion, patchWith);
-      const existing = state.store.get(type, path.namespace, path.name as string);
-      if (!existing) throw notFound(type.plural, path.name as string, type.group);
-      const patched = patchWith(existing);
-      delete patched.metadata?.resourceVersion;
-      const next = path.subresource === "status" ? { ...existing, status: patched.status } : patched;
-      const updated = state.replace(
-        type,
-        { ...next, metadata: { ...next.metadata, name: path.name, namespace: path.namespace } },
-        { write: updateWrite(request, apiVersion, path.subresource) },
-      );
-      return { status: 200, body: render(updated) };
-    }
+    case "patch":
+      return patchResource(state, type, path, request, apiVersion, render);
     case "delete": {
       const removed = state.remove(type, path.namespace, path.name as string);
       return {
@@ -217,59 +179,6 @@ export function handleResource(
     }
     default:
       throw new ApiError(405, "MethodNotAllowed", `the server does not allow this method on the requested resource`);
-  }
-}
-
-export function parseBody(body: Buffer, contentType: string | undefined, anyJson = false): KubeObject {
-  const type = (contentType ?? "application/json").split(";")[0].trim();
-  if (!anyJson && type === "application/vnd.kubernetes.protobuf") return parseProtobuf(body);
-  if (!anyJson && type !== "application/json" && type !== "") {
-    throw new ApiError(
-      415,
-      "UnsupportedMediaType",
-      `the body of the request was in an unknown format - accepted media types include: application/json`,
-    );
-  }
-  try {
-    const parsed = JSON.parse(body.toString("utf8"));
-    if (!anyJson && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)))
-      throw new Error("not an object");
-    return parsed;
-  } catch (error) {
-    throw badRequest(`the body of the request could not be decoded as JSON: ${(error as Error).message}`);
-  }
-}
-
-function parseProtobuf(body: Buffer): KubeObject {
-  try {
-    return decodeProtobufObject(body);
-  } catch (error) {
-    if (error instanceof ProtobufKindUnsupportedError) {
-      throw new ApiError(
-        415,
-        "UnsupportedMediaType",
-        `the body of the request was in an unknown format - accepted media types include: application/json (${error.message})`,
-      );
-    }
-    if (error instanceof ProtobufDecodeError) {
-      throw badRequest(`the body of the request could not be decoded as protobuf: ${error.message}`);
-    }
-    throw error;
-  }
-}
-
-export function checkIdentity(type: ResourceType, apiVersion: string, object: KubeObject, path: ResourcePath): void {
-  if (object.kind && object.kind !== type.kind) {
-    throw badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
-  }
-  if (object.apiVersion && object.apiVersion !== apiVersion) {
-    throw badRequest(
-      `the API version in the data (${object.apiVersion}) does not match the expected API version (${apiVersion})`,
-    );
-  }
-  const bodyNamespace = object.metadata?.namespace;
-  if (type.namespaced && bodyNamespace && bodyNamespace !== path.namespace) {
-    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
   }
 }
 

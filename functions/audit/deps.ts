@@ -1,0 +1,84 @@
+/**
+ * The audit functions' runtime: the shared Lambda runtime (functions/_shared: store,
+ * registry + connector, logger, metrics) plus the snapshot store, the per-cluster
+ * limiter and the optional Slack webhook, built once per cold start.
+ */
+import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { MetricsSink } from "../../shared/history/change-events.ts";
+import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
+import { openSnapshotStore } from "../../shared/history/config.ts";
+import { type SlackWebhook, slackWebhook } from "../../shared/history/slack-webhook.ts";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { Logger as LoggerPort } from "../../shared/ports.ts";
+import { createSqsClient } from "../../shared/queue/config.ts";
+import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
+import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
+import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
+
+export interface AuditRuntime extends AuditDeps {
+  config: AuditConfig;
+  lambda: LambdaRuntime;
+  /** Publishes what was counted since the last flush (nothing when nothing was). */
+  flushMetrics(): void;
+}
+
+export interface AuditOverrides extends RuntimeOverrides {
+  snapshots?: SnapshotStore;
+  slack?: SlackWebhook;
+  /** The use cases' logger port (tests: silentLogger); default: the runtime's Powertools logger. */
+  log?: LoggerPort;
+}
+
+export function auditRuntimeFromEnv(
+  env: NodeJS.ProcessEnv,
+  options: { needQueueUrl?: boolean } = {},
+  overrides: AuditOverrides = {},
+): AuditRuntime {
+  const config = auditConfigFromEnv(env, options);
+  const lambda = createLambdaRuntime(config, overrides);
+  const logger = overrides.log ?? lambda.log;
+  const metrics: MetricsSink = {
+    count(name, value, dimensions) {
+      if (!dimensions) {
+        lambda.metrics.addMetric(name, MetricUnit.Count, value);
+        return;
+      }
+      // A metric with its own dimensions is published at once (Powertools' single metric).
+      const single = lambda.metrics.singleMetric();
+      for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
+      single.addMetric(name, MetricUnit.Count, value);
+    },
+  };
+  const slack =
+    overrides.slack ??
+    (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
+  const runtime: AuditRuntime = {
+    config,
+    lambda,
+    flushMetrics() {
+      // Powertools warns on an empty flush; most batches count nothing.
+      if (lambda.metrics.hasStoredMetrics()) lambda.metrics.publishStoredMetrics();
+    },
+    store: lambda.store,
+    snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
+    clusters: lambda.clusters,
+    kube: lambda.kube,
+    clock: lambda.clock,
+    logger,
+    metrics,
+    limiter: new ClusterLimiter(config.settings.clusterConcurrency),
+    retentionDays: config.snapshots.retentionDays,
+  };
+  if (slack) runtime.slack = slack;
+  if (config.settings.apiBaseUrl) runtime.apiBaseUrl = config.settings.apiBaseUrl;
+  return runtime;
+}
+
+/** A gauge published with the next flush (the planner's AuditLag). */
+export function recordSeconds(runtime: AuditRuntime, name: string, seconds: number): void {
+  runtime.lambda.metrics.addMetric(name, MetricUnit.Seconds, seconds);
+}
+
+export function sqsClientFor(runtime: AuditRuntime) {
+  return createSqsClient(runtime.config.queue);
+}

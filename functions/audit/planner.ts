@@ -1,0 +1,59 @@
+/**
+ * The audit planner Lambda (EventBridge schedule, AUDIT_SCHEDULE): the run id is
+ * the schedule slot of the event's time, so EventBridge's retries and a second
+ * invocation for the slot resume the same run instead of planning it twice.
+ */
+import type { Context, EventBridgeEvent } from "aws-lambda";
+import { runIdFor } from "../../shared/history/model.ts";
+import { sqsAuditQueue } from "../../shared/history/sqs-audit-queue.ts";
+import { type PlanResult, planAudit } from "../../shared/usecases/audit-plan.ts";
+import { slotStart } from "./config.ts";
+import { type AuditRuntime, auditRuntimeFromEnv, recordSeconds, sqsClientFor } from "./deps.ts";
+
+export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, "time"> &
+  Partial<EventBridgeEvent<"Scheduled Event", unknown>>;
+
+export function createPlannerHandler(runtime: AuditRuntime) {
+  const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
+  return async (event: ScheduledEvent, _context?: Context): Promise<PlanResult> => {
+    const time = event?.time ? new Date(event.time) : runtime.clock.now();
+    const at = Number.isNaN(time.getTime()) ? runtime.clock.now() : time;
+    const runId = runIdFor(slotStart(at, runtime.config.settings.slotSeconds));
+    try {
+      await publishAuditLag(runtime, at);
+      return await planAudit(
+        {
+          store: runtime.store,
+          snapshots: runtime.snapshots,
+          queue,
+          clusters: runtime.clusters,
+          clock: runtime.clock,
+          logger: runtime.logger,
+        },
+        { runId, releasesPerMessage: runtime.config.settings.releasesPerMessage },
+      );
+    } finally {
+      runtime.flushMetrics();
+    }
+  };
+}
+
+/**
+ * AuditLag (seconds since the last completed run), for the deploy's alarm: a run is complete when every
+ * planned release is done. Read from the newest few runs; none completed yet -> since the oldest of them.
+ */
+async function publishAuditLag(runtime: AuditRuntime, now: Date): Promise<void> {
+  const { items } = await runtime.snapshots.listRuns({ limit: 10 });
+  const completed = items.find((run) => run.plannedAt && run.done >= run.planned && run.lastDoneAt);
+  const since = completed?.lastDoneAt ?? items.at(-1)?.startedAt;
+  if (!since) return;
+  recordSeconds(runtime, "AuditLag", Math.max(0, Math.round((now.getTime() - Date.parse(since)) / 1000)));
+}
+
+let handlerInstance: ReturnType<typeof createPlannerHandler> | undefined;
+
+/** Lambda entry: the runtime is built on the first invocation's cold start and reused. */
+export const handler = (event: ScheduledEvent, context: Context) => {
+  handlerInstance ??= createPlannerHandler(auditRuntimeFromEnv(process.env, { needQueueUrl: true }));
+  return handlerInstance(event, context);
+};

@@ -1,0 +1,178 @@
+/**
+ * Status history: snapshots of what `releaseStatus` saw, kept run-length
+ * (a snapshot covers every audit from firstSeenAt to lastSeenAt that saw the
+ * same health-relevant content), the changes between them, and audit runs.
+ * Layout and the reasons for it: docs/history.md.
+ */
+import type { HealthStatus } from "../health/index.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import type { MissingReason } from "../status/report.ts";
+import { InvalidSnapshotIdError } from "./errors.ts";
+
+export interface SnapshotResource {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  health: HealthStatus;
+  message: string;
+  /** The key cells of its table row (READY, STATUS, ...), as the server printed them. */
+  cells: Record<string, string>;
+}
+
+export interface SnapshotMissing {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  reason: MissingReason;
+  message?: string;
+}
+
+/**
+ * A drifted field as the history keeps it (shared/drift): text values only, and for a Secret never a value
+ * (`live` is "changed"). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
+ */
+export interface SnapshotDrift {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  field: string;
+  release?: string;
+  live: string;
+  changedBy?: string;
+  subresource?: string;
+  changedAt?: string;
+  conflicts: boolean;
+  benign?: string;
+}
+
+/** What changed against the previous snapshot; `kind` is open so drift (and others) can add their own. */
+export interface Change {
+  kind: string;
+  /** The resource or entry it concerns, e.g. "v1/Pod api-7d9 (shop)". */
+  subject?: string;
+  from?: string | number;
+  to?: string | number;
+}
+
+/** What one audit of one release saw, before it is folded into the history. */
+export interface Observation {
+  release: ReleaseKey;
+  runId: string;
+  observedAt: string;
+  revision: number;
+  releaseStatus: string;
+  health: { overall: HealthStatus; message: string };
+  resources: SnapshotResource[];
+  missing: SnapshotMissing[];
+  counters: { resources: number; missing: number; requests: number; retries: number; durationMs: number };
+  /** Set when the cluster could not be read (health Unknown). */
+  error?: string;
+  /** Fields changed behind Helm's back; absent when drift was not compared (not the deployed revision, no cluster). */
+  drift?: SnapshotDrift[];
+  /** Set when `drift` was cut to its bound: how many fields drifted. */
+  driftTotal?: number;
+  /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
+  text: string;
+}
+
+export interface Snapshot extends Omit<Observation, "observedAt" | "text"> {
+  id: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  seenCount: number;
+  /** The last run that saw it (runId is the one that created it). */
+  lastRunId: string;
+  digest: string;
+  changes: Change[];
+  /** The id of the snapshot before it, if any. */
+  previousId?: string;
+  /** Epoch seconds: DynamoDB TTL. Reads hide expired snapshots (TTL deletion lags by up to days). */
+  expiresAt: number;
+  /** Present when read one by one (show/diff): the status text. */
+  text?: string;
+  /** The stored text was cut to fit the item budget. */
+  textTruncated?: boolean;
+}
+
+/** The latest health of one release: what the fleet view lists. */
+export interface FleetEntry {
+  release: ReleaseKey;
+  health: { overall: HealthStatus; message: string };
+  revision: number;
+  snapshotId: string;
+  since: string;
+  lastSeenAt: string;
+}
+
+export interface AuditRun {
+  runId: string;
+  startedAt: string;
+  /** Set once every message was sent. */
+  plannedAt?: string;
+  planned: number;
+  clusters: string[];
+  /** Messages sent (the planner resumes after a crash from here). */
+  messages: number;
+  done: number;
+  failed: number;
+  unhealthy: number;
+  changed: number;
+  /** When the last message was completed. */
+  lastDoneAt?: string;
+  durationMs?: number;
+}
+
+/** Worst first, for the fleet view and summaries. */
+export const HEALTH_SEVERITY: Record<HealthStatus, number> = {
+  Failed: 0,
+  Unknown: 1,
+  NotFound: 2,
+  Terminating: 3,
+  InProgress: 4,
+  Current: 5,
+};
+
+/** Run ids sort by time: the schedule slot (UTC, to the second), e.g. 20261202T211000Z; ad-hoc runs add a suffix. */
+const RUN_ID = /^\d{8}T\d{6}Z(-[a-z0-9]{1,20})?$/;
+
+export function isRunId(value: unknown): value is string {
+  return typeof value === "string" && RUN_ID.test(value);
+}
+
+export function runIdFor(date: Date, suffix?: string): string {
+  const compact = date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
+  return suffix ? `${compact}-${suffix}` : compact;
+}
+
+/** The time a run id stands for. */
+export function runIdTime(runId: string): Date {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(runId)!;
+  return new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`);
+}
+
+/**
+ * `<cluster>.<namespace>.<name>@<runId>`: unique (one snapshot per run and release at most),
+ * self-describing (cluster and namespace never contain '.', a release name may), URL-safe.
+ */
+export function snapshotIdOf(release: ReleaseKey, runId: string): string {
+  return `${release.cluster}.${release.namespace}.${release.name}@${runId}`;
+}
+
+const SNAPSHOT_ID =
+  /^([A-Za-z0-9][A-Za-z0-9_-]{0,99})\.([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\.([a-z0-9][-a-z0-9.]{0,52})@(.+)$/;
+
+export function parseSnapshotId(id: unknown): { release: ReleaseKey; runId: string } {
+  const match = typeof id === "string" && id.length <= 300 ? SNAPSHOT_ID.exec(id) : null;
+  if (!match || !isRunId(match[5])) throw new InvalidSnapshotIdError(id);
+  return { release: { cluster: match[1], namespace: match[2], name: match[4] }, runId: match[5] };
+}
+
+export function releaseLabel(release: ReleaseKey): string {
+  return `${release.cluster}/${release.namespace}/${release.name}`;
+}

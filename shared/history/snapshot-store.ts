@@ -1,0 +1,77 @@
+/**
+ * Where snapshots and audit runs live: one small interface, a DynamoDB and an
+ * in-memory implementation, held to one contract suite (test/history/contract.ts).
+ * The stores only do conditional primitives; the run-length and idempotency
+ * rules that use them are in record.ts, shared by both.
+ */
+import type { HealthStatus } from "../health/index.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import type { Page, PageRequest } from "../store/release-store.ts";
+import type { AuditRun, FleetEntry, Snapshot } from "./model.ts";
+
+export interface SnapshotQuery extends PageRequest {
+  /** Snapshots seen at or after (lastSeenAt >= since). */
+  since?: Date;
+  /** Snapshots first seen at or before (firstSeenAt <= until). */
+  until?: Date;
+}
+
+export interface FleetFilter extends PageRequest {
+  health?: HealthStatus[];
+  cluster?: string;
+}
+
+/** The outcome of a conditional write: `conflict` means the condition failed (someone else wrote first). */
+export type WriteOutcome = "ok" | "conflict";
+
+export interface SeenAgain {
+  runId: string;
+  observedAt: string;
+  expiresAt: number;
+}
+
+export interface MessageTally {
+  done: number;
+  failed: number;
+  unhealthy: number;
+  changed: number;
+}
+
+export interface SnapshotStore {
+  /** The release's latest snapshot (expired ones included, flagged by expiresAt), without its text. */
+  latest(release: ReleaseKey): Promise<Snapshot | undefined>;
+  /**
+   * Marks `snapshot` seen again: lastSeenAt/lastRunId/expiresAt set, seenCount + 1, only if it is still
+   * the latest, its digest is unchanged and its lastRunId is older than `seen.runId`.
+   */
+  extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome>;
+  /**
+   * Writes `next` (with its text) as the release's latest, only if no snapshot with its id exists and
+   * `previous` (if given) is still the latest as read.
+   */
+  create(next: Snapshot & { text: string }, previous?: Snapshot): Promise<WriteOutcome>;
+  /** One snapshot with its text. SnapshotNotFoundError when absent or expired; SnapshotCorruptError naming it. */
+  get(id: string, now: Date): Promise<Snapshot>;
+  /** A release's snapshots, newest first, without texts, expired ones hidden. */
+  list(release: ReleaseKey, query: SnapshotQuery, now: Date): Promise<Page<Snapshot>>;
+  /** The latest health of every audited release, worst first (no Scan: one index partition per health). */
+  fleet(filter: FleetFilter, now: Date): Promise<Page<FleetEntry>>;
+
+  /** Creates the run if absent; answers the stored run either way (a retried planner resumes it). */
+  startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }>;
+  /** Notes messages as sent (idempotent per part id) and adds their releases to `planned`. */
+  recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void>;
+  /** Every message is sent. */
+  finishPlanning(runId: string, plannedAt: string): Promise<void>;
+  /** Adds one message's tally once (a redelivered message adds nothing); answers whether it was added. */
+  completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean>;
+  getRun(runId: string): Promise<AuditRun>;
+  listRuns(page: PageRequest): Promise<Page<AuditRun>>;
+
+  /**
+   * Claims the right to post the change notification of a snapshot: true for the first caller,
+   * and again after a failed post or a claim older than `staleMs` (its poster died).
+   */
+  claimNotification(id: string, now: Date, staleMs?: number): Promise<boolean>;
+  finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void>;
+}

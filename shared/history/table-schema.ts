@@ -1,0 +1,55 @@
+/**
+ * The snapshots table (a second table beside the releases table; why: docs/history.md).
+ * `init` creates it from here and infra/snapshots-table.yml mirrors it (test/history/table-schema.test.ts).
+ *
+ *   PK = SNAP#<cluster>#<namespace>#<name>
+ *     SK = S#<runId>       a snapshot's summary (small: it is what every stable run updates)
+ *     SK = B#<runId>       its body: per-resource health and key cells, the gzip status text (written once)
+ *     SK = FIRST           guards the creation of a release's first snapshot
+ *   PK = RUN, SK = R#<runId>   an audit run (planned/done counters, sent and done message ids)
+ *   FLEET index: FLEETPK = HEALTH#<overall>, FLEETSK = <cluster>#<namespace>#<name>, only on each release's
+ *     latest snapshot: "what is Failed right now" is one Query per health, never a Scan.
+ *   TTL: expiresAt (epoch seconds) on snapshots, bodies and runs (SNAPSHOT_RETENTION_DAYS).
+ */
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+export const DEFAULT_SNAPSHOTS_TABLE = "helm-status-snapshots";
+export const SNAPSHOT_TTL_ATTRIBUTE = "expiresAt";
+export const FLEET_INDEX = { name: "FLEET", partitionKey: "FLEETPK", sortKey: "FLEETSK" } as const;
+export const FLEET_ATTRIBUTES = [
+  "cluster",
+  "namespace",
+  "name",
+  "overall",
+  "healthMessage",
+  "revision",
+  "snapshotId",
+  "firstSeenAt",
+  "lastSeenAt",
+  "expiresAt",
+];
+
+export function createSnapshotsTableInput(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: ["PK", "SK", FLEET_INDEX.partitionKey, FLEET_INDEX.sortKey].map((name) => ({
+      AttributeName: name,
+      AttributeType: "S" as const,
+    })),
+    KeySchema: [
+      { AttributeName: "PK", KeyType: "HASH" },
+      { AttributeName: "SK", KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: FLEET_INDEX.name,
+        KeySchema: [
+          { AttributeName: FLEET_INDEX.partitionKey, KeyType: "HASH" },
+          { AttributeName: FLEET_INDEX.sortKey, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...FLEET_ATTRIBUTES] },
+      },
+    ],
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The audit planner: page the deployed-releases index (never a Scan), pack each
+ * cluster's releases into messages, send them, and record the run. The run id
+ * is the schedule slot, so a planner retried or run twice for the slot resumes
+ * the run instead of planning it again: parts already sent are skipped, and a
+ * run whose planning finished plans nothing.
+ */
+import { type ClusterScope, inScope } from "../clusters/scope.ts";
+import type { AuditMessage, AuditQueue } from "../history/audit-message.ts";
+import type { AuditRun } from "../history/model.ts";
+import type { SnapshotStore } from "../history/snapshot-store.ts";
+import type { Clock, Logger } from "../ports.ts";
+import type { ReleaseSummary } from "../release/model.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
+
+export interface PlanDeps {
+  store: ReleaseStore;
+  snapshots: SnapshotStore;
+  queue: AuditQueue;
+  clusters: ClusterScope;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface PlanRequest {
+  runId: string;
+  /** Releases per message (default 10). */
+  releasesPerMessage?: number;
+  /** Only this cluster (CLI `audit --cluster`). */
+  cluster?: string;
+}
+
+export interface PlanResult {
+  run: AuditRun;
+  /** Messages sent by this call (0 when the run was planned before). */
+  sent: number;
+  /** The run's planning had finished before: nothing was sent. */
+  alreadyPlanned: boolean;
+}
+
+/** Bounds the index paging: 2,000 pages of up to 1,000 releases. */
+const MAX_PAGES = 2_000;
+
+export async function planAudit(deps: PlanDeps, request: PlanRequest): Promise<PlanResult> {
+  const perMessage = Math.max(1, Math.min(100, request.releasesPerMessage ?? 10));
+  const run = await deps.snapshots.startRun(request.runId, deps.clock.now().toISOString());
+  if (run.plannedAt) {
+    deps.logger.info("audit run already planned", { runId: request.runId, planned: run.planned });
+    const { sentParts: _s, ...stored } = run;
+    return { run: stored, sent: 0, alreadyPlanned: true };
+  }
+
+  const byCluster = new Map<string, ReleaseSummary[]>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await deps.store.listDeployed({ limit: 1000, cursor });
+    for (const release of result.items) {
+      if (request.cluster && release.cluster !== request.cluster) continue;
+      // A release of a cluster the registry no longer has is not audited (its reads would be 404s).
+      if (!inScope(deps.clusters, release.cluster)) continue;
+      const list = byCluster.get(release.cluster) ?? [];
+      list.push(release);
+      byCluster.set(release.cluster, list);
+    }
+    cursor = result.cursor;
+    if (!cursor) break;
+  }
+
+  const already = new Set(run.sentParts);
+  const messages: AuditMessage[] = [];
+  for (const [cluster, releases] of [...byCluster].sort(([a], [b]) => a.localeCompare(b))) {
+    for (let i = 0; i * perMessage < releases.length; i++) {
+      const part = `${cluster}-${i}`;
+      if (already.has(part)) continue;
+      messages.push({
+        v: 1,
+        runId: request.runId,
+        part,
+        cluster,
+        releases: releases
+          .slice(i * perMessage, (i + 1) * perMessage)
+          .map((r) => ({ namespace: r.namespace, name: r.name, revision: r.revision })),
+      });
+    }
+  }
+  await deps.queue.send(messages, (sent) =>
+    deps.snapshots.recordSent(
+      request.runId,
+      sent.map((m) => ({ id: m.part, releases: m.releases.length, cluster: m.cluster })),
+    ),
+  );
+  await deps.snapshots.finishPlanning(request.runId, deps.clock.now().toISOString());
+  const stored = await deps.snapshots.getRun(request.runId);
+  deps.logger.info("audit run planned", {
+    runId: request.runId,
+    planned: stored.planned,
+    messages: stored.messages,
+    clusters: stored.clusters,
+    resumed: already.size > 0,
+  });
+  return { run: stored, sent: messages.length, alreadyPlanned: false };
+}

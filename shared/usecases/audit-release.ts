@@ -1,0 +1,122 @@
+/**
+ * The audit worker's core: for every release of one message, run `releaseStatus`
+ * (bounded per cluster by the shared ClusterLimiter), fold the result into the
+ * history, and publish the changes. A cluster that cannot be read makes an
+ * Unknown snapshot saying why; a release deleted since planning is skipped;
+ * only a store outage (releases or snapshots) fails the message, so SQS
+ * redelivers it and the per-(run, release) idempotency makes that safe.
+ */
+import type { ClusterConnector } from "../clusters/connector.ts";
+import { isDomainError } from "../errors.ts";
+import type { AuditMessage } from "../history/audit-message.ts";
+import { type ChangeEventDeps, publishChange } from "../history/change-events.ts";
+import type { ClusterLimiter } from "../history/cluster-limiter.ts";
+import { observationFromError, observationFromReport } from "../history/observation.ts";
+import { type RecordResult, recordObservation } from "../history/record.ts";
+import type { MessageTally } from "../history/snapshot-store.ts";
+import type { KubeReader } from "../kube/reader.ts";
+import type { Clock, Logger } from "../ports.ts";
+import {
+  ReleaseNotFoundError,
+  StoreForbiddenError,
+  StoreTimeoutError,
+  StoreUnavailableError,
+} from "../store/errors.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
+import { releaseStatus } from "./status.ts";
+
+export interface AuditDeps extends ChangeEventDeps {
+  store: ReleaseStore;
+  clusters: ClusterConnector;
+  clock: Clock;
+  logger: Logger;
+  limiter: ClusterLimiter;
+  retentionDays: number;
+  /** The worker's one KubeReader: pools, per-cluster in-flight limit (shared by all its statuses), caches. */
+  kube: KubeReader;
+}
+
+export interface ReleaseOutcome {
+  cluster: string;
+  name: string;
+  namespace: string;
+  outcome: RecordResult["outcome"] | "gone";
+  health?: string;
+  snapshotId?: string;
+}
+
+export interface MessageOutcome {
+  tally: MessageTally;
+  releases: ReleaseOutcome[];
+}
+
+/** Errors that mean "our storage is down", not "this release or cluster is broken". */
+export function isStoreOutage(error: unknown): boolean {
+  return (
+    error instanceof StoreUnavailableError || error instanceof StoreTimeoutError || error instanceof StoreForbiddenError
+  );
+}
+
+export async function auditMessage(
+  deps: AuditDeps,
+  message: AuditMessage,
+  options: { deadline?: number } = {},
+): Promise<MessageOutcome> {
+  const results = await Promise.allSettled(
+    message.releases.map((target) => deps.limiter.run(message.cluster, () => auditOne(deps, message, target, options))),
+  );
+  const failure = results.find((r) => r.status === "rejected");
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+  const releases = results.map((r) => (r as PromiseFulfilledResult<ReleaseOutcome>).value);
+  const tally: MessageTally = {
+    done: releases.length,
+    failed: releases.filter((r) => r.health === "Unknown").length,
+    unhealthy: releases.filter((r) => r.health !== undefined && r.health !== "Current").length,
+    changed: releases.filter((r) => r.outcome === "created").length,
+  };
+  await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString());
+  return { tally, releases };
+}
+
+async function auditOne(
+  deps: AuditDeps,
+  message: AuditMessage,
+  target: AuditMessage["releases"][number],
+  options: { deadline?: number },
+): Promise<ReleaseOutcome> {
+  const key = { cluster: message.cluster, namespace: target.namespace, name: target.name };
+  let observation: ReturnType<typeof observationFromReport>;
+  try {
+    const report = await releaseStatus(
+      { store: deps.store, kube: deps.kube, logger: deps.logger },
+      { ...key, deadline: options.deadline },
+    );
+    observation = observationFromReport(report, message.runId, report.observedAt);
+  } catch (error) {
+    if (isStoreOutage(error)) throw error;
+    if (error instanceof ReleaseNotFoundError) return { ...key, outcome: "gone" };
+    if (!isDomainError(error))
+      deps.logger.error("audit of a release failed unexpectedly", { ...key, error: String(error) });
+    observation = observationFromError(
+      { ...key, revision: target.revision, status: "deployed" },
+      message.runId,
+      deps.clock.now().toISOString(),
+      error,
+    );
+  }
+  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays);
+  const createdHere = result.snapshot.runId === message.runId && result.snapshot.previousId !== undefined;
+  if (result.outcome === "created" && result.previous) {
+    await publishChange(deps, result.snapshot, result.previous);
+  } else if (result.outcome === "duplicate" && createdHere && deps.slack) {
+    // A redelivery after a crash between the write and the post: the claim in the store stops a second post.
+    const previous = await deps.snapshots.get(result.snapshot.previousId!, deps.clock.now()).catch(() => undefined);
+    await publishChange({ ...deps, logger: quiet(deps.logger), metrics: { count() {} } }, result.snapshot, previous);
+  }
+  return { ...key, outcome: result.outcome, health: result.snapshot.health.overall, snapshotId: result.snapshot.id };
+}
+
+/** The redelivered change was logged and counted the first time. */
+function quiet(logger: Logger): Logger {
+  return { ...logger, info() {} };
+}

@@ -1,0 +1,184 @@
+/**
+ * Reading the status history (API and CLI): a release's snapshots, one snapshot
+ * (with the status text as it was), the diff of two, the fleet's latest health,
+ * and audit runs. Every read checks the cluster against the registry first.
+ */
+import { createTwoFilesPatch } from "diff";
+import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
+import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
+import { changesBetween } from "../history/changes.ts";
+import { AuditRunNotFoundError, InvalidHistoryQueryError, SnapshotNotFoundError } from "../history/errors.ts";
+import {
+  type AuditRun,
+  type Change,
+  type FleetEntry,
+  isRunId,
+  parseSnapshotId,
+  type Snapshot,
+} from "../history/model.ts";
+import type { SnapshotStore } from "../history/snapshot-store.ts";
+import type { Clock } from "../ports.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey } from "../release/validation.ts";
+import type { Page, PageRequest } from "../store/release-store.ts";
+
+export interface HistoryDeps {
+  snapshots: SnapshotStore;
+  clusters: ClusterScope;
+  clock: Clock;
+}
+
+/** The documented JSON of one snapshot in a listing (the API's list route and `snapshots -o json`). */
+export interface SnapshotSummary {
+  id: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  seenCount: number;
+  revision: number;
+  releaseStatus: string;
+  health: { overall: HealthStatus; message: string };
+  missing: Snapshot["missing"];
+  changes: Change[];
+  error?: string;
+}
+
+export function summaryOf(snapshot: Snapshot): SnapshotSummary {
+  const summary: SnapshotSummary = {
+    id: snapshot.id,
+    firstSeenAt: snapshot.firstSeenAt,
+    lastSeenAt: snapshot.lastSeenAt,
+    seenCount: snapshot.seenCount,
+    revision: snapshot.revision,
+    releaseStatus: snapshot.releaseStatus,
+    health: { overall: snapshot.health.overall, message: snapshot.health.message },
+    missing: snapshot.missing,
+    changes: snapshot.changes,
+  };
+  if (snapshot.error !== undefined) summary.error = snapshot.error;
+  return summary;
+}
+
+/** The full document of `snapshots show` / GET .../snapshots/{id} (without the text, which ?output=table gives). */
+export function detailOf(snapshot: Snapshot) {
+  return {
+    ...summaryOf(snapshot),
+    release: snapshot.release,
+    runId: snapshot.runId,
+    lastRunId: snapshot.lastRunId,
+    previousId: snapshot.previousId,
+    resources: snapshot.resources,
+    counters: snapshot.counters,
+    textTruncated: snapshot.textTruncated ?? false,
+  };
+}
+
+const DURATION = /^(\d{1,6})(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `--since`/`?since=`: RFC 3339 (2026-12-02T10:00:00Z) or a duration before now (30m, 6h, 7d). */
+export function parseTime(name: string, value: string | undefined, now: Date): Date | undefined {
+  if (value === undefined || value === "") return undefined;
+  const duration = DURATION.exec(value);
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
+  if (/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value)) {
+    const at = new Date(value);
+    if (!Number.isNaN(at.getTime())) return at;
+  }
+  throw new InvalidHistoryQueryError(
+    `${name} ${JSON.stringify(value.slice(0, 60))} is not a time: use RFC 3339 (2026-12-02T10:00:00Z) or a duration ago (30m, 6h, 7d)`,
+  );
+}
+
+export async function listSnapshots(
+  deps: HistoryDeps,
+  key: ReleaseKey,
+  request: { since?: string; until?: string } & PageRequest,
+): Promise<{ snapshots: SnapshotSummary[]; cursor?: string }> {
+  const release = validateReleaseKey(key);
+  requireKnownCluster(deps.clusters, release.cluster);
+  const now = deps.clock.now();
+  const since = parseTime("since", request.since, now);
+  const until = parseTime("until", request.until, now);
+  if (since && until && since > until) {
+    throw new InvalidHistoryQueryError(`since (${since.toISOString()}) is after until (${until.toISOString()})`);
+  }
+  const page = await deps.snapshots.list(release, { since, until, limit: request.limit, cursor: request.cursor }, now);
+  return { snapshots: page.items.map(summaryOf), ...(page.cursor ? { cursor: page.cursor } : {}) };
+}
+
+/** One snapshot by id; `release`, when given (the API path), must be the id's own. */
+export async function showSnapshot(deps: HistoryDeps, id: string, release?: ReleaseKey): Promise<Snapshot> {
+  const parsed = parseSnapshotId(id);
+  requireKnownCluster(deps.clusters, parsed.release.cluster);
+  if (
+    release &&
+    (release.cluster !== parsed.release.cluster ||
+      release.namespace !== parsed.release.namespace ||
+      release.name !== parsed.release.name)
+  ) {
+    throw new SnapshotNotFoundError(id);
+  }
+  return deps.snapshots.get(id, deps.clock.now());
+}
+
+export interface SnapshotDiff {
+  from: string;
+  to: string;
+  changes: Change[];
+  /** The two status texts as a unified diff. */
+  diff: string;
+}
+
+/** `to` against `from` (default: the snapshot before `to`). */
+export async function diffSnapshots(
+  deps: HistoryDeps,
+  toId: string,
+  fromId?: string,
+  release?: ReleaseKey,
+): Promise<SnapshotDiff> {
+  const to = await showSnapshot(deps, toId, release);
+  const againstId = fromId ?? to.previousId;
+  if (!againstId) {
+    throw new InvalidHistoryQueryError(`snapshot ${toId} is the first of its release: name another to diff against`);
+  }
+  const from = await showSnapshot(deps, againstId);
+  const changes = changesBetween(from, to);
+  const diff = createTwoFilesPatch(from.id, to.id, from.text ?? "", to.text ?? "", from.firstSeenAt, to.firstSeenAt);
+  return { from: from.id, to: to.id, changes, diff };
+}
+
+export function parseHealthList(value: string | undefined): HealthStatus[] | undefined {
+  if (value === undefined || value === "") return undefined;
+  const list = value.split(",").map((item) => item.trim());
+  for (const item of list) {
+    if (!(HEALTH_STATUSES as readonly string[]).includes(item)) {
+      throw new InvalidHistoryQueryError(
+        `health ${JSON.stringify(item.slice(0, 40))} is not one of ${HEALTH_STATUSES.join(", ")}`,
+      );
+    }
+  }
+  return list as HealthStatus[];
+}
+
+export async function fleetHealth(
+  deps: HistoryDeps,
+  request: { health?: string; cluster?: string } & PageRequest,
+): Promise<Page<FleetEntry>> {
+  const health = parseHealthList(request.health);
+  if (request.cluster !== undefined) requireKnownCluster(deps.clusters, request.cluster);
+  const page = await deps.snapshots.fleet(
+    { health, cluster: request.cluster, limit: request.limit, cursor: request.cursor },
+    deps.clock.now(),
+  );
+  // Releases of clusters outside the registry are not shown (the registry is the product's scope).
+  return { ...page, items: page.items.filter((entry) => inScope(deps.clusters, entry.release.cluster)) };
+}
+
+export async function listAudits(deps: HistoryDeps, page: PageRequest): Promise<Page<AuditRun>> {
+  return deps.snapshots.listRuns(page);
+}
+
+export async function getAudit(deps: HistoryDeps, runId: string): Promise<AuditRun> {
+  if (!isRunId(runId)) throw new AuditRunNotFoundError(String(runId).slice(0, 60));
+  return deps.snapshots.getRun(runId);
+}

@@ -1,0 +1,114 @@
+/**
+ * `fleet` and `timeline` over the status-history snapshots (in-memory snapshot
+ * store, the history branch's fixtures), answered by the real worker handler
+ * from a real SQS event, posted to a loopback receiver: scoped by the access map.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { loggerPort } from "../../functions/_shared/telemetry.ts";
+import { createChatWorker } from "../../functions/chatops/worker.ts";
+import { type ResponseUrlReceiver, startResponseUrlReceiver } from "../../local/chatops-receiver.ts";
+import { parseAccessMap } from "../../shared/chatops/access.ts";
+import { parseChatCommand } from "../../shared/chatops/command.ts";
+import type { ChatJob } from "../../shared/chatops/job.ts";
+import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { recordObservation } from "../../shared/history/record.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
+import { sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { lambdaContext, RecordingLogger } from "../api/support.ts";
+import { NOW, observe, run } from "../history/fixtures.ts";
+
+let receiver: ResponseUrlReceiver;
+const snapshots = new MemorySnapshotStore();
+const access = parseAccessMap(
+  `
+slack:
+  - { team: T1, channels: [C1], clusters: [eu, us], namespaces: [shop] }
+`,
+  "test",
+);
+
+before(async () => {
+  receiver = await startResponseUrlReceiver();
+  const api = { cluster: "eu", namespace: "shop", name: "api" };
+  await recordObservation(snapshots, observe(api, run(0)), 90);
+  await recordObservation(snapshots, observe(api, run(5), { podHealth: "Failed", restarts: "3" }), 90);
+  await recordObservation(snapshots, observe({ cluster: "us", namespace: "shop", name: "web" }, run(5)), 90);
+  await recordObservation(
+    snapshots,
+    observe({ cluster: "us", namespace: "kube-system", name: "dns" }, run(5), { podHealth: "Failed" }),
+    90,
+  );
+});
+after(() => receiver.close());
+
+function worker() {
+  const clusters = {
+    list: () => [
+      { name: "eu", region: "eu-west-1" },
+      { name: "us", region: "us-east-1" },
+    ],
+    kubeConfig: async (): Promise<never> => {
+      throw new Error("fleet and timeline read no cluster");
+    },
+    invalidate() {},
+  };
+  return createChatWorker({
+    store: new MemoryReleaseStore(),
+    clusters,
+    kube: createKubeReader({ connector: clusters }),
+    clock: { now: () => NOW },
+    logger: loggerPort(new RecordingLogger()),
+    snapshots,
+    access,
+    allowHosts: [{ host: "127.0.0.1", port: Number(new URL(receiver.url).port) }],
+  });
+}
+
+async function ask(command: string) {
+  const responseUrl = receiver.responseUrl();
+  const job: ChatJob = {
+    version: 1,
+    caller: { platform: "slack", team: "T1", channel: "C1", user: "U1" },
+    command,
+    responseUrl,
+    public: false,
+    replaceOriginal: false,
+    receivedAt: Date.now(),
+    requestId: "r",
+  };
+  const record = sqsRecordFrom(
+    { MessageId: "m1", ReceiptHandle: "h", Body: JSON.stringify(job) },
+    "arn:aws:sqs:eu-west-1:1:q",
+    "eu-west-1",
+  );
+  const result = await worker()({ Records: [record] }, lambdaContext());
+  assert.deepEqual(result.batchItemFailures, []);
+  const message = await receiver.waitFor(new URL(responseUrl).pathname, 5000);
+  assert.deepEqual(message.violations, []);
+  return JSON.stringify(message.body);
+}
+
+test("the parser offers fleet and timeline only with snapshots", () => {
+  assert.ok(parseChatCommand("fleet", { snapshots: true }).ok);
+  assert.ok(!parseChatCommand("fleet").ok);
+});
+
+test("fleet lists what is not Current in the clusters and namespaces the channel may read", async () => {
+  const text = await ask("fleet");
+  assert.match(text, /Unhealthy now/);
+  assert.match(text, /eu\s+shop\/api\s+2\s+Failed/);
+  assert.doesNotMatch(text, /kube-system\/dns/, "a namespace the channel may not read is not shown");
+  assert.doesNotMatch(text, /shop\/web/, "Current releases are not listed");
+  assert.match(text, /GET \/fleet\/health/);
+});
+
+test("timeline shows a release's snapshots, newest first, with their changes", async () => {
+  const text = await ask("timeline api -n shop --cluster eu");
+  assert.match(text, /shop\/api timeline on eu/);
+  assert.match(text, /2026-01-01 00:05Z.*Failed/);
+  assert.match(text, /2026-01-01 00:00Z.*Current/);
+  assert.match(text, /GET \/clusters\/eu\/namespaces\/shop\/releases\/api\/snapshots/);
+  assert.match(await ask("timeline dns -n kube-system --cluster us"), /not allowed here/);
+});

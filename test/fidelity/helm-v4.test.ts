@@ -1,0 +1,403 @@
+/**
+ * Helm fidelity (issue #13) against the real helm 4.1.4: helm installs, upgrades, fails and
+ * uninstalls releases on the simulated EKS; kubectl exports helm's release Secrets; the CLI
+ * imports them into DynamoDB Local; then `helm list|history|status|get manifest` and this
+ * product's CLI (and API) are compared byte for byte, after the documented differences only
+ * (README "Differences from Helm").
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { runCommand } from "../../bin/lib/run.ts";
+import { createApiHandler } from "../../functions/api/app.ts";
+import { apiDepsFromEnv } from "../../functions/api/deps.ts";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { renderStructured } from "../../shared/render/index.ts";
+import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+
+const exec = promisify(execFile);
+const helm = await helmPath();
+const kubectl = await kubectlPath();
+const TABLE = "fidelity";
+const CLUSTER = "fid";
+
+let sim: SimulatedEks;
+let dynamo: DynamoDbLocal;
+let home: string;
+let chart: string;
+let kubeconfig: string;
+let cliEnv: NodeJS.ProcessEnv;
+let api: ReturnType<typeof createApiHandler>;
+let apiDeps: ReturnType<typeof apiDepsFromEnv> | undefined;
+
+const LONG_119 = `Upgrade "demo" failed: context deadline exceeded while waiting for Deployment default/demo to become ready (1 of 3)`;
+const LONG_299 = `${"A failed upgrade keeps its whole reason in the description: ".repeat(4)}and this one runs on past two hundred and ninety characters, to be sure the column is never cut at sixty!`;
+const MULTI_LINE = "Upgrade failed:\n  resource one is not ready\n  resource two is not ready";
+
+function helmEnv(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    KUBECONFIG: kubeconfig,
+    KUBECACHEDIR: join(home, "kube-cache"),
+    HELM_CACHE_HOME: join(home, "helm-cache"),
+    HELM_CONFIG_HOME: join(home, "helm-config"),
+    HELM_DATA_HOME: join(home, "helm-data"),
+    TZ: "UTC",
+    NO_COLOR: "1",
+  };
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function runHelm(args: string[]): Promise<Run> {
+  try {
+    const { stdout, stderr } = await exec(helm!, args, { env: helmEnv(), timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+async function helmOk(args: string[]): Promise<string> {
+  const run = await runHelm(args);
+  assert.equal(run.code, 0, `helm ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The product's CLI in this process: the same command modules and error reporting as bin/cli.ts. */
+async function cli(args: string[], stdin = ""): Promise<Run> {
+  const [name, ...rest] = args;
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = "";
+  let stderr = "";
+  out.on("data", (c) => {
+    stdout += c;
+  });
+  err.on("data", (c) => {
+    stderr += c;
+  });
+  const file = fileURLToPath(new URL(`../../bin/commands/${name}.ts`, import.meta.url));
+  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([stdin]), env: cliEnv });
+  return { code, stdout, stderr };
+}
+
+async function cliOk(args: string[]): Promise<string> {
+  const run = await cli(args);
+  assert.equal(run.code, 0, `cli ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout;
+}
+
+const callApi = (target: string) => api(httpApiEvent("GET", target), lambdaContext());
+
+before(async () => {
+  if (!helm || !kubectl) return;
+  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: CLUSTER }] }), startDynamoDbLocal()]);
+  home = await mkdtemp(join(tmpdir(), "fidelity-"));
+  kubeconfig = join(home, "kubeconfig");
+  await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
+  chart = join(home, "demo");
+  await helmOk(["create", chart]);
+  // Values and data that read as other types under YAML 1.1, and a line long enough to fold.
+  await writeFile(
+    join(chart, "templates", "yamlish.yaml"),
+    [
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "metadata:",
+      "  name: {{ .Release.Name }}-yamlish",
+      "  annotations:",
+      '    helm.sh/resource-policy: "keep"',
+      "data:",
+      '  bool: "yes"',
+      '  on: "on"',
+      '  date: "2026-01-01"',
+      '  hex: "0x1F"',
+      '  time: "12:30"',
+      '  empty: ""',
+      `  long: "${"a long value that goes past the eighty columns of the emitter ".repeat(3)}"`,
+      '  multi: "first line\\nsecond line\\n"',
+      "",
+    ].join("\n"),
+  );
+  await helmOk(["install", "demo", chart, "--description", MULTI_LINE]);
+  await helmOk(["upgrade", "demo", chart, "--description", LONG_119]);
+  await helmOk(["upgrade", "demo", chart, "--description", LONG_299]);
+  await helmOk(["upgrade", "demo", chart, "--description", "yes"]);
+  await helmOk(["install", "other", chart, "-n", "team", "--create-namespace"]);
+  await helmOk(["install", "labeled", chart, "--labels", "team=a,tier=web"]);
+  await helmOk(["install", "gone", chart]);
+  await helmOk(["uninstall", "gone", "--keep-history"]);
+  await helmOk(["install", "bad", chart]);
+  const broken = join(home, "broken");
+  await exec("cp", ["-r", chart, broken]);
+  await writeFile(
+    join(broken, "templates", "elsewhere.yaml"),
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: elsewhere\n  namespace: no-such-namespace\ndata: {a: b}\n",
+  );
+  assert.notEqual((await runHelm(["upgrade", "bad", broken])).code, 0, "the upgrade fails: status failed");
+
+  cliEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    RELEASES_TABLE: TABLE,
+    CLUSTERS: JSON.stringify(sim.registryEntries()),
+  };
+  // The SDK's default chain (the API's DynamoDB and EKS clients) reads these from the process.
+  Object.assign(process.env, {
+    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+  });
+  const client = new DynamoDBClient({ region: "us-east-1", endpoint: dynamo.endpoint });
+  await ensureReleasesTable(client, { tableName: TABLE, region: "us-east-1", endpoint: dynamo.endpoint });
+  client.destroy();
+  // What a user does: kubectl get secrets -A -l owner=helm -o json | cli import - --cluster fid
+  const { stdout: secrets } = await exec(kubectl!, ["get", "secrets", "-A", "-l", "owner=helm", "-o", "json"], {
+    env: helmEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const imported = await cli(["import", "-", "--cluster", CLUSTER], secrets);
+  assert.equal(imported.code, 0, imported.stderr);
+  apiDeps = apiDepsFromEnv(cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
+  api = createApiHandler(apiDeps);
+});
+
+after(async () => {
+  await apiDeps?.kube.close();
+  await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+describe("helm v4.1.4 and this product on the same releases", {
+  skip: (!helm || !kubectl) && "no helm/kubectl",
+}, () => {
+  test("list: every flag, byte for byte", async () => {
+    const flagSets = [
+      [],
+      ["-A"],
+      ["-q"],
+      ["--short", "-o", "json"],
+      ["-q", "-o", "yaml", "-A"],
+      ["--deployed"],
+      ["--failed"],
+      ["--uninstalled"],
+      ["--superseded"],
+      ["--deployed", "--failed"],
+      ["--superseded", "--deployed"],
+      ["--pending"],
+      ["--uninstalling"],
+      ["-f", "o"],
+      ["--filter", "^(d|g)"],
+      ["-m", "2"],
+      ["-m", "2", "--offset", "1"],
+      ["--max", "0"],
+      ["--offset", "10"],
+      ["-d"],
+      ["-d", "-r", "-A"],
+      ["-r"],
+      ["--no-headers"],
+      ["-l", "team=a"],
+      ["--selector", "status=deployed,team!=a"],
+      ["-l", "tier in (web,db)"],
+      ["--time-format", "2006-01-02 15:04:05Z0700 Mon Jan _2 .000 PM MST"],
+      ["-o", "json"],
+      ["-o", "yaml", "-A", "-d"],
+      ["--superseded", "-o", "yaml"],
+    ];
+    for (const flags of flagSets) {
+      const expected = await helmOk(["list", ...flags]);
+      assert.equal(await cliOk(["list", "--cluster", CLUSTER, ...flags]), expected, `list ${flags.join(" ")}`);
+    }
+  });
+
+  test("history: long and multi-line descriptions whole, -o json|yaml, --max 0, Helm's errors", async () => {
+    for (const flags of [
+      [],
+      ["-o", "json"],
+      ["-o", "yaml"],
+      ["--max", "2"],
+      ["--max", "0"],
+      ["--max", "0", "-o", "yaml"],
+    ]) {
+      const expected = await helmOk(["history", "demo", ...flags]);
+      assert.equal(
+        await cliOk(["history", "demo", "--cluster", CLUSTER, ...flags]),
+        expected,
+        `history ${flags.join(" ")}`,
+      );
+    }
+    const table = await cliOk(["history", "demo", "--cluster", CLUSTER]);
+    assert.ok(table.includes(LONG_299) && table.includes(LONG_119), "no description is cut");
+    assert.match(await cliOk(["history", "demo", "--cluster", CLUSTER, "-o", "yaml"]), /description: "yes"/);
+    for (const name of ["BAD_NAME", "nope"]) {
+      const theirs = await runHelm(["history", name]);
+      const ours = await cli(["history", name, "--cluster", CLUSTER]);
+      assert.equal(ours.stderr, theirs.stderr, `history ${name}`);
+      assert.notEqual(ours.code, 0);
+    }
+  });
+
+  test("status -o yaml: helm's bytes plus the documented additions (YAML 1.1 quoting, folding)", async () => {
+    const expected = await helmOk(["status", "demo", "-o", "yaml"]);
+    const ours = await cliOk(["status", "demo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "-o", "yaml"]);
+    assert.equal(withoutAdditions(ours), expected);
+    assert.match(ours, /bool: "yes"/);
+    assert.match(ours, /date: "2026-01-01"/);
+  });
+
+  test("get manifest and status: revision 0 or less is the latest; helm's final newline", async () => {
+    const latest = await helmOk(["get", "manifest", "demo"]);
+    assert.equal(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER]), latest);
+    for (const revision of ["0", "-1"]) {
+      assert.equal(await helmOk(["get", "manifest", "demo", `--revision=${revision}`]), latest);
+      assert.equal(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER, `--revision=${revision}`]), latest);
+    }
+    assert.equal(
+      await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER, "--revision", "2"]),
+      await helmOk(["get", "manifest", "demo", "--revision", "2"]),
+    );
+    const status = await cliOk(["status", "demo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "--revision=-1"]);
+    assert.match(status, /^REVISION: 4$/m);
+    const viaApi = bodyText(await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/demo/status?revision=0`));
+    assert.match(viaApi, /^REVISION: 4$/m);
+    const manifest = bodyJson(
+      await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/demo/revisions/0/manifest?output=json`),
+    ) as { revision: number };
+    assert.equal(manifest.revision, 4);
+  });
+
+  test("an uninstalled release (--keep-history): no Failed verdict, only what is still live", async () => {
+    const expected = await helmOk(["status", "gone"]);
+    const ours = await cliOk(["status", "gone", "--kubeconfig", kubeconfig, "--cluster", CLUSTER]);
+    assert.match(
+      ours,
+      /^HEALTH: Current \(kstatus: uninstalled, 1 of \d+ resources still in the cluster \(kept or left behind\)\)$/m,
+    );
+    assert.doesNotMatch(ours, /MISSING|Failed/);
+    assert.equal(withoutTextAdditions(ours), expected, "helm's text but the HEALTH and DRIFT lines");
+    assert.match(expected, /==> v1\/ConfigMap\nNAME +DATA +AGE\ngone-yamlish /, "helm lists the kept ConfigMap");
+  });
+
+  test("the API answers the CLI's documents for list, history and status", async () => {
+    for (const format of ["json", "yaml"] as const) {
+      const list = await cliOk(["list", "--cluster", CLUSTER, "-A", "-o", format]);
+      const listed = bodyJson(await callApi(`/clusters/${CLUSTER}/releases?output=json`)) as { releases: unknown[] };
+      assert.equal(renderStructured(listed.releases, format), list);
+      const apiYaml = bodyText(await callApi(`/clusters/${CLUSTER}/releases?output=${format}`));
+      assert.equal(apiYaml, renderStructured({ releases: listed.releases }, format), "wrapped, same policy");
+      const history = await cliOk(["history", "demo", "--cluster", CLUSTER, "-o", format]);
+      const api = bodyJson(
+        await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/demo/history?output=json`),
+      ) as { history: unknown[] };
+      assert.equal(renderStructured(api.history, format), history);
+    }
+    const filtered = await cliOk(["list", "--cluster", CLUSTER, "--deployed", "-f", "o", "-d", "-r", "-o", "json"]);
+    const viaApi = bodyJson(
+      await callApi(`/clusters/${CLUSTER}/namespaces/default/releases?deployed&filter=o&date&reverse`),
+    ) as { releases: unknown[] };
+    assert.equal(renderStructured(viaApi.releases, "json"), filtered);
+    assert.equal(
+      bodyText(await callApi(`/clusters/${CLUSTER}/namespaces/default/releases?output=table&superseded`)),
+      await cliOk(["list", "--cluster", CLUSTER, "--superseded"]),
+    );
+    // status: the same document, only observedAt and the request counters differ between two reads.
+    const volatile = (text: string) => text.replace(/"observedAt":"[^"]*"/, "").replace(/"counters":\{[^}]*\}/, "");
+    const cliJson = await cliOk(["status", "labeled", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "-o", "json"]);
+    const apiJson = bodyText(
+      await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/labeled/status?output=json`),
+    );
+    assert.equal(volatile(apiJson), volatile(cliJson));
+  });
+
+  // Last: helm 4 itself cannot read this release (it panics on list, history and status).
+  test("a release Helm stored without info: kept by import; status says Tiller's 'release info is missing'", async () => {
+    const payload = {
+      name: "noinfo",
+      namespace: "default",
+      version: 1,
+      chart: { metadata: { name: "demo", version: "0.1.0" } },
+      manifest: "",
+    };
+    const release = gzipSync(Buffer.from(JSON.stringify(payload)), { level: 9 }).toString("base64");
+    const secret = {
+      apiVersion: "v1",
+      kind: "Secret",
+      type: "helm.sh/release.v1",
+      metadata: {
+        name: "sh.helm.release.v1.noinfo.v1",
+        namespace: "default",
+        labels: { name: "noinfo", owner: "helm", status: "deployed", version: "1" },
+      },
+      data: { release: Buffer.from(release).toString("base64") },
+    };
+    const imported = await cli(["import", "-", "--cluster", CLUSTER], JSON.stringify(secret));
+    assert.equal(imported.code, 0, imported.stderr);
+    const status = await cli(["status", "noinfo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER]);
+    assert.equal(status.stderr, "Error: release info is missing\n");
+    assert.equal(status.code, 1);
+    const api = await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/noinfo/status`);
+    // The API reports stored-data faults by code (the error mapping words them for operators).
+    assert.equal((bodyJson(api) as { error: { code: string } }).error.code, "ReleaseInfoMissing");
+    assert.match(
+      await cliOk(["list", "--cluster", CLUSTER, "-f", "noinfo"]),
+      /^noinfo\tdefault {2}\t1 {7}\t- {6}\tunknown/m,
+    );
+    sim.cluster(CLUSTER).apply([secret]);
+    const theirs = await runHelm(["status", "noinfo"]);
+    assert.notEqual(theirs.code, 0);
+    assert.match(theirs.stderr, /nil pointer dereference/, "helm 4.1.4 panics on it");
+  });
+});
+
+/** Our status text minus the product's own lines (HEALTH, and DRIFT with its section: docs/drift.md). */
+function withoutTextAdditions(text: string): string {
+  return text
+    .replace(/^HEALTH: .*\n/m, "")
+    .replace(/^DRIFT: .*\n/m, "")
+    .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
+}
+
+/** Our status document minus the product's own top-level keys (documented additions). */
+function withoutAdditions(yaml: string): string {
+  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"]);
+  const out: string[] = [];
+  let skipping = false;
+  for (const line of yaml.split("\n")) {
+    const key = /^([A-Za-z_]+):/.exec(line)?.[1];
+    if (key !== undefined) skipping = added.has(key);
+    if (!skipping) out.push(line);
+  }
+  return out.join("\n");
+}
+
+test("README and docs/status.md list the differences from Helm in the same table", async () => {
+  const { readFileSync } = await import("node:fs");
+  const table = (file: string) => {
+    const text = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+    const start = text.indexOf("| area | this product | helm v4.1.4 | why |");
+    assert.ok(start >= 0, `${file} has the table`);
+    return text.slice(start, text.indexOf("\n\n", start));
+  };
+  assert.equal(table("README.md"), table("docs/status.md"));
+});

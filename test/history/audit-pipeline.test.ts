@@ -1,0 +1,246 @@
+/**
+ * The audit pipeline end to end on a real SQS protocol: the planner Lambda handler
+ * sends to fauxqs, the local poller hands Lambda SQS batches to the worker Lambda
+ * handler, which reads the simulated EKS; stores in memory (their DynamoDB side has
+ * its own contract run). A loopback receiver stands in for Slack's webhook.
+ */
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import { after, before, test } from "node:test";
+import type { SQSEvent } from "aws-lambda";
+import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
+import { createPlannerHandler } from "../../functions/audit/planner.ts";
+import { createWorkerHandler } from "../../functions/audit/worker.ts";
+import { DEMO_CLUSTERS, demoReleases } from "../../local/demo/releases.ts";
+import { seedDemo } from "../../local/demo/seed.ts";
+import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
+import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { silentLogger } from "../../shared/ports.ts";
+import { localLambdaContext } from "../../shared/queue/lambda-event.ts";
+import { createLocalPoller } from "../../shared/queue/local-poller.ts";
+import { StoreUnavailableError } from "../../shared/store/errors.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { simConnector } from "../status/sim-connector.ts";
+import { drainBodies, freshQueue, type LocalSqs, queueDepth, startTestSqs } from "../support/fauxqs.ts";
+
+let sqs: LocalSqs;
+let sim: SimulatedEks;
+let slack: Server;
+let slackUrl: string;
+const posts: { text: string; blocks: unknown[] }[] = [];
+
+before(async () => {
+  process.env.POWERTOOLS_METRICS_DISABLED = "true";
+  sqs = await startTestSqs();
+  sim = await startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })), seed: 3 });
+  slack = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      posts.push(JSON.parse(body));
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => slack.listen(0, "127.0.0.1", resolve));
+  const address = slack.address() as { port: number };
+  slackUrl = `http://127.0.0.1:${address.port}/services/T000/B000/xyz`;
+});
+
+/** Every runtime a test made: their KubeReaders hold connections to the simulator. */
+const runtimes: { close(): Promise<void> }[] = [];
+
+after(async () => {
+  await Promise.all(runtimes.map((runtime) => runtime.close()));
+  await sim.stop();
+  await sqs.stop();
+  await new Promise((resolve) => slack.close(resolve));
+});
+
+async function pipeline(options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore } = {}) {
+  const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
+  const store = new MemoryReleaseStore();
+  await seedDemo(store, sim);
+  const snapshots = options.snapshots ?? new MemorySnapshotStore();
+  const env = {
+    ...sqs.env,
+    AWS_ACCESS_KEY_ID: "local",
+    AWS_SECRET_ACCESS_KEY: "local",
+    CLUSTERS: JSON.stringify(sim.registryEntries()),
+    AUDIT_QUEUE_URL: queue.queueUrl,
+    AUDIT_RELEASES_PER_MESSAGE: "2",
+    AUDIT_CLUSTER_CONCURRENCY: "2",
+    POWERTOOLS_METRICS_DISABLED: "true",
+    ...options.env,
+  };
+  const connector = simConnector(sim);
+  const overrides = { store, snapshots, clusters: connector, log: silentLogger };
+  const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
+  const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
+  runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
+  const planner = createPlannerHandler(plannerRuntime);
+  const worker = createWorkerHandler(workerRuntime);
+  const poller = createLocalPoller({
+    client: sqs.client,
+    queueUrl: queue.queueUrl,
+    handler: worker,
+    waitTimeSeconds: 0,
+  });
+  const drain = async () => {
+    for (let i = 0; i < 50; i++) {
+      const outcome = await poller.pollOnce();
+      const depth = await queueDepth(sqs.client, queue.queueUrl);
+      if (outcome.received === 0 && depth.visible === 0 && depth.inFlight === 0) return;
+    }
+    throw new Error("queue did not drain");
+  };
+  return { queue, store, snapshots, planner, worker, poller, drain, workerRuntime, connector };
+}
+
+const releasesOf = () =>
+  demoReleases().map((d) => ({
+    cluster: d.cluster,
+    name: d.revisions.at(-1)!.name,
+    namespace: d.revisions.at(-1)!.namespace,
+  }));
+
+test("a scheduled run snapshots every deployed release once; the same slot again plans nothing; a later slot extends", async () => {
+  const p = await pipeline();
+  const first = await p.planner({ time: "2026-12-02T10:02:13Z" });
+  assert.equal(first.run.runId, "20261202T100000Z");
+  assert.equal(first.alreadyPlanned, false);
+  const deployed = (await p.store.listDeployed({ limit: 1000 })).items.length;
+  assert.equal(first.run.planned, deployed);
+  assert.deepEqual(first.run.clusters, [...new Set(releasesOf().map((r) => r.cluster))].sort());
+  await p.drain();
+  const run = await p.snapshots.getRun("20261202T100000Z");
+  assert.equal(run.done, deployed);
+  assert.ok(run.unhealthy >= 1, "the demo's api release is unhealthy");
+  // EventBridge retries the planner for the same slot: nothing is sent.
+  const again = await p.planner({ time: "2026-12-02T10:04:59Z" });
+  assert.equal(again.alreadyPlanned, true);
+  assert.deepEqual(await drainBodies(sqs.client, p.queue.queueUrl), []);
+  const api = { cluster: "demo-eu", namespace: "shop", name: "api" };
+  const history1 = await p.snapshots.list(api, {}, new Date());
+  assert.equal(history1.items.length, 1);
+  assert.equal(history1.items[0].health.overall, "Failed");
+  // The next slot: nothing changed, so the same snapshot is extended.
+  await p.planner({ time: "2026-12-02T10:05:00Z" });
+  await p.drain();
+  const history2 = await p.snapshots.list(api, {}, new Date());
+  assert.equal(history2.items.length, 1);
+  assert.equal(history2.items[0].seenCount, 2);
+});
+
+test("a change is a new snapshot with its changes, logged once and posted to Slack once despite a redelivery", async () => {
+  posts.length = 0;
+  const p = await pipeline({
+    env: { AUDIT_SLACK_WEBHOOK_URL: slackUrl, AUDIT_SLACK_WEBHOOK_ALLOW_HOSTS: new URL(slackUrl).host },
+  });
+  await p.planner({ time: "2026-12-02T11:00:00Z" });
+  await p.drain();
+  assert.equal(posts.length, 0, "a first snapshot is not a change");
+  // The api release recovers: its pod is ready and the deleted ConfigMap is back.
+  const api = demoReleases().find((d) => d.cluster === "demo-eu" && d.revisions.at(-1)!.name === "api")!;
+  sim.cluster("demo-eu").materialize(api.revisions.at(-1)!.manifest, { namespace: "shop" });
+  await p.planner({ time: "2026-12-02T11:05:00Z" });
+  // Deliver the api message twice (SQS is at least once) before the poller deletes it.
+  const bodies = await drainBodies(sqs.client, p.queue.queueUrl);
+  const event: SQSEvent = {
+    Records: bodies.map((body, i) => ({
+      messageId: `m${i}`,
+      receiptHandle: `r${i}`,
+      body,
+      attributes: {
+        ApproximateReceiveCount: "1",
+        SentTimestamp: "0",
+        SenderId: "x",
+        ApproximateFirstReceiveTimestamp: "0",
+      },
+      messageAttributes: {},
+      md5OfBody: "",
+      eventSource: "aws:sqs",
+      eventSourceARN: p.queue.queueArn,
+      awsRegion: "us-east-1",
+    })),
+  };
+  for (let i = 0; i < 2; i++) {
+    const answer = await p.worker(event, localLambdaContext("worker", 30_000));
+    assert.deepEqual(answer.batchItemFailures, []);
+  }
+  const history = await p.snapshots.list({ cluster: "demo-eu", namespace: "shop", name: "api" }, {}, new Date());
+  assert.equal(history.items.length, 2);
+  const [latest] = history.items;
+  assert.equal(latest.health.overall, "Current");
+  const kinds = latest.changes.map((c) => c.kind);
+  assert.ok(kinds.includes("health"), JSON.stringify(latest.changes));
+  assert.ok(kinds.includes("missing-resolved"), JSON.stringify(latest.changes));
+  assert.equal(posts.length, 1, "one post per change");
+  assert.match(posts[0].text, /shop\/api on demo-eu: Failed → Current/);
+  const run = await p.snapshots.getRun("20261202T110500Z");
+  assert.equal(run.changed, 1);
+  assert.equal(run.done, run.planned);
+});
+
+test("an unreachable cluster makes one Unknown snapshot per release; a store outage fails only its messages", async () => {
+  const p = await pipeline();
+  const original = p.connector.kubeConfig.bind(p.connector);
+  p.connector.kubeConfig = async (name) => {
+    if (name === "demo-us") throw new ClusterUnreachableError(name, `cluster "${name}": connection refused`);
+    return original(name);
+  };
+  await p.planner({ time: "2026-12-02T12:00:00Z" });
+  await p.drain();
+  const fleet = await p.snapshots.fleet({ cluster: "demo-us" }, new Date());
+  assert.ok(fleet.items.length > 0);
+  for (const entry of fleet.items) {
+    assert.equal(entry.health.overall, "Unknown");
+    assert.match(entry.health.message, /cluster not read: .*connection refused/);
+  }
+  // Now the snapshots table is down: every message fails (and will be redelivered), none is lost.
+  const failing = p.snapshots as MemorySnapshotStore & { latest: MemorySnapshotStore["latest"] };
+  const latest = failing.latest.bind(failing);
+  failing.latest = async () => {
+    throw new StoreUnavailableError(
+      "cannot reach DynamoDB at local: connection refused (ECONNREFUSED)",
+      "StoreUnreachable",
+    );
+  };
+  await p.planner({ time: "2026-12-02T12:05:00Z" });
+  const outcome = await p.poller.pollOnce();
+  assert.ok(outcome.received > 0);
+  assert.equal(outcome.failed, outcome.received);
+  assert.equal(outcome.deleted, 0);
+  failing.latest = latest;
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  await p.drain();
+  const run = await p.snapshots.getRun("20261202T120500Z");
+  assert.equal(run.done, run.planned);
+});
+
+test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount), the rest of the batch succeeds", async () => {
+  const p = await pipeline();
+  await p.planner({ time: "2026-12-02T13:00:00Z" });
+  const bodies = await drainBodies(sqs.client, p.queue.queueUrl);
+  const records = [...bodies, "{not json", JSON.stringify({ v: 1, runId: "x" })].map((body, i) => ({
+    messageId: `m${i}`,
+    receiptHandle: `r${i}`,
+    body,
+    attributes: {
+      ApproximateReceiveCount: "1",
+      SentTimestamp: "0",
+      SenderId: "x",
+      ApproximateFirstReceiveTimestamp: "0",
+    },
+    messageAttributes: {},
+    md5OfBody: "",
+    eventSource: "aws:sqs" as const,
+    eventSourceARN: p.queue.queueArn,
+    awsRegion: "us-east-1",
+  }));
+  const answer = await p.worker({ Records: records }, localLambdaContext("worker", 30_000));
+  assert.deepEqual(
+    answer.batchItemFailures.map((f) => f.itemIdentifier),
+    [`m${bodies.length}`, `m${bodies.length + 1}`],
+  );
+});

@@ -1,0 +1,275 @@
+/**
+ * The one contract every SnapshotStore honours (with recordObservation, the rules on top),
+ * run on the memory store and on DynamoDB Local. `makeStore` returns a fresh store.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { recordObservation } from "../../shared/history/record.ts";
+import { TRUNCATION_MARKER } from "../../shared/history/snapshot-codec.ts";
+import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
+
+export interface ContractHooks {
+  /** Damages a stored snapshot so it no longer reads back. */
+  corrupt(store: SnapshotStore, id: string): Promise<void>;
+}
+
+export function snapshotStoreContract(label: string, makeStore: () => Promise<SnapshotStore>, hooks: ContractHooks) {
+  describe(`${label}: SnapshotStore contract`, () => {
+    test("run-length history: equal digests extend the latest snapshot, a change writes a new one with its changes", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      const first = await recordObservation(store, observe(release, run(0)), 90);
+      assert.equal(first.outcome, "created");
+      assert.deepEqual(first.snapshot.changes, [{ kind: "first-seen", to: "Current" }]);
+      for (let i = 1; i <= 3; i++) {
+        // Restart counts and "ago" cells tick by themselves: not a change.
+        const again = await recordObservation(
+          store,
+          observe(release, run(i * 5), { restarts: `${i} (2m${i}s ago)` }),
+          90,
+        );
+        assert.equal(again.outcome, "extended");
+      }
+      const latest = await store.latest(release);
+      assert.equal(latest?.seenCount, 4);
+      assert.equal(latest?.lastSeenAt, "2026-01-01T00:15:00.000Z");
+      assert.equal(latest?.firstSeenAt, "2026-01-01T00:00:00.000Z");
+      const broken = await recordObservation(store, observe(release, run(20), { podHealth: "Failed" }), 90);
+      assert.equal(broken.outcome, "created");
+      assert.equal(broken.snapshot.previousId, first.snapshot.id);
+      assert.deepEqual(broken.snapshot.changes, [
+        { kind: "health", from: "Current", to: "Failed" },
+        { kind: "resource-health", subject: "v1/Pod api-1 (shop)", from: "Current", to: "Failed" },
+      ]);
+      const page = await store.list(release, {}, NOW);
+      assert.deepEqual(
+        page.items.map((s) => [s.id, s.seenCount, s.health.overall]),
+        [
+          [broken.snapshot.id, 1, "Failed"],
+          [first.snapshot.id, 4, "Current"],
+        ],
+      );
+      assert.equal(page.cursor, undefined);
+    });
+
+    test("idempotent per (runId, release): a redelivery, a rerun or an older run writes nothing", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      await recordObservation(store, observe(release, run(0)), 90);
+      await recordObservation(store, observe(release, run(5)), 90);
+      assert.equal((await recordObservation(store, observe(release, run(5)), 90)).outcome, "duplicate");
+      assert.equal((await recordObservation(store, observe(release, run(0)), 90)).outcome, "duplicate");
+      // A different observation under an already applied run id is still a duplicate (at-least-once delivery).
+      const late = await recordObservation(store, observe(release, run(5), { podHealth: "Failed" }), 90);
+      assert.equal(late.outcome, "duplicate");
+      assert.equal((await store.latest(release))?.seenCount, 2);
+      assert.equal((await store.list(release, {}, NOW)).items.length, 1);
+    });
+
+    test("concurrent deliveries of one message apply it once", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      await recordObservation(store, observe(release, run(0)), 90);
+      const outcomes = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          recordObservation(store, observe(release, run(5), { podHealth: "Failed" }), 90),
+        ),
+      );
+      assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ["created", "duplicate", "duplicate", "duplicate"]);
+      const firsts = await Promise.all(
+        Array.from({ length: 3 }, () => recordObservation(store, observe(uniqueRelease("x"), run(0)), 90)),
+      );
+      assert.ok(firsts.every((o) => o.outcome === "created"));
+      assert.equal((await store.list(release, {}, NOW)).items.length, 2);
+    });
+
+    test("get returns the status text; a text over the budget is stored truncated with a marker", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      const { randomBytes } = await import("node:crypto");
+      const huge = `NAME: x\n${randomBytes(600 * 1024).toString("base64")}`;
+      const result = await recordObservation(store, observe(release, run(0), { text: huge }), 90);
+      const read = await store.get(result.snapshot.id, NOW);
+      assert.equal(read.resources.length, 2);
+      if (read.textTruncated) {
+        assert.ok(read.text!.endsWith(TRUNCATION_MARKER));
+        assert.ok(huge.startsWith(read.text!.slice(0, read.text!.length - TRUNCATION_MARKER.length)));
+      } else {
+        assert.equal(read.text, huge);
+      }
+      const small = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);
+      assert.equal(
+        (await store.get(small.snapshot.id, NOW)).text,
+        `NAME: ${small.snapshot.release.name}\nHEALTH: Current\n`,
+      );
+      await assert.rejects(store.get(`${release.cluster}.${release.namespace}.${release.name}@${run(99)}`, NOW), {
+        name: "SnapshotNotFoundError",
+      });
+      await assert.rejects(store.get("no-id-at-all", NOW), { name: "InvalidSnapshotIdError" });
+    });
+
+    test("retention: expired snapshots are hidden from reads before TTL deletes them", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease(`ttl${process.pid}${Math.floor(Math.random() * 1e6)}`);
+      const old = await recordObservation(store, observe(release, run(0)), 1);
+      const later = new Date(Date.parse("2026-01-01T00:00:00Z") + 2 * 86_400_000);
+      await assert.rejects(store.get(old.snapshot.id, later), { name: "SnapshotNotFoundError" });
+      assert.equal((await store.list(release, {}, later)).items.length, 0);
+      assert.equal((await store.fleet({ cluster: release.cluster }, later)).items.length, 0);
+      // The release is seen again long after: a fresh history (first-seen), one latest in the fleet view.
+      const again = await recordObservation(store, observe(release, "20260103T000000Z"), 1);
+      assert.equal(again.outcome, "created");
+      assert.deepEqual(again.snapshot.changes, [{ kind: "first-seen", to: "Current" }]);
+      const fleet = await store.fleet({ cluster: release.cluster }, new Date("2026-01-03T01:00:00Z"));
+      assert.equal(fleet.items.filter((e) => e.release.name === release.name).length, 1);
+    });
+
+    test("list filters by since/until and pages with a cursor bound to its listing", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      for (let i = 0; i < 5; i++) {
+        await recordObservation(store, observe(release, run(i * 10), { podHealth: i % 2 ? "Failed" : "Current" }), 90);
+      }
+      const first = await store.list(release, { limit: 2 }, NOW);
+      assert.equal(first.items.length, 2);
+      assert.ok(first.cursor);
+      const second = await store.list(release, { limit: 2, cursor: first.cursor }, NOW);
+      const third = await store.list(release, { limit: 2, cursor: second.cursor }, NOW);
+      assert.deepEqual(
+        [...first.items, ...second.items, ...third.items].map((s) => s.runId),
+        [run(40), run(30), run(20), run(10), run(0)],
+      );
+      assert.equal(third.cursor, undefined);
+      const window = await store.list(
+        release,
+        { since: new Date("2026-01-01T00:15:00Z"), until: new Date("2026-01-01T00:30:00Z") },
+        NOW,
+      );
+      assert.deepEqual(
+        window.items.map((s) => s.runId),
+        [run(30), run(20)],
+      );
+      await assert.rejects(store.list(uniqueRelease(), { cursor: first.cursor }, NOW), { name: "InvalidCursorError" });
+      await assert.rejects(store.list(release, { cursor: "garbage!" }, NOW), { name: "InvalidCursorError" });
+    });
+
+    test("fleet: the latest health of each release, worst first, filtered by health and cluster, paged", async () => {
+      const store = await makeStore();
+      const cluster = `fleet${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      const healthy = { ...uniqueRelease(cluster), name: "a-healthy" };
+      const broken = { ...uniqueRelease(cluster), name: "b-broken" };
+      const recovered = { ...uniqueRelease(cluster), name: "c-recovered" };
+      await recordObservation(store, observe(healthy, run(0)), 90);
+      await recordObservation(store, observe(broken, run(0), { podHealth: "Failed" }), 90);
+      await recordObservation(store, observe(recovered, run(0), { podHealth: "Failed" }), 90);
+      await recordObservation(store, observe(recovered, run(5)), 90);
+      await recordObservation(store, observe(uniqueRelease(`${cluster}x`), run(0), { podHealth: "Failed" }), 90);
+      const all = await store.fleet({ cluster }, NOW);
+      assert.deepEqual(
+        all.items.map((e) => [e.release.name, e.health.overall]),
+        [
+          ["b-broken", "Failed"],
+          ["a-healthy", "Current"],
+          ["c-recovered", "Current"],
+        ],
+      );
+      const failed = await store.fleet({ cluster, health: ["Failed", "Unknown"] }, NOW);
+      assert.deepEqual(
+        failed.items.map((e) => e.release.name),
+        ["b-broken"],
+      );
+      const page1 = await store.fleet({ cluster, limit: 2 }, NOW);
+      const page2 = await store.fleet({ cluster, limit: 2, cursor: page1.cursor }, NOW);
+      assert.deepEqual(
+        [...page1.items, ...page2.items].map((e) => e.release.name),
+        ["b-broken", "a-healthy", "c-recovered"],
+      );
+      await assert.rejects(store.fleet({ cluster: "other", cursor: page1.cursor }, NOW), {
+        name: "InvalidCursorError",
+      });
+    });
+
+    test("audit runs: started once, messages counted once, listed newest first", async () => {
+      const store = await makeStore();
+      const runId = `${run(Math.floor(Math.random() * 1000))}-r${process.pid % 1000}`;
+      const started = await store.startRun(runId, "2026-01-01T00:00:00.000Z");
+      assert.deepEqual(started.sentParts, []);
+      await store.recordSent(runId, [
+        { id: "p1", releases: 10, cluster: "eu" },
+        { id: "p2", releases: 3, cluster: "us" },
+      ]);
+      await store.recordSent(runId, [{ id: "p1", releases: 10, cluster: "eu" }]);
+      const resumed = await store.startRun(runId, "2026-01-01T00:01:00.000Z");
+      assert.deepEqual(resumed.sentParts.sort(), ["p1", "p2"]);
+      assert.equal(resumed.startedAt, "2026-01-01T00:00:00.000Z");
+      await store.finishPlanning(runId, "2026-01-01T00:00:01.000Z");
+      assert.equal(
+        await store.completeMessage(
+          runId,
+          "p1",
+          { done: 9, failed: 1, unhealthy: 2, changed: 1 },
+          "2026-01-01T00:00:30.000Z",
+        ),
+        true,
+      );
+      assert.equal(
+        await store.completeMessage(
+          runId,
+          "p1",
+          { done: 9, failed: 1, unhealthy: 2, changed: 1 },
+          "2026-01-01T00:00:31.000Z",
+        ),
+        false,
+      );
+      const read = await store.getRun(runId);
+      assert.deepEqual(
+        { ...read },
+        {
+          runId,
+          startedAt: "2026-01-01T00:00:00.000Z",
+          plannedAt: "2026-01-01T00:00:01.000Z",
+          planned: 13,
+          clusters: ["eu", "us"],
+          messages: 2,
+          done: 9,
+          failed: 1,
+          unhealthy: 2,
+          changed: 1,
+          lastDoneAt: "2026-01-01T00:00:30.000Z",
+          durationMs: 30_000,
+        },
+      );
+      const later = `${run(1439)}-z${process.pid % 1000}`;
+      await store.startRun(later, "2026-01-01T23:59:00.000Z");
+      const listed = await store.listRuns({ limit: 1 });
+      assert.equal(listed.items[0].runId, later);
+      assert.ok(listed.cursor);
+      await assert.rejects(store.getRun("20000101T000000Z"), { name: "AuditRunNotFoundError" });
+    });
+
+    test("a change notification is claimed once, again after a failed post or a stale claim", async () => {
+      const store = await makeStore();
+      const { snapshot } = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);
+      const t = new Date("2026-01-01T00:00:00Z");
+      assert.equal(await store.claimNotification(snapshot.id, t), true);
+      assert.equal(await store.claimNotification(snapshot.id, t), false);
+      await store.finishNotification(snapshot.id, "failed", t);
+      assert.equal(await store.claimNotification(snapshot.id, t), true);
+      assert.equal(await store.claimNotification(snapshot.id, new Date(t.getTime() + 600_000)), true);
+      await store.finishNotification(snapshot.id, "sent", t);
+      assert.equal(await store.claimNotification(snapshot.id, new Date(t.getTime() + 3_600_000)), false);
+    });
+
+    test("a corrupt stored snapshot reads as an error naming it", async () => {
+      const store = await makeStore();
+      const { snapshot } = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);
+      await hooks.corrupt(store, snapshot.id);
+      await assert.rejects(store.get(snapshot.id, NOW), (error: Error) => {
+        assert.equal(error.name, "SnapshotCorruptError");
+        assert.match(error.message, new RegExp(`stored snapshot ${snapshot.id.replace(/[.@]/g, "\\$&")} is corrupt: `));
+        return true;
+      });
+    });
+  });
+}
