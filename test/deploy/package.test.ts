@@ -410,14 +410,23 @@ test("the Slack webhook bundle holds no Kubernetes client (it must ack within 3 
   skip: !hasUnzip && "unzip not installed",
 }, () => {
   const zip = join(dirname(zipPath), "chatopsWebhook.zip");
-  const map = JSON.parse(
-    spawnSync("unzip", ["-p", zip, "functions/chatops/slack-handler.mjs.map"], { encoding: "utf8", maxBuffer: 1 << 28 })
-      .stdout,
-  ) as { sources: string[] };
-  // No simulator, no Kubernetes client, no cluster session code: a small bundle that starts fast.
-  const offenders = map.sources.filter((source) =>
-    /(^|\/)local\/|@aws-sdk\/|@kubernetes\/client-node|shared\/kube\/(fetch|http|session)|shared\/eks\//.test(source),
-  );
+  // No source maps ship (serverless.yml custom.esbuild), but keepNames keeps every class and function name,
+  // so the code itself shows what was bundled.
+  const code = spawnSync("unzip", ["-p", zip, "functions/chatops/slack-handler.mjs"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  }).stdout;
+  assert.ok(code.length > 0, "slack-handler.mjs is in the zip");
+  // No simulator, no Kubernetes client, no cluster session code, no bundled SDK: a small bundle that starts fast.
+  const offenders = [
+    "startSimulatedEks",
+    "KubeConfig",
+    "KubeSession",
+    "ConnectionPools",
+    "createKubeReader",
+    "createEksConnector",
+    "DynamoDBClient",
+  ].filter((name) => new RegExp(`(this|[\\w$]+),"${name}"\\)|class ${name}\\b|function ${name}\\(`).test(code));
   assert.deepEqual(offenders, []);
   const size = spawnSync("unzip", ["-Z", "-l", zip, "functions/chatops/slack-handler.mjs"], {
     encoding: "utf8",
