@@ -68,13 +68,16 @@ function buildAccessEntries({ service, stage, region, access, registry }) {
   return { Resources, notCovered };
 }
 
-/** The shell commands that give `roleArn` read access on a cluster this stack does not cover. */
-function manualCommands(cluster, roleArn) {
+/**
+ * The shell commands that give `roleArn` (the role of function `key`) read access on a cluster this
+ * stack does not cover. aws-auth clusters also need infra/rbac/helm-status-reader.yml applied once.
+ */
+function manualCommands(cluster, roleArn, key = "reader") {
   const at = `--cluster-name ${cluster.name} --region ${cluster.region}`;
   if (cluster.access.mode === "aws-auth") {
+    // One username per function, so the cluster's audit log tells them apart.
     return [
-      `kubectl apply -f infra/rbac/helm-status-reader.yml   # once per cluster, as a cluster admin`,
-      `eksctl create iamidentitymapping --cluster ${cluster.name} --region ${cluster.region} --arn ${roleArn} --username helm-status --group helm-status-readers`,
+      `eksctl create iamidentitymapping --cluster ${cluster.name} --region ${cluster.region} --arn ${roleArn} --username helm-status-${key} --group helm-status-readers`,
     ];
   }
   const principal = cluster.roleArn ?? roleArn;
@@ -127,10 +130,13 @@ if (require.main === module) {
       for (const command of manualCommands(cluster, cluster.roleArn)) console.log(command);
       continue;
     }
+    if (cluster.access.mode === "aws-auth") {
+      console.log("kubectl apply -f infra/rbac/helm-status-reader.yml   # once, as a cluster admin");
+    }
     for (const key of clusterReaders(config.custom.access)) {
       const roleArn = `arn:aws:iam::${account}:role/${service}-${stage}-${region}-${key}`;
       console.log(`# role of the ${key} function`);
-      for (const command of manualCommands(cluster, roleArn)) console.log(command);
+      for (const command of manualCommands(cluster, roleArn, key)) console.log(command);
     }
   }
 }

@@ -5,6 +5,7 @@
  *   - per function: Errors >= 1, Throttles >= 1 (5 min), Duration p99 > 80% of its timeout (3 x 5 min);
  *   - per dead-letter queue (a queue some RedrivePolicy points at): messages visible > 0;
  *   - per queue with a dead-letter queue: oldest message older than 15 minutes (consumers behind);
+ *   - per DynamoDB table: read and write throttle events in two consecutive periods;
  *   - the HTTP API: 5xx answers >= 5 in 5 min;
  *   - product alarms on the EMF metrics the functions publish (custom.monitoring.alarms in
  *     serverless.yml), each only when the function that publishes it exists.
@@ -93,7 +94,9 @@ function productAlarms(definitions, functionKeys, log = () => {}) {
     const where = `custom.monitoring.alarms.${key}`;
     for (const field of Object.keys(definition))
       if (!FIELDS.includes(field)) problems.push(`${where}.${field}: unknown field`);
-    if (!definition.metric || !definition.dimensions || typeof definition.dimensions !== "object") {
+    // AWS/Lambda metrics default to the function's own FunctionName dimension.
+    const lambda = definition.namespace === "AWS/Lambda" && definition.dimensions === undefined;
+    if (!definition.metric || (!lambda && (!definition.dimensions || typeof definition.dimensions !== "object"))) {
       problems.push(`${where}: needs metric and dimensions (the EMF dimension set, exactly)`);
     }
     if (!(definition.comparison in COMPARISONS))
@@ -192,6 +195,29 @@ function buildMonitoring({ template, functions, definitions, settings, service, 
       );
     }
   }
+  for (const [table, resource] of Object.entries(resources)) {
+    if (resource.Type !== "AWS::DynamoDB::Table") continue;
+    // On-demand tables still throttle a hot partition (one item many writers update); two periods, not a blip.
+    for (const [kind, metric] of [
+      ["Read", "ReadThrottleEvents"],
+      ["Write", "WriteThrottleEvents"],
+    ]) {
+      Resources[`${table}${kind}ThrottleAlarm`] = alarm(
+        {
+          name: `${pascal(table)}-${kind.toLowerCase()}-throttles`,
+          description: `${table}: ${kind.toLowerCase()} requests throttled in two consecutive 5-minute periods`,
+          namespace: "AWS/DynamoDB",
+          metric,
+          dimensions: { TableName: { Ref: table } },
+          statistic: "Sum",
+          threshold: 0,
+          comparison: COMPARISONS[">"],
+          evaluationPeriods: 2,
+        },
+        context,
+      );
+    }
+  }
   if (resources.HttpApi) {
     Resources.HttpApi5xxAlarm = alarm(
       {
@@ -213,6 +239,10 @@ function buildMonitoring({ template, functions, definitions, settings, service, 
     log,
   );
   for (const entry of product) {
+    if (entry.dimensions === undefined) {
+      const { logicalId } = functions.find((f) => f.key === entry.function);
+      entry.dimensions = { FunctionName: { Ref: logicalId } };
+    }
     Resources[`${pascal(entry.key)}Alarm`] = alarm(
       {
         ...entry,
@@ -274,7 +304,10 @@ function dashboard({ functions, resources, product, Resources, service, stage })
   );
   widgets.push(widget("Duration p99 (ms)", fnRows("Duration", "p99"), place()));
   for (const entry of product) {
-    const dims = Object.entries(entry.dimensions).flat();
+    const dims = Object.entries(entry.dimensions).flatMap(([name, value]) => [
+      name,
+      value?.Ref ? `\${${value.Ref}}` : value,
+    ]);
     widgets.push(
       widget(
         entry.description ?? entry.key,

@@ -78,6 +78,12 @@ function buildRoles({ service, stage, region, functions, access, providerVpc, re
     for (const grant of Object.keys(grants)) {
       if (!GRANTS.includes(grant)) problems.push(`custom.access.${key}.${grant}: unknown grant (${GRANTS.join(", ")})`);
     }
+    for (const event of definition.events ?? []) {
+      // EventBridge Scheduler invokes through a role of its own, which these per-function roles do not provide.
+      if (event.schedule?.method === "scheduler") {
+        problems.push(`${where}.events: schedule method "scheduler" needs a scheduler role; use the default eventBus`);
+      }
+    }
     const name = functionName(service, stage, key, definition);
     const statements = [
       {

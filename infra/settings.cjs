@@ -15,7 +15,8 @@
  *     topicArn: arn:aws:sns:eu-west-1:123456789012:oncall   # optional: alarm and OK actions
  *     statusP99Ms: 10000          # status route p99 latency threshold
  *     auditLagMinutes: 15         # time since the last completed audit run
- *     chatopsAckP99Ms: 2500       # Slack wants an answer within 3 s
+ *     chatopsAckP99Ms: 2500       # Slack wants an acknowledgement within 3 s
+ *     chatopsTeamsP99Ms: 4500     # Teams wants the answer itself within 5 s
  *   secrets:                      # SSM parameter names (SecureString); only the names reach the template
  *     slackSigningSecret: /helm-status/prod/slack-signing-secret
  *     teamsSecret: /helm-status/prod/teams-secret
@@ -35,7 +36,7 @@ const KMS_ARN = /^arn:aws(-[a-z-]+)?:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/;
 const PARAMETER = /^\/?[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
 const INTERFACE_SERVICES = ["sts", "eks", "sqs", "ssm"];
 
-const DEFAULT_ALARMS = { statusP99Ms: 10_000, auditLagMinutes: 15, chatopsAckP99Ms: 2_500 };
+const DEFAULT_ALARMS = { statusP99Ms: 10_000, auditLagMinutes: 15, chatopsAckP99Ms: 2_500, chatopsTeamsP99Ms: 4_500 };
 
 function settingsFile(stage, env = process.env) {
   return env.DEPLOY_SETTINGS_FILE?.trim() || path.join(__dirname, "stages", `${stage}.yml`);

@@ -104,6 +104,10 @@ export function validateTemplate(template: Template, spec: Spec = loadSpec()): s
   const resources = template.Resources ?? {};
   if (Object.keys(resources).length === 0) problems.push("Resources: a template needs at least one resource");
   const known = new Set([...Object.keys(resources), ...Object.keys(template.Parameters ?? {})]);
+  // CloudFormation refuses a resource and a parameter of one name (a Ref could mean either).
+  for (const name of Object.keys(template.Parameters ?? {})) {
+    if (resources[name]) problems.push(`Parameters.${name}: a resource has the same logical id`);
+  }
   const conditions = new Set(Object.keys(template.Conditions ?? {}));
 
   const checkValue = (value: Json | undefined, type: SpecType, where: string): void => {

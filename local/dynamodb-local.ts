@@ -5,6 +5,11 @@
  * The stock jar binds every interface; a tiny Java launcher (compiled once with
  * javac into a cache directory) sets the Jetty connector's host to 127.0.0.1
  * before starting it. Without javac we fall back to the stock jar and say so.
+ *
+ * The launcher also watches its stdin, a pipe from this process: when the pipe
+ * closes (this process exited, even by kill -9, which runs no exit handler) the
+ * JVM exits too, so no orphaned engine keeps ~200 MB and the data folder. The
+ * stock-jar fallback has no watchdog; the data-folder lock stops such orphans.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -53,6 +58,16 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 public class LoopbackDynamoDbLocal {
   public static void main(String[] args) throws Exception {
+    // Die with the parent: stdin is a pipe from it, and EOF means it is gone.
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {}
+      } catch (Exception ignored) {
+      }
+      Runtime.getRuntime().halt(0);
+    }, "parent-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
     DynamoDBProxyServer proxy = ServerRunner.createServerFromCommandLineArgs(args);
     Field field = DynamoDBProxyServer.class.getDeclaredField("server");
     field.setAccessible(true);
@@ -147,9 +162,9 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   for (let attempt = 0; attempt < attempts; attempt++) {
     const port = options.port ?? (await freeLoopbackPort());
     try {
-      const engine = await launch({ jarDir, classpath, launcherDir, port, options });
+      const engine = await launch({ jarDir, classpath, launcherDir, port, options, onSpawn: lock?.recordEngine });
       if (!lock) return engine;
-      lock.announce(engine.endpoint);
+      lock.announce(engine.endpoint, engine.pid);
       return { ...engine, stop: () => engine.stop().finally(() => lock.release()) };
     } catch (error) {
       lastError = error;
@@ -166,9 +181,10 @@ interface LaunchPlan {
   launcherDir: string | undefined;
   port: number;
   options: DynamoDbLocalOptions;
+  onSpawn?: (pid: number) => void;
 }
 
-async function launch({ jarDir, classpath, launcherDir, port, options }: LaunchPlan): Promise<DynamoDbLocal> {
+async function launch({ jarDir, classpath, launcherDir, port, options, onSpawn }: LaunchPlan): Promise<DynamoDbLocal> {
   const engineArgs = ["-sharedDb", "-disableTelemetry", "-port", String(port)];
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
@@ -181,7 +197,10 @@ async function launch({ jarDir, classpath, launcherDir, port, options }: LaunchP
     ? [...javaArgs, "-cp", `${launcherDir}:${classpath}`, "LoopbackDynamoDbLocal", ...engineArgs]
     : [...javaArgs, "-jar", join(jarDir, "DynamoDBLocal.jar"), ...engineArgs];
   // Its own process group, so stop() also reaches anything the JVM spawned.
-  const child = spawn("java", args, { cwd: jarDir, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  // stdin is the watchdog's pipe: never written, closed by the kernel when this process ends.
+  const child = spawn("java", args, { cwd: jarDir, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin?.on("error", () => {});
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let output = "";
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-4000);
@@ -201,6 +220,7 @@ async function launch({ jarDir, classpath, launcherDir, port, options }: LaunchP
   }
   // From here the child must not keep the parent's event loop alive on its own.
   child.unref();
+  (child.stdin as unknown as { unref?: () => void })?.unref?.();
   (child.stdout as unknown as { unref?: () => void })?.unref?.();
   (child.stderr as unknown as { unref?: () => void })?.unref?.();
 

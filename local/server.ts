@@ -4,8 +4,10 @@
  * context, and the handler's result goes back as API Gateway would send it. The
  * routes live only in the handler; nothing here knows about them.
  */
+
+import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 
@@ -17,6 +19,14 @@ export interface LocalServerOptions {
   port?: number;
   /** Per-invocation budget, as the function's timeout (API Gateway's integration limit is 30 s). */
   timeoutMs?: number;
+  /**
+   * Invocations run at once (default 16); later requests wait their turn, first come first
+   * served, their budget counting from arrival as API Gateway's does. On AWS each concurrent
+   * request has its own Lambda; here they share one event loop, and 200 at once starved it
+   * (timers fired seconds late: DynamoDB "did not answer in time" 504s, p99 over 30 s, and
+   * RSS growing with every extra connection pool in use).
+   */
+  maxConcurrency?: number;
 }
 
 export interface LocalServer {
@@ -31,12 +41,30 @@ const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-www-form-urlen
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const timeoutMs = options.timeoutMs ?? 29_000;
+  const slots = new Slots(options.maxConcurrency ?? 16);
   const server: Server = createServer((req, res) => {
-    serve(req, res, options.handler, timeoutMs).catch((error) => {
+    serve(req, res, options.handler, timeoutMs, slots).catch((error) => {
       process.stderr.write(`local server: ${(error as Error).stack ?? error}\n`);
-      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
-      res.end('{"message":"Internal Server Error"}');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      writeError(res, 502, "BadGateway", "the function failed without an answer; see the server's log");
     });
+  });
+  // Requests Node's parser refuses before any handler runs (NUL or spaces in the path, an unknown method,
+  // headers over 16 KB): the same {error: {code, message}} shape as every other answer, then close.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === "ECONNRESET") {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] = clientErrorAnswer(error.code);
+    const body = JSON.stringify({ error: { code, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   // Loopback only: the local stack serves simulated clusters and has no auth in front of it.
   await new Promise<void>((resolve, reject) => {
@@ -55,30 +83,111 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handler: LambdaHttpHandler, timeoutMs: number) {
+/** A FIFO semaphore: at most `limit` invocations at once. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly limit: number;
+  constructor(limit: number) {
+    this.limit = Math.max(1, limit);
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: LambdaHttpHandler,
+  timeoutMs: number,
+  slots: Slots,
+) {
+  const arrived = Date.now();
   const chunks: Buffer[] = [];
   let size = 0;
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    tooLarge(res, declared);
+    return;
+  }
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > MAX_BODY_BYTES) {
-      res.writeHead(413, { "content-type": "application/json", connection: "close" });
-      res.end('{"message":"Request Entity Too Large"}');
-      req.destroy();
+      tooLarge(res, size);
       return;
     }
     chunks.push(chunk as Buffer);
   }
   const event = toApiGatewayEvent(req, Buffer.concat(chunks));
-  const context = lambdaContext(timeoutMs);
-  const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+  const result = await slots.run(async () => {
+    if (res.destroyed) return undefined; // the client gave up while waiting
+    const context = lambdaContext(Math.max(0, timeoutMs - (Date.now() - arrived)));
+    return (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | string | undefined;
+  });
+  if (res.destroyed) return;
   writeResult(res, result);
 }
 
-/** The event API Gateway builds for a `$default` route (headers lower-cased, repeats joined with commas). */
+function tooLarge(res: ServerResponse, bytes: number): void {
+  res.shouldKeepAlive = false;
+  writeError(
+    res,
+    413,
+    "RequestTooLarge",
+    `the request body is ${bytes} bytes or more, over API Gateway's ${MAX_BODY_BYTES}-byte limit`,
+  );
+  // Stop reading what is left of the body; the answer is already on its way.
+  res.once("finish", () => res.req.destroy());
+}
+
+function writeError(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(body)),
+    "cache-control": "no-store",
+  });
+  res.end(body);
+}
+
+function clientErrorAnswer(code: string | undefined): [number, string, string] {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [431, "RequestHeaderFieldsTooLarge", "the request headers are over the 16 KB limit"];
+    case "HPE_INVALID_METHOD":
+      return [400, "BadRequest", "malformed request: the method is not an HTTP method"];
+    case "HPE_INVALID_URL":
+      return [400, "BadRequest", "malformed request: the path has characters a URL cannot hold (NUL, space, control)"];
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+    case "HPE_HEADERS_TIMEOUT":
+      return [408, "RequestTimeout", "the request did not arrive in time"];
+    default:
+      return [400, "BadRequest", `malformed HTTP request (${code ?? "unparseable"})`];
+  }
+}
+
+/**
+ * The event API Gateway builds for a `$default` route (headers lower-cased, repeats joined with commas).
+ * The path is passed as sent: WHATWG URL parsing would resolve `/namespaces/../releases` to another
+ * route (the cluster-wide list); the router sees the `..` segment and refuses it instead.
+ */
 export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? "/", "http://localhost");
-  const rawPath = url.pathname;
-  const rawQueryString = url.search.startsWith("?") ? url.search.slice(1) : "";
+  const target = req.url ?? "/";
+  const url = new URL(target, "http://localhost");
+  const origin = target.startsWith("/") ? target : `${url.pathname}${url.search}`;
+  const queryAt = origin.indexOf("?");
+  const rawPath = queryAt === -1 ? origin : origin.slice(0, queryAt);
+  const rawQueryString = queryAt === -1 ? "" : origin.slice(queryAt + 1);
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -101,7 +210,9 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
   }
   const now = new Date();
   const requestId = randomUUID();
-  const isText = body.length === 0 || TEXT_TYPES.test(headers["content-type"] ?? "");
+  // A text type whose bytes are not UTF-8 goes base64 (as API Gateway does for binary), so the function
+  // sees the bytes and can refuse them, instead of text with U+FFFD in place of each bad byte.
+  const isText = body.length === 0 || (TEXT_TYPES.test(headers["content-type"] ?? "") && isUtf8(body));
   return {
     version: "2.0",
     routeKey: "$default",

@@ -19,6 +19,7 @@ import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { type LocalAudit, startLocalAudit } from "./audit.ts";
 import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
@@ -142,6 +143,23 @@ async function main(): Promise<void> {
   started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));
   printChatTour(server.url, chat);
+  const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
+  started.push({ name: "audits", stop: () => audit.stop() });
+  printAuditTour(server.url, audit);
+}
+
+function printAuditTour(url: string, audit: LocalAudit): void {
+  out();
+  out(
+    `Status history: the audit planner every ${audit.intervalSeconds}s (AUDIT_INTERVAL), the worker on ${audit.queueUrl}`,
+  );
+  out("Try (the demo's shop/api recovers after a few minutes: a change appears):");
+  out(`  curl -s ${url}/fleet/health`);
+  out(`  curl -s ${url}/clusters/demo-eu/namespaces/shop/releases/api/snapshots`);
+  out(`  curl -s ${url}/audits`);
+  out(
+    "  npm run --silent cli -- snapshots api -n shop --cluster demo-eu   # with the env of this process (CLUSTERS, endpoint)",
+  );
 }
 
 function printChatTour(url: string, chat: LocalChatops): void {

@@ -228,14 +228,23 @@ describe("store CLI on DynamoDB Local", () => {
     }
     assertOneLineError(await inProcess(["import", "-"], env, "{not json"), /stdin is not valid JSON/, 2);
     // Parsers quote the input around a fault; a release Secret's value must not reach a CI log.
-    const leaky = await inProcess(["import", "-"], env, '{"kind": "Secret", "data": {"password": hunter2}}');
-    assertOneLineError(leaky, /stdin is not valid JSON: unexpected character/, 2);
+    // Unterminated: neither JSON nor YAML flow (a complete `{... hunter2}` is valid YAML flow and is read as such).
+    const leaky = await inProcess(["import", "-"], env, '{"kind": "Secret", "data": {"password": hunter2}');
+    assertOneLineError(leaky, /stdin is not valid JSON: .*\(nor YAML: /, 2);
     assert.doesNotMatch(leaky.stderr, /hunter2/);
     const leakyYaml = await inProcess(["import", "-"], env, "kind: Secret\ndata:\n  password: |hunter2\n");
     assertOneLineError(leakyYaml, /neither JSON nor YAML: Block scalar header includes extra characters at line 3/, 2);
     assert.doesNotMatch(leakyYaml.stderr, /hunter2/);
     assertOneLineError(await inProcess(["import", "-"], env, ""), /stdin is empty/, 2);
     assertOneLineError(await inProcess(["import", "-"], env, "just some text\n"), /not a Kubernetes object/, 2);
+    assertOneLineError(await inProcess(["import", "-"], env, "[1,2,3]"), /not a Kubernetes object/, 2);
+    assertOneLineError(await inProcess(["import", "-"], env, "{}"), /not a Kubernetes object/, 2);
+    const latin1 = join(workDir, "latin1.json");
+    writeFileSync(latin1, Buffer.from('{"apiVersion":"v1","kind":"List","items":[],"x":"caf\xe9"}', "latin1"));
+    assertOneLineError(await inProcess(["import", latin1], env), /"[^"]*latin1\.json" is not valid UTF-8 text/, 2);
+    // YAML flow starting with `{` is YAML: an empty List is a valid no-op.
+    const flow = await inProcess(["import", "-"], env, "{apiVersion: v1, kind: List, items: []}");
+    assert.equal(flow.code, 0, flow.stderr);
   });
 
   test("with a registry configured, the store commands refuse a cluster outside it (the API's rule)", async () => {

@@ -65,6 +65,9 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
       CLUSTERS_FILE: "",
       AWS_ENDPOINT_URL_DYNAMODB: "",
       RELEASES_TABLE: "",
+      // A short local schedule and an early demo recovery, so the timeline shows a change within the test.
+      AUDIT_INTERVAL: "5",
+      DEMO_API_RECOVERS_AFTER: "7",
     },
     detached: true, // its own process group, as a terminal's foreground job
     stdio: ["ignore", "pipe", "pipe"],
@@ -109,6 +112,19 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
     30_000,
   );
   assert.match(output, /# shop\/api on demo-eu/);
+
+  // The audits fill the status history: the demo's api release recovers and the change is recorded.
+  await waitFor(/change: shop\/api on demo-eu: Failed -> Current/, () => output, 60_000);
+  const history = (await (await fetch(`${url}/clusters/demo-eu/namespaces/shop/releases/api/snapshots`)).json()) as {
+    snapshots: { health: { overall: string }; changes: { kind: string }[] }[];
+  };
+  assert.deepEqual(
+    history.snapshots.map((s) => s.health.overall),
+    ["Current", "Failed"],
+  );
+  assert.ok(history.snapshots[0].changes.some((c) => c.kind === "health"));
+  const fleet = (await (await fetch(`${url}/fleet/health`)).json()) as { releases: unknown[] };
+  assert.ok(fleet.releases.length >= 3);
 
   process.kill(-child.pid!, "SIGINT");
   const stopAt = Date.now();

@@ -53,7 +53,16 @@ export const run = defineCommand({
     }
     const registry = loadClusterRegistry(io.env);
     const cluster = values.cluster === undefined ? undefined : validateClusterName(values.cluster);
-    const connector = createEksConnector({ registry });
+    // Keys given in this command's environment win over the SDK's chain (which reads process.env only).
+    const keys =
+      io.env.AWS_ACCESS_KEY_ID && io.env.AWS_SECRET_ACCESS_KEY
+        ? {
+            accessKeyId: io.env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: io.env.AWS_SECRET_ACCESS_KEY,
+            ...(io.env.AWS_SESSION_TOKEN ? { sessionToken: io.env.AWS_SESSION_TOKEN } : {}),
+          }
+        : undefined;
+    const connector = createEksConnector({ registry, ...(keys ? { credentials: async () => keys } : {}) });
     // One reader for the whole pass: every status shares its per-cluster limit and connections.
     const kube = createKubeReader({ connector, clock: systemClock });
     const progress = io.stderr.isTTY

@@ -18,6 +18,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import type { CliIO } from "../lib/run.ts";
 
 const usage = `usage: npm run --silent cli -- chatops sign [--url URL] [--response-url URL] [--team T] [--channel C] [--user U] TEXT...
+       (the flags come first; from the first other word on, everything is the command TEXT, e.g. status api -n shop)
        npm run --silent cli -- chatops sign --button helm_refresh|helm_history|helm_status ... TEXT...
        npm run --silent cli -- chatops sign --teams [--url URL] [--team TENANT] [--channel C] [--user U] TEXT...
 
@@ -37,9 +38,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return sub === undefined ? 2 : 0;
   }
   if (sub !== "sign") throw new ValidationError(`unknown chatops subcommand "${sub}" (only: sign)`);
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
+  // Flags come first; everything from the first other word on is the chat TEXT (which has flags of its own).
+  const split = splitFlags(rest);
+  const { values } = parseArgs({
+    args: split.flags,
+    allowPositionals: false,
     options: {
       url: { type: "string" },
       "response-url": { type: "string" },
@@ -59,7 +62,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (values.format !== "curl-config" && values.format !== "json") {
     throw new ValidationError(`--format must be curl-config or json, not "${values.format}"`);
   }
-  const text = positionals.join(" ");
+  const text = split.text.join(" ");
   const ids = { team: values.team, channel: values.channel, user: values.user };
   let url: string;
   let body: string;
@@ -97,4 +100,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   ];
   io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
+}
+
+const VALUE_FLAGS = new Set(["--url", "--response-url", "--team", "--channel", "--user", "--button", "--format"]);
+const SWITCHES = new Set(["--teams", "--help", "-h"]);
+
+function splitFlags(args: string[]): { flags: string[]; text: string[] } {
+  let i = 0;
+  while (i < args.length) {
+    const name = args[i].split("=")[0];
+    if (args[i] === "--") return { flags: args.slice(0, i), text: args.slice(i + 1) };
+    if (SWITCHES.has(name)) i += 1;
+    else if (VALUE_FLAGS.has(name)) i += args[i].includes("=") ? 1 : 2;
+    else break;
+  }
+  return { flags: args.slice(0, i), text: args.slice(i) };
 }

@@ -1,8 +1,7 @@
 /** `import [FILE|-] [--cluster C]`: store Helm release Secrets/ConfigMaps (JSON or YAML) read from a file or stdin. */
 import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../../shared/errors.ts";
-import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
+import { parseImportDocument } from "../../shared/release/import-document.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
@@ -39,7 +38,8 @@ export const run = defineCommand({
         "no input: give a FILE, or pipe JSON into stdin (e.g. kubectl get secrets -A -l owner=helm -o json | ... import -)",
       );
     }
-    const document = parseDocument(await readSource(source, io), source);
+    const where = source === "-" ? "stdin" : JSON.stringify(source);
+    const document = parseImportDocument(await readSource(source, io), { syntax: "auto", where });
     const progress = io.stderr.isTTY
       ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
       : undefined;
@@ -53,14 +53,15 @@ export const run = defineCommand({
   },
 });
 
-async function readSource(source: string, io: CliIO): Promise<string> {
+/** Bytes, not text: the shared parser refuses invalid UTF-8 instead of decoding it to U+FFFD. */
+async function readSource(source: string, io: CliIO): Promise<Buffer> {
   if (source === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-    return Buffer.concat(chunks).toString("utf8");
+    return Buffer.concat(chunks);
   }
   try {
-    return await readFile(source, "utf8");
+    return await readFile(source);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -69,34 +70,17 @@ async function readSource(source: string, io: CliIO): Promise<string> {
   }
 }
 
-function parseDocument(text: string, source: string): unknown {
-  const where = source === "-" ? "stdin" : JSON.stringify(source);
-  if (!text.trim()) throw new ValidationError(`${where} is empty: expected a Secret, a ConfigMap or a List of them`);
-  try {
-    return JSON.parse(text);
-  } catch (jsonError) {
-    // kubectl -o yaml output is accepted too; only when JSON fails, since YAML parsing is slower.
-    if (/^\s*[{[]/.test(text)) {
-      throw new ValidationError(`${where} is not valid JSON: ${jsonErrorMessage(jsonError)}`, "InvalidImportDocument");
-    }
-    try {
-      return parseYaml(text, QUIET_YAML);
-    } catch (yamlError) {
-      // Never an excerpt: the input is release Secrets, and CI logs keep stderr.
-      throw new ValidationError(
-        `${where} is neither JSON nor YAML: ${yamlErrorMessage(yamlError)}`,
-        "InvalidImportDocument",
-      );
-    }
-  }
-}
-
 function renderSummary(summary: ImportSummary): string {
   const lines = summary.results
     .filter((r) => r.outcome === "failed")
     .map((r) => `failed: ${r.object}${r.release ? ` (${r.release} revision ${r.revision})` : ""}: ${r.error}`);
+  for (const r of summary.results) {
+    for (const warning of r.warnings ?? []) lines.push(`warning: ${r.object}: ${warning}`);
+  }
+  const notStarted = summary.notStarted > 0 ? `, not started ${summary.notStarted}` : "";
   lines.push(
-    `cluster ${summary.cluster}: imported ${summary.imported}, unchanged ${summary.unchanged}, skipped ${summary.skipped}, failed ${summary.failed}`,
+    `cluster ${summary.cluster}: imported ${summary.imported}, unchanged ${summary.unchanged}, skipped ${summary.skipped}, failed ${summary.failed}${notStarted}`,
   );
+  if (summary.hint) lines.push(summary.hint);
   return `${lines.join("\n")}\n`;
 }

@@ -13,12 +13,14 @@ import { type AuditRuntime, auditRuntimeFromEnv, recordSeconds, sqsClientFor } f
 export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, "time"> &
   Partial<EventBridgeEvent<"Scheduled Event", unknown>>;
 
-export function createPlannerHandler(runtime: AuditRuntime) {
+/** `slotSeconds` overrides AUDIT_SCHEDULE's period (npm start plans every AUDIT_INTERVAL seconds). */
+export function createPlannerHandler(runtime: AuditRuntime, options: { slotSeconds?: number } = {}) {
+  const slotSeconds = options.slotSeconds ?? runtime.config.settings.slotSeconds;
   const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
   return async (event: ScheduledEvent, _context?: Context): Promise<PlanResult> => {
     const time = event?.time ? new Date(event.time) : runtime.clock.now();
     const at = Number.isNaN(time.getTime()) ? runtime.clock.now() : time;
-    const runId = runIdFor(slotStart(at, runtime.config.settings.slotSeconds));
+    const runId = runIdFor(slotStart(at, slotSeconds));
     try {
       await publishAuditLag(runtime, at);
       return await planAudit(

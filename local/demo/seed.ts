@@ -1,3 +1,4 @@
+import { parseAllDocuments } from "yaml";
 import { registryScope } from "../../shared/clusters/scope.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -40,9 +41,37 @@ export async function seedDemo(store: ReleaseStore, sim: SimulatedEks): Promise<
     const deployed = demo.revisions.at(-1)!;
     // Live objects made a while ago, so AGE columns read like a running cluster and the
     // CrashLoopBackOff pod is older than its last restart.
-    sim
-      .cluster(demo.cluster)
-      .materialize(deployed.manifest, { createdAt: new Date(Date.now() - LIVE_AGE_MS), ...demo.live });
+    const cluster = sim.cluster(demo.cluster);
+    cluster.materialize(deployed.manifest ?? "", { createdAt: new Date(Date.now() - LIVE_AGE_MS), ...demo.live });
+    if (deployed.name === "web") changeBehindHelm(cluster, deployed.manifest ?? "", demo.live?.namespace);
   }
   return summary;
+}
+
+/**
+ * One change behind Helm's back, so the demo shows drift: Helm 4 owns web's objects (server-side apply), then
+ * someone ran `kubectl patch configmap web-config -p '{"data":{"LOG_LEVEL":"debug"}}'` (docs/drift.md).
+ */
+function changeBehindHelm(cluster: ReturnType<SimulatedEks["cluster"]>, manifest: string, namespace = "default") {
+  const withNamespace = parseAllDocuments(manifest)
+    .map((doc) => doc.toJS() as { metadata?: { namespace?: string } } | null)
+    .filter((object): object is { metadata?: { namespace?: string } } => object !== null)
+    .map((object) => ({
+      ...object,
+      // What Helm 4 adds to every object it applies (and so owns).
+      metadata: {
+        ...object.metadata,
+        namespace: object.metadata?.namespace ?? namespace,
+        labels: { ...(object.metadata as { labels?: object })?.labels, "app.kubernetes.io/managed-by": "Helm" },
+        annotations: {
+          ...(object.metadata as { annotations?: object })?.annotations,
+          "meta.helm.sh/release-name": "web",
+          "meta.helm.sh/release-namespace": namespace,
+        },
+      },
+    }));
+  cluster.applyAs("helm", withNamespace);
+  cluster.updateAs("kubectl-patch", { apiVersion: "v1", kind: "ConfigMap", name: "web-config", namespace }, (cm) => {
+    (cm.data as Record<string, string>).LOG_LEVEL = "debug";
+  });
 }

@@ -98,6 +98,50 @@ export class SimCluster implements DescribableCluster {
     return parseObjects(objects, `apply to cluster ${this.name}`).map((object) => this.upsert(object));
   }
 
+  /**
+   * Server-side apply as field manager `manager` would send it (PATCH application/apply-patch+yaml, forced by
+   * default): managedFields recorded like kube-apiserver does, e.g. to make materialized objects Helm-owned.
+   */
+  applyAs(manager: string, objects: object[] | string, options: { force?: boolean } = {}): KubeObject[] {
+    return parseObjects(objects, `apply to cluster ${this.name}`).map((config) => {
+      const type = this.typeOrThrow(config);
+      const namespace = type.namespaced ? config.metadata?.namespace || "default" : undefined;
+      const { object } = this.state.apply(type, namespace, config.metadata?.name ?? "", config, {
+        manager,
+        operation: "Apply",
+        force: options.force ?? true,
+      });
+      return structuredClone(object);
+    });
+  }
+
+  /**
+   * An Update as manager `manager` would make it (kubectl set/edit/patch, or `scale` through the /scale
+   * subresource): `change` edits a copy of the live object; managedFields recorded like kube-apiserver does.
+   */
+  updateAs(
+    manager: string,
+    target: { apiVersion: string; kind: string; name: string; namespace?: string },
+    change: (object: KubeObject) => void,
+    options: { subresource?: "scale" | "status" } = {},
+  ): KubeObject {
+    const type = this.typeOrThrow(target);
+    const namespace = type.namespaced ? (target.namespace ?? "default") : undefined;
+    const existing = this.state.store.get(type, namespace, target.name);
+    if (!existing) throw new SimulatorInputError(`updateAs: ${target.kind} ${target.name} does not exist`);
+    const next = structuredClone(existing);
+    change(next);
+    delete next.metadata?.resourceVersion;
+    const write = { manager, operation: "Update" as const, subresource: options.subresource };
+    return structuredClone(this.state.replace(type, next, { write, keepStatus: true }));
+  }
+
+  private typeOrThrow(object: { apiVersion?: string; kind?: string }) {
+    const type = this.state.typeFor(object.apiVersion ?? "", object.kind ?? "");
+    if (!type) throw new SimulatorInputError(`unknown kind ${object.apiVersion}/${object.kind}`);
+    return type;
+  }
+
   get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
     const type = this.state.typeFor(apiVersion, kind);
     if (!type) return undefined;

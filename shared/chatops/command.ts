@@ -7,10 +7,10 @@
  */
 import { isDomainError } from "../errors.ts";
 import {
+  revisionOrLatest,
   validateClusterName,
   validateNamespace,
   validateReleaseName,
-  validateRevision,
 } from "../release/validation.ts";
 
 interface Common {
@@ -145,9 +145,9 @@ function build(verb: ChatVerb, positionals: string[], flags: Flags): ChatCommand
       return { verb, ...common, allNamespaces: flags.allNamespaces === true };
     case "status": {
       const release = validateReleaseName(positionals[0]);
-      return flags.revision === undefined
-        ? { verb, release, ...common }
-        : { verb, release, ...common, revision: validateRevision(flags.revision) };
+      // Helm's rule, as everywhere: a revision of 0 or less is the latest.
+      const revision = revisionOrLatest(flags.revision);
+      return revision === undefined ? { verb, release, ...common } : { verb, release, ...common, revision };
     }
     case "history": {
       const release = validateReleaseName(positionals[0]);

@@ -34,12 +34,21 @@ export function detectDrift(input: DriftInput): DriftReport {
     input.objects.filter((o) => o.kind === "HorizontalPodAutoscaler").flatMap((o) => hpaTarget(o.manifest)),
   );
   const fields: DriftedField[] = [];
+  // Server-side applied: the release says so, or Helm's Apply entry is on any of its objects (an object whose
+  // every Helm-owned field was taken by others has none left).
+  let ssa = input.applyMethod === "ssa";
+  const found: Array<{ object: DriftObject; differences: Difference[] }> = [];
   for (const object of input.objects) {
+    const managedFields = (object.live.metadata as Record<string, unknown> | undefined)?.managedFields;
+    if (!ssa && Array.isArray(managedFields)) {
+      ssa = managedFields.some((e) => helm.has((e as { manager?: string })?.manager ?? "") && e?.operation === "Apply");
+    }
     const differences = compareObject(object);
-    if (differences.length === 0) continue;
+    if (differences.length > 0) found.push({ object, differences });
+  }
+  for (const { object, differences } of found) {
     const metadata = (object.live.metadata ?? {}) as Record<string, unknown>;
     const owners = readOwners(metadata.managedFields);
-    const ssa = input.applyMethod === "ssa" || owners.some((o) => helm.has(o.manager) && o.operation === "Apply");
     const targetedByHpa = hpaTargets.has(`${object.kind}/${object.name}`);
     for (const difference of differences) {
       fields.push(attribute(object, difference, owners, { helm, ssa, targetedByHpa }));
@@ -116,8 +125,15 @@ function display(value: unknown, other: unknown): string {
   if (value === undefined || value === null) return "<absent>";
   let text: string;
   if (typeof value === "string") {
-    text = value === "" || (typeof other === "number" && /^-?\d/.test(value)) ? JSON.stringify(value) : value;
+    // Quoted when empty, when a number is on the other side, or multi-line (kept on one line, escapes visible).
+    const quote = value === "" || (typeof other === "number" && /^-?\d/.test(value)) || hasControl(value);
+    text = quote ? JSON.stringify(value) : value;
   } else if (typeof value === "object") text = JSON.stringify(value);
   else text = String(value);
   return text.length > VALUE_WIDTH ? `${text.slice(0, VALUE_WIDTH - 1)}…` : text;
+}
+
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 32) return true;
+  return false;
 }

@@ -1,4 +1,5 @@
 import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
 import { yamlErrorMessage } from "../parse-errors.ts";
 import { isRecord } from "../values.ts";
 
@@ -33,6 +34,11 @@ export interface ManifestProblem {
   name?: string;
   source?: string;
   message: string;
+  /**
+   * The document is beyond what the reader accepts (too many aliases, too deep):
+   * Helm could not have applied it either, so import refuses such a manifest.
+   */
+  overLimit?: boolean;
 }
 
 export interface ParsedManifest {
@@ -41,14 +47,22 @@ export interface ParsedManifest {
 }
 
 const SOURCE_COMMENT = /^#\s*Source:\s*(.+?)\s*$/m;
+/** Aliases one document may expand (yaml's own default): a "billion laughs" document fails alone. */
+export const MAX_MANIFEST_ALIASES = 100;
 
 export function parseManifest(manifest: string): ParsedManifest {
   const objects: ManifestObject[] = [];
   const problems: ManifestProblem[] = [];
   if (!manifest.trim()) return { objects, problems };
 
-  const documents = parseAllDocuments(manifest, { uniqueKeys: false });
-  const list = Array.isArray(documents) ? documents : [];
+  let list: Document[];
+  try {
+    const documents = parseAllDocuments(manifest, { uniqueKeys: false });
+    list = Array.isArray(documents) ? documents : [];
+  } catch (error) {
+    // The parser itself gave up (a stack overflow on pathological input): one problem for the manifest.
+    return { objects, problems: [{ message: `invalid YAML: ${unreadable(error)}`, overLimit: isLimit(error) }] };
+  }
   let previousEnd = 0;
   for (const doc of list) {
     const source = sourceOf(doc, manifest, previousEnd);
@@ -68,10 +82,37 @@ export function parseManifest(manifest: string): ParsedManifest {
       problems.push({ source, message: "document is not a mapping" });
       continue;
     }
-    const value = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    let value: Record<string, unknown>;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_MANIFEST_ALIASES }) as Record<string, unknown>;
+      if (nestedDeeperThan(value)) throw new RangeError(`nested deeper than ${MAX_NESTING_DEPTH} levels`);
+    } catch (error) {
+      // Any reason at all (an alias bomb, a stack overflow, a bug): this document fails, the others are read.
+      problems.push({
+        ...identityFromNodes(doc),
+        source,
+        message: `cannot read document: ${unreadable(error)}`,
+        overLimit: isLimit(error),
+      });
+      continue;
+    }
     collect(value, source, objects, problems);
   }
   return { objects, problems };
+}
+
+/** yaml's alias-count guard, a recursion overflow, or our depth bound. */
+function isLimit(error: unknown): boolean {
+  return error instanceof RangeError || /alias count|resource exhaustion/i.test((error as Error)?.message ?? "");
+}
+
+function unreadable(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  if (/alias count|resource exhaustion/i.test(message)) {
+    return `more than ${MAX_MANIFEST_ALIASES} alias expansions (a YAML alias bomb?)`;
+  }
+  if (error instanceof RangeError) return `nested deeper than ${MAX_NESTING_DEPTH} levels`;
+  return yamlErrorMessage(error);
 }
 
 function collect(
@@ -117,6 +158,19 @@ function collect(
 function sourceOf(doc: Document, text: string, previousEnd: number): string | undefined {
   const end = doc.range?.[2] ?? previousEnd;
   return text.slice(previousEnd, end).match(SOURCE_COMMENT)?.[1];
+}
+
+/** Identity of a document that parsed but cannot be converted: read off its nodes, no alias expanded. */
+function identityFromNodes(doc: Document): Pick<ManifestProblem, "apiVersion" | "kind" | "name"> {
+  const text = (path: string[]) => {
+    try {
+      const value = doc.getIn(path);
+      return typeof value === "string" ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return { apiVersion: text(["apiVersion"]), kind: text(["kind"]), name: text(["metadata", "name"]) };
 }
 
 /** Best effort identity of a document the YAML parser refused, so MISSING can name it. */

@@ -5,6 +5,7 @@
  * only (templates and files are what make Helm's Secrets overflow).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
 import { isRecord } from "../values.ts";
 import { HelmPayloadError } from "./errors.ts";
@@ -96,6 +97,12 @@ export function releaseFromHelmJson(json: unknown, defaultNamespace = "default")
   if (!json || typeof json !== "object" || Array.isArray(json))
     throw new HelmPayloadError("release JSON is not an object");
   const raw = json as Record<string, unknown>;
+  // Before anything recursive touches it (hashing, YAML output): a value 10,000 levels deep fails here, by field.
+  for (const [field, value] of Object.entries(raw)) {
+    if (nestedDeeperThan(value, MAX_NESTING_DEPTH - 1)) {
+      throw new HelmPayloadError(`release ${field} is nested deeper than ${MAX_NESTING_DEPTH} levels`);
+    }
+  }
   if (raw.name === undefined || raw.name === "") throw new HelmPayloadError("release JSON has no name");
   if (raw.version === undefined) throw new HelmPayloadError("release JSON has no version");
   const name = asPayload(() => validateNewReleaseName(raw.name));

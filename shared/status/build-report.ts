@@ -55,7 +55,9 @@ export function buildStatusReport(input: ReportInput): StatusReport {
   let gone = 0;
 
   for (const problem of input.problems) {
-    missing.push({ ...problem, reason: "error", message: problem.message });
+    // The problem's own fields only (not the reader's internal flags), absent ones left out.
+    const { overLimit: _internal, ...entry } = problem;
+    missing.push({ ...entry, reason: "error", message: problem.message });
   }
 
   if ("failure" in input.fetched) {

@@ -25,10 +25,10 @@ export function driftSection(report: StatusReport): string | undefined {
   const now = Date.parse(report.observedAt);
   const rows = drift.fields.map((field) => [
     `${field.apiVersion.split("/").pop()}/${field.kind}`,
-    field.name,
-    field.field,
+    formatCell(field.name),
+    formatCell(field.field),
     formatCell(field.secret ? field.live : `${field.release} -> ${field.live}`),
-    changedBy(field),
+    formatCell(changedBy(field)),
     when(field, now),
     formatCell(note(field)),
   ]);

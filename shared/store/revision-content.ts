@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { ValidationError } from "../errors.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
 import { ReleaseTooLargeError } from "../release/errors.ts";
 import type {
   Hook,
@@ -62,6 +63,14 @@ export function validateReleaseForStore(cluster: string, release: Release): void
   if (typeof release.manifest !== "string") throw new ValidationError("release manifest must be a string");
   for (const [i, hook] of (release.hooks ?? []).entries()) {
     if (typeof hook?.manifest !== "string") throw new ValidationError(`hooks[${i}].manifest must be a string`);
+  }
+  for (const [field, value] of Object.entries(release)) {
+    if (nestedDeeperThan(value, MAX_NESTING_DEPTH - 1)) {
+      throw new ValidationError(
+        `release ${field} is nested deeper than ${MAX_NESTING_DEPTH} levels; such values cannot be stored`,
+        "ValueTooDeep",
+      );
+    }
   }
 }
 
@@ -181,8 +190,15 @@ export function summaryOf(cluster: string, metadata: ReleaseMetadata): ReleaseSu
   return summary;
 }
 
-/** JSON with object keys sorted, so equal content hashes equally whatever encoder wrote it. */
+/**
+ * JSON with object keys sorted, so equal content hashes equally whatever encoder wrote it.
+ * JSON.stringify recurses: a value nested thousands of levels deep would overflow the
+ * stack, so the depth is bounded first (stores validate it earlier, by field name).
+ */
 export function canonicalJson(value: unknown): string {
+  if (nestedDeeperThan(value)) {
+    throw new ValidationError(`value is nested deeper than ${MAX_NESTING_DEPTH} levels`, "ValueTooDeep");
+  }
   return JSON.stringify(value, (_key, v) => {
     if (v && typeof v === "object" && !Array.isArray(v)) {
       return Object.fromEntries(

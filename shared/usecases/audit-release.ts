@@ -41,6 +41,8 @@ export interface ReleaseOutcome {
   name: string;
   namespace: string;
   outcome: RecordResult["outcome"] | "gone";
+  /** A new snapshot with a previous one (a first snapshot is not a change). */
+  changed?: boolean;
   health?: string;
   snapshotId?: string;
 }
@@ -72,7 +74,7 @@ export async function auditMessage(
     done: releases.length,
     failed: releases.filter((r) => r.health === "Unknown").length,
     unhealthy: releases.filter((r) => r.health !== undefined && r.health !== "Current").length,
-    changed: releases.filter((r) => r.outcome === "created").length,
+    changed: releases.filter((r) => r.changed).length,
   };
   await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString());
   return { tally, releases };
@@ -113,7 +115,13 @@ async function auditOne(
     const previous = await deps.snapshots.get(result.snapshot.previousId!, deps.clock.now()).catch(() => undefined);
     await publishChange({ ...deps, logger: quiet(deps.logger), metrics: { count() {} } }, result.snapshot, previous);
   }
-  return { ...key, outcome: result.outcome, health: result.snapshot.health.overall, snapshotId: result.snapshot.id };
+  return {
+    ...key,
+    outcome: result.outcome,
+    changed: result.outcome === "created" && result.previous !== undefined,
+    health: result.snapshot.health.overall,
+    snapshotId: result.snapshot.id,
+  };
 }
 
 /** The redelivered change was logged and counted the first time. */

@@ -2,17 +2,25 @@
  * Import from Helm's own storage: one Secret/ConfigMap or a List of them (what
  * `kubectl get secrets -A -l owner=helm -o json` prints). Non-Helm objects are
  * skipped, a broken object is reported with its name and does not stop the
- * others; only a store outage aborts (re-running is idempotent).
+ * others; only a store outage aborts. Objects are written in parallel (bounded),
+ * one release's revisions in order; with a deadline, no object is started after
+ * it and the summary says how many were not started. Re-running is idempotent
+ * (stored revisions come back `unchanged`), so a partial import is continued by
+ * sending the same document again.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
-import { isDomainError, ValidationError } from "../errors.ts";
+import { isDomainError } from "../errors.ts";
+import { parseManifest } from "../kube/manifest.ts";
 import type { Logger } from "../ports.ts";
 import {
   decodeHelmStorageObject,
   describeObject,
+  HELM_OBJECT_PREFIX,
   isHelmStorageObject,
   type KubeObject,
 } from "../release/helm-codec.ts";
+import { importObjectsOf } from "../release/import-document.ts";
+import type { Release } from "../release/model.ts";
 import { validateClusterName } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
@@ -26,6 +34,8 @@ export interface ImportResult {
   release?: string;
   revision?: number;
   error?: string;
+  /** Stored, but `helm status` will report these manifest documents as errors. */
+  warnings?: string[];
 }
 
 export interface ImportSummary {
@@ -34,6 +44,12 @@ export interface ImportSummary {
   unchanged: number;
   skipped: number;
   failed: number;
+  /** Objects left alone because the deadline came first (0 when the import is complete). */
+  notStarted: number;
+  complete: boolean;
+  /** What to do about an incomplete import. */
+  hint?: string;
+  /** One per object started, in document order. */
   results: ImportResult[];
 }
 
@@ -48,7 +64,16 @@ export interface ImportInput {
   /** Parsed JSON/YAML. */
   document: unknown;
   onProgress?: (progress: ImportProgress) => void;
+  /** Epoch ms after which no object is started (writes already running finish). */
+  deadline?: number;
+  /** Objects written at once (default 16). */
+  concurrency?: number;
+  /** Wall clock for the deadline (default Date.now). */
+  now?: () => number;
 }
+
+export const DEFAULT_IMPORT_CONCURRENCY = 16;
+const MAX_IMPORT_CONCURRENCY = 64;
 
 /** Failures that are about one object; anything else (store down, bug) stops the import. */
 const PER_OBJECT_KINDS = new Set(["validation", "conflict", "too-large", "corrupt"]);
@@ -59,16 +84,59 @@ export async function importReleases(
 ): Promise<ImportSummary> {
   const cluster = validateClusterName(input.cluster);
   requireKnownCluster(deps.clusters, cluster);
-  const objects = objectsOf(input.document);
-  const summary: ImportSummary = { cluster, imported: 0, unchanged: 0, skipped: 0, failed: 0, results: [] };
-  for (const object of objects) {
-    const result = await importOne(deps, cluster, object);
-    summary[result.outcome] += 1;
-    summary.results.push(result);
-    if (result.outcome === "failed") {
-      deps.logger?.warn("release import failed", { cluster, object: result.object, error: result.error });
+  const objects = importObjectsOf(input.document);
+  const now = input.now ?? Date.now;
+  const concurrency = Math.min(
+    MAX_IMPORT_CONCURRENCY,
+    Math.max(1, Math.floor(input.concurrency ?? DEFAULT_IMPORT_CONCURRENCY)),
+  );
+  const results: (ImportResult | undefined)[] = new Array(objects.length);
+  const summary: ImportSummary = {
+    cluster,
+    imported: 0,
+    unchanged: 0,
+    skipped: 0,
+    failed: 0,
+    notStarted: 0,
+    complete: true,
+    results: [],
+  };
+  const lanes = new Lanes(objects);
+  let done = 0;
+  let outage: unknown;
+  const worker = async () => {
+    for (;;) {
+      if (outage !== undefined) return;
+      if (input.deadline !== undefined && now() >= input.deadline) return;
+      const next = lanes.take();
+      if (next === undefined) return;
+      try {
+        const result = await importOne(deps, cluster, objects[next.index]);
+        results[next.index] = result;
+        summary[result.outcome] += 1;
+        done += 1;
+        if (result.outcome === "failed") {
+          deps.logger?.warn("release import failed", { cluster, object: result.object, error: result.error });
+        }
+        input.onProgress?.({ done, total: objects.length, result });
+      } catch (error) {
+        outage ??= error;
+        return;
+      } finally {
+        lanes.finish(next.lane);
+      }
     }
-    input.onProgress?.({ done: summary.results.length, total: objects.length, result });
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, objects.length) }, worker));
+  if (outage !== undefined) throw outage;
+
+  summary.results = results.filter((r): r is ImportResult => r !== undefined);
+  summary.notStarted = objects.length - summary.results.length;
+  if (summary.notStarted > 0) {
+    summary.complete = false;
+    summary.hint =
+      `stopped before the deadline with ${summary.notStarted} of ${objects.length} objects not started; ` +
+      "re-run the same import to continue (revisions already stored come back unchanged)";
   }
   deps.logger?.info("release import finished", {
     cluster,
@@ -76,47 +144,100 @@ export async function importReleases(
     unchanged: summary.unchanged,
     skipped: summary.skipped,
     failed: summary.failed,
+    notStarted: summary.notStarted,
   });
   return summary;
+}
+
+/**
+ * Objects queued per release, so one release's revisions are written in document
+ * order (parallel transactions on one release would conflict) while different
+ * releases go in parallel. A lane is in `ready` only while nobody works on it.
+ */
+class Lanes {
+  private readonly queues = new Map<string, number[]>();
+  private readonly ready: string[] = [];
+  private head = 0;
+
+  constructor(objects: unknown[]) {
+    for (const [index, object] of objects.entries()) {
+      const key = laneOf(object, index);
+      const queue = this.queues.get(key);
+      if (queue) queue.push(index);
+      else {
+        this.queues.set(key, [index]);
+        this.ready.push(key);
+      }
+    }
+  }
+
+  take(): { index: number; lane: string } | undefined {
+    if (this.head >= this.ready.length) return undefined;
+    const lane = this.ready[this.head++];
+    const index = this.queues.get(lane)!.shift()!;
+    return { index, lane };
+  }
+
+  finish(lane: string): void {
+    const queue = this.queues.get(lane)!;
+    if (queue.length > 0) this.ready.push(lane);
+    else this.queues.delete(lane);
+  }
+}
+
+/** "namespace/release" from Helm's object name (sh.helm.release.v1.NAME.vN); any other object is its own lane. */
+function laneOf(object: unknown, index: number): string {
+  const metadata = (object as KubeObject | null)?.metadata;
+  const name = typeof metadata?.name === "string" ? metadata.name : "";
+  if (!name.startsWith(HELM_OBJECT_PREFIX)) return `#${index}`;
+  const release = name.slice(HELM_OBJECT_PREFIX.length).replace(/\.v\d+$/, "");
+  return `${typeof metadata?.namespace === "string" ? metadata.namespace : ""}/${release}`;
 }
 
 async function importOne(deps: { store: ReleaseStore }, cluster: string, object: unknown): Promise<ImportResult> {
   const name = describeObject(object);
   if (!isHelmStorageObject(object)) return { object: name, outcome: "skipped" };
-  let release: ReturnType<typeof decodeHelmStorageObject>;
+  let release: Release;
   try {
     release = decodeHelmStorageObject(object as KubeObject);
   } catch (error) {
     return { object: name, outcome: "failed", error: messageOf(error) };
   }
   const identity = { release: `${release.namespace}/${release.name}`, revision: release.version };
+  const manifest = checkManifests(release);
+  if (manifest.refused) return { object: name, outcome: "failed", ...identity, error: manifest.refused };
   try {
     const put = await deps.store.putRevision(cluster, release);
-    return { object: name, outcome: put === "unchanged" ? "unchanged" : "imported", ...identity };
+    const result: ImportResult = { object: name, outcome: put === "unchanged" ? "unchanged" : "imported", ...identity };
+    if (manifest.warnings.length > 0) result.warnings = manifest.warnings;
+    return result;
   } catch (error) {
     if (isDomainError(error) && PER_OBJECT_KINDS.has(error.kind)) {
       return { object: name, outcome: "failed", ...identity, error: error.message };
     }
+    // A stack overflow is about this object's shape (the stores bound depth first; this is the backstop).
+    if (error instanceof RangeError) return { object: name, outcome: "failed", ...identity, error: messageOf(error) };
     throw error;
   }
 }
 
-function objectsOf(document: unknown): unknown[] {
-  if (Array.isArray(document)) return document;
-  if (!document || typeof document !== "object") {
-    throw new ValidationError(
-      "the document is not a Kubernetes object: expected a Secret, a ConfigMap or a List of them (JSON)",
-      "InvalidImportDocument",
-    );
+/**
+ * The manifest is read the way `status` will read it. A document beyond the
+ * reader's bounds (an alias bomb, absurd nesting) refuses the revision: Helm
+ * could not have applied it, and storing it would only store a broken status.
+ * Other unreadable documents are stored and flagged.
+ */
+function checkManifests(release: Release): { refused?: string; warnings: string[] } {
+  const warnings: string[] = [];
+  const { problems } = parseManifest(release.manifest);
+  for (const problem of problems) {
+    const what = [problem.kind, problem.name].filter(Boolean).join("/") || "a document";
+    const where = problem.source ? ` (${problem.source})` : "";
+    const line = `manifest ${what}${where}: ${problem.message}`;
+    if (problem.overLimit) return { refused: `${line}; the manifest cannot be read within bounds`, warnings };
+    warnings.push(line);
   }
-  const { kind, items } = document as { kind?: unknown; items?: unknown };
-  if (typeof kind === "string" && kind.endsWith("List")) {
-    if (!Array.isArray(items)) {
-      throw new ValidationError(`the ${kind} has no items list`, "InvalidImportDocument");
-    }
-    return items;
-  }
-  return [document];
+  return { warnings };
 }
 
 function messageOf(error: unknown): string {

@@ -65,7 +65,9 @@ test("bad syntax says what is wrong", () => {
   bad("status api --max 3", /status does not take --max/);
   bad("history api --max 0", /--max must be a whole number from 1 to 50/);
   bad("history api --max 51", /--max must/);
-  bad("status api --revision 0", /invalid revision/);
+  bad("status api --revision two", /invalid revision/);
+  // Helm's rule: revision 0 (or less) is the latest, so no revision at all.
+  assert.equal((ok("status api --revision 0") as { revision?: number }).revision, undefined);
   bad("status Bad_Name", /release name is invalid: Bad_Name/);
   bad("status api -n Shop", /invalid namespace/);
   bad("status api --cluster 'bad name!'", /invalid cluster name|unexpected argument/);

@@ -39,6 +39,8 @@ const logger = new RecordingLogger();
 
 before(async () => {
   if (!hasJava) return;
+  // Powertools reads this from the process: no EMF lines between the test reports.
+  process.env.POWERTOOLS_METRICS_DISABLED = "true";
   [dynamo, sim] = await Promise.all([
     startDynamoDbLocal(),
     startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) }),

@@ -72,10 +72,9 @@ test("one entry per covered cluster and cluster-reading function; the rest are m
     `aws eks create-access-entry --cluster-name other-region --region us-east-1 --principal-arn ${role} --type STANDARD`,
     `aws eks associate-access-policy --cluster-name other-region --region us-east-1 --principal-arn ${role} --policy-arn arn:aws:eks::aws:cluster-access-policy/AmazonEKSViewPolicy --access-scope type=cluster`,
   ]);
-  assert.match(
-    eksAccess.manualCommands(registry[2], role)[1],
-    /^eksctl create iamidentitymapping --cluster old .*--group helm-status-readers$/,
-  );
+  assert.deepEqual(eksAccess.manualCommands(registry[2], role, "api"), [
+    `eksctl create iamidentitymapping --cluster old --region eu-west-1 --arn ${role} --username helm-status-api --group helm-status-readers`,
+  ]);
   assert.match(
     eksAccess.manualCommands(registry[3], role)[0],
     /--principal-arn arn:aws:iam::111122223333:role\/reader/,

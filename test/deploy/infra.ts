@@ -51,7 +51,7 @@ export const clusters = require("../../infra/clusters.cjs") as {
 };
 export const eksAccess = require("../../infra/eks-access.cjs") as {
   buildAccessEntries(input: AccessEntriesInput): Template & { notCovered: { cluster: string; reason: string }[] };
-  manualCommands(cluster: Json, roleArn: string): string[];
+  manualCommands(cluster: Json, roleArn: string, key?: string): string[];
 };
 
 export interface MonitoringInput {

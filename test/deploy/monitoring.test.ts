@@ -22,6 +22,10 @@ const template: Template = {
     },
     AuditDeadLetters: { Type: "AWS::SQS::Queue", Properties: {} },
     HttpApi: { Type: "AWS::ApiGatewayV2::Api", Properties: { Name: "x", ProtocolType: "HTTP" } },
+    ReleasesTable: {
+      Type: "AWS::DynamoDB::Table",
+      Properties: { KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }] },
+    },
   },
 };
 const functions = [
@@ -73,6 +77,8 @@ test("every function gets errors, throttles and p99 duration alarms; every dead-
     "AuditWorkerErrorsAlarm",
     "AuditWorkerThrottlesAlarm",
     "HttpApi5xxAlarm",
+    "ReleasesTableReadThrottleAlarm",
+    "ReleasesTableWriteThrottleAlarm",
     "StatusLatencyP99Alarm",
   ]);
   const duration = Resources.AuditWorkerDurationAlarm.Properties;
@@ -107,6 +113,26 @@ test("a product alarm watches its EMF metric with the exact dimension set; one w
   });
   assert.equal(withPlanner.Resources.AuditLagAlarm.Properties.Threshold, 1200);
   assert.equal(withPlanner.Resources.AuditLagAlarm.Properties.TreatMissingData, "breaching");
+});
+
+test("a product alarm on AWS/Lambda defaults to its function's FunctionName", () => {
+  const { Resources } = build({
+    definitions: {
+      ackLatency: {
+        function: "api",
+        namespace: "AWS/Lambda",
+        metric: "Duration",
+        statistic: "p99",
+        comparison: ">",
+        threshold: 2500,
+      },
+    },
+  });
+  assert.deepEqual(Resources.AckLatencyAlarm.Properties.Dimensions, [
+    { Name: "FunctionName", Value: { Ref: "ApiLambdaFunction" } },
+  ]);
+  const body = (Resources.OperationsDashboard.Properties.DashboardBody as { "Fn::Sub": string })["Fn::Sub"];
+  assert.match(body, /"AWS\/Lambda","Duration","FunctionName","\$\{ApiLambdaFunction\}"/);
 });
 
 test("bad product alarm definitions fail the package with every problem named", () => {

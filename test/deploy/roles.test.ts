@@ -85,7 +85,11 @@ test("packaging refuses a function without its own role or access entry, and unk
     () =>
       roles.buildRoles(
         input({
-          functions: { api: { role: "ApiRole" }, planner: { role: "ApiRole" }, worker: {} },
+          functions: {
+            api: { role: "ApiRole" },
+            planner: { role: "ApiRole", events: [{ schedule: { rate: ["rate(5 minutes)"], method: "scheduler" } }] },
+            worker: {},
+          },
           access: {
             api: { dynamodb: { ReleasesTable: ["Scan"] }, s3: ["bucket"], clusters: "write" },
             planner: { sqs: { receive: ["Q"] } },
@@ -97,6 +101,7 @@ test("packaging refuses a function without its own role or access entry, and unk
       for (const fragment of [
         "custom.access.gone: no function",
         "functions.planner.role: must be PlannerRole",
+        'functions.planner.events: schedule method "scheduler" needs a scheduler role',
         "functions.worker.role: must be WorkerRole",
         "custom.access.worker: missing",
         "custom.access.api.s3: unknown grant",

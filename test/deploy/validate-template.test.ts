@@ -61,7 +61,7 @@ test("unknown types, missing required and unknown properties at any depth, bad s
 
 test("references must name resources, parameters, pseudo parameters or attributes that exist", () => {
   const problems = validateTemplate({
-    Parameters: { Stage: { Type: "String" } },
+    Parameters: { Stage: { Type: "String" }, Role: { Type: "String" } },
     Resources: {
       Role: { ...role, DependsOn: ["Nothing"] },
       Entry: {
@@ -78,6 +78,7 @@ test("references must name resources, parameters, pseudo parameters or attribute
   });
   assert.deepEqual(problems.sort(), [
     "Outputs.X.Value: Fn::GetAtt on undefined Gone",
+    "Parameters.Role: a resource has the same logical id",
     "Resources.Entry.Properties.ClusterName: ${Missing} names nothing",
     "Resources.Entry.Properties.PrincipalArn: AWS::IAM::Role Role has no attribute Arnn",
     "Resources.Entry.Properties.Username: Ref to undefined Ghost",

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { kubeToolsEnv } from "../support/kube-tools.ts";
 
 /**
  * A small chart for the drift tests, installed with the real helm 4 (server-side apply): a Deployment with two
@@ -109,17 +110,7 @@ const run = promisify(execFile);
 
 /** Runs a real kubectl/helm with a private HOME and caches; returns stdout (throws with stderr on failure). */
 export function toolRunner(home: string, kubeconfig: string) {
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    KUBECONFIG: kubeconfig,
-    KUBECACHEDIR: join(home, "kube-cache"),
-    HELM_CACHE_HOME: join(home, "helm-cache"),
-    HELM_CONFIG_HOME: join(home, "helm-config"),
-    HELM_DATA_HOME: join(home, "helm-data"),
-    TZ: "UTC",
-    NO_COLOR: "1",
-  };
+  const env = kubeToolsEnv(home, kubeconfig);
   return async (binary: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
     try {
       return (await run(binary, args, { env: { ...env, ...extraEnv }, timeout: 60_000 })).stdout;

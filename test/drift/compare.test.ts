@@ -146,3 +146,10 @@ test("attribution: the last non-Helm owner, its time, helm ownership, SSA confli
     [undefined, true, false, true],
   );
 });
+
+test("a multi-line value stays on one line, escaped, so both sides show", () => {
+  const manifest = { apiVersion: "v1", kind: "ConfigMap", data: { conf: "a = 1\nb = 2\n" } };
+  const live = { ...manifest, data: { conf: "a = 1\nb = 3\n" } };
+  const [field] = detectDrift({ objects: [{ apiVersion: "v1", kind: "ConfigMap", name: "c", manifest, live }] }).fields;
+  assert.deepEqual([field.release, field.live], ['"a = 1\\nb = 2\\n"', '"a = 1\\nb = 3\\n"']);
+});

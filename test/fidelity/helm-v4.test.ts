@@ -24,13 +24,15 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
-import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
 const kubectl = await kubectlPath();
 const TABLE = "fidelity";
 const CLUSTER = "fid";
+/** The simulated cluster's clock stands still, so AGE cells are the same for helm and for us whenever each reads. */
+const FROZEN = new Date();
 
 let sim: SimulatedEks;
 let dynamo: DynamoDbLocal;
@@ -46,17 +48,7 @@ const LONG_299 = `${"A failed upgrade keeps its whole reason in the description:
 const MULTI_LINE = "Upgrade failed:\n  resource one is not ready\n  resource two is not ready";
 
 function helmEnv(): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    KUBECONFIG: kubeconfig,
-    KUBECACHEDIR: join(home, "kube-cache"),
-    HELM_CACHE_HOME: join(home, "helm-cache"),
-    HELM_CONFIG_HOME: join(home, "helm-config"),
-    HELM_DATA_HOME: join(home, "helm-data"),
-    TZ: "UTC",
-    NO_COLOR: "1",
-  };
+  return kubeToolsEnv(home, kubeconfig);
 }
 
 interface Run {
@@ -109,7 +101,10 @@ const callApi = (target: string) => api(httpApiEvent("GET", target), lambdaConte
 
 before(async () => {
   if (!helm || !kubectl) return;
-  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: CLUSTER }] }), startDynamoDbLocal()]);
+  [sim, dynamo] = await Promise.all([
+    startSimulatedEks({ clusters: [{ name: CLUSTER }], now: () => FROZEN }),
+    startDynamoDbLocal(),
+  ]);
   home = await mkdtemp(join(tmpdir(), "fidelity-"));
   kubeconfig = join(home, "kubeconfig");
   await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });

@@ -48,14 +48,19 @@ snapshotStoreContract("dynamodb-local", async () => open(), {
   },
 });
 
-test("dynamodb-local: a stable release costs one small item update per run; a change writes its items once", async () => {
+test("dynamodb-local: a stable release costs one small item update per run", async () => {
   const store = open();
   const release = uniqueRelease();
   await recordObservation(store, observe(release, run(0)), 90);
   const afterFirst = { ...store.stats };
   for (let i = 1; i <= 10; i++) await recordObservation(store, observe(release, run(i * 5)), 90);
   assert.equal(store.stats.items - afterFirst.items, 10);
-  assert.ok((store.stats.bytes - afterFirst.bytes) / 10 < 1024, "an extend writes under 1 KB");
+  // An UpdateItem costs the whole item's size (the summary stays small: the body is a separate item), plus the
+  // FLEET index copy (lastSeenAt is projected).
+  assert.ok(
+    (store.stats.writeUnits - afterFirst.writeUnits) / 10 <= 3,
+    `${store.stats.writeUnits - afterFirst.writeUnits} units`,
+  );
 });
 
 test("dynamodb-local: init enables TTL on expiresAt", async () => {

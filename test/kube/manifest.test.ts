@@ -84,3 +84,36 @@ test("a broken Secret document's problem names the fault and its place, never a 
   );
   assert.doesNotMatch(JSON.stringify(problems), /hunter2|s3cr3t/);
 });
+
+test("a document that cannot be read for any reason is a problem of its own; the others are still read", () => {
+  const cm = (name: string) =>
+    `---\n# Source: c/templates/${name}.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+  const bomb = [
+    "---",
+    "# Source: c/templates/bomb.yaml",
+    "apiVersion: v1",
+    "kind: ConfigMap",
+    "metadata: {name: lol}",
+    "data:",
+    "  a: &a [x, x, x, x, x, x, x, x, x]",
+    "  b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]",
+    "  c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]",
+    "  d: [*c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    "",
+  ].join("\n");
+  const deep = `---\n# Source: c/templates/deep.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: ${"[".repeat(300)}${"]".repeat(300)}\n`;
+  const { objects, problems } = parseManifest(cm("first") + bomb + deep + cm("last"));
+  assert.deepEqual(
+    objects.map((o) => o.name),
+    ["first", "last"],
+  );
+  assert.deepEqual(
+    problems.map((p) => [p.kind, p.name, p.source, p.overLimit]),
+    [
+      ["ConfigMap", "lol", "c/templates/bomb.yaml", true],
+      ["ConfigMap", "deep", "c/templates/deep.yaml", true],
+    ],
+  );
+  assert.match(problems[0].message, /more than 100 alias expansions/);
+  assert.match(problems[1].message, /nested deeper than 256 levels/);
+});

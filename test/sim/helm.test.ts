@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { helmPath } from "../support/kube-tools.ts";
+import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const run = promisify(execFile);
 const NOW = new Date("2026-12-02T15:10:00Z");
@@ -142,17 +142,7 @@ test("the real helm v4 prints `helm status` from a release Secret and the simula
   const kubeconfig = join(home, "kubeconfig");
   await writeFile(kubeconfig, cluster.kubeconfig(), { mode: 0o600 });
   const { stdout } = await run(helm, ["status", "demo", "--namespace", "default"], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      KUBECONFIG: kubeconfig,
-      KUBECACHEDIR: join(home, "kube-cache"),
-      HELM_CACHE_HOME: join(home, "helm-cache"),
-      HELM_CONFIG_HOME: join(home, "helm-config"),
-      HELM_DATA_HOME: join(home, "helm-data"),
-      TZ: "UTC",
-      NO_COLOR: "1",
-    },
+    env: kubeToolsEnv(home, kubeconfig),
     timeout: 60_000,
   });
   const podName = cluster

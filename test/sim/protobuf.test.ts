@@ -11,7 +11,7 @@ import {
   ProtobufDecodeError,
   ProtobufKindUnsupportedError,
 } from "../../local/sim/kube/protobuf.ts";
-import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const run = promisify(execFile);
 
@@ -130,15 +130,8 @@ test("the real kubectl creates a namespace and the real helm installs a chart (b
     join(chart, "templates", "cm.yaml"),
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: b\n",
   );
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    KUBECONFIG: kubeconfig,
-    KUBECACHEDIR: join(home, "kube-cache"),
-    HELM_CACHE_HOME: join(home, "helm-cache"),
-    HELM_CONFIG_HOME: join(home, "helm-config"),
-    HELM_DATA_HOME: join(home, "helm-data"),
-  };
+  // TZ and NO_COLOR too: harmless for install/upgrade, and one environment for every tool run.
+  const env = kubeToolsEnv(home, kubeconfig);
   const options = { env, timeout: 60_000 };
   await run(kubectl, ["create", "namespace", "team-a"], options);
   await run(helm, ["install", "tiny", chart, "-n", "team-a"], options);

@@ -24,7 +24,7 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-/** Starts `node SCRIPT ARGS` and collects its output as it comes; killed (SIGKILL) after `timeoutMs`. */
+/** Starts `node SCRIPT ARGS` and collects its output as it comes; killed (SIGKILL) after `timeoutMs` (default 2 min). */
 export function startNode(
   script: string,
   args: string[],
@@ -41,7 +41,8 @@ export function startNode(
   child.stderr?.on("data", (chunk) => {
     output.stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  // Generous: a loaded 2-core machine starts Java (DynamoDB Local) slowly; still bounded.
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => {

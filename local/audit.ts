@@ -1,0 +1,132 @@
+/**
+ * The status-history pipeline in `npm start`: the planner and worker Lambda
+ * handlers themselves, on fauxqs (a real SQS protocol), the planner every
+ * AUDIT_INTERVAL seconds (default 60) and the worker polling in-process like
+ * Lambda's event source mapping. With the demo, the `api` release recovers after
+ * DEMO_API_RECOVERS_AFTER seconds (default 150: its pod stops crash-looping and
+ * its deleted ConfigMap is restored), so a change shows up in the timeline.
+ */
+
+import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
+import { createPlannerHandler } from "../functions/audit/planner.ts";
+import { createWorkerHandler } from "../functions/audit/worker.ts";
+import type { ClusterConnector } from "../shared/clusters/connector.ts";
+
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/history/config.ts";
+import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
+import { type Logger, silentLogger } from "../shared/ports.ts";
+import { createLocalPoller } from "../shared/queue/local-poller.ts";
+import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
+import type { ReleaseStore } from "../shared/store/release-store.ts";
+import { demoReleases } from "./demo/releases.ts";
+import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
+import type { SimulatedEks } from "./sim/index.ts";
+
+export interface LocalAudit {
+  queueUrl: string;
+  intervalSeconds: number;
+  stop(): Promise<void>;
+}
+
+export async function startLocalAudit(options: {
+  env: NodeJS.ProcessEnv;
+  store: ReleaseStore;
+  clusters: ClusterConnector;
+  sim?: SimulatedEks;
+  out: (line: string) => void;
+}): Promise<LocalAudit> {
+  const { env, out } = options;
+  const intervalSeconds = seconds(env, "AUDIT_INTERVAL", 60, 5);
+  const recoverAfter = seconds(env, "DEMO_API_RECOVERS_AFTER", 150, 0);
+  const storeConfig = storeConfigFromEnv(env);
+  const snapshotsConfig = snapshotsConfigFromEnv(env);
+  const client = createDynamoDbClient(storeConfig);
+  try {
+    await ensureSnapshotsTable(client, { ...storeConfig, tableName: snapshotsConfig.tableName });
+  } finally {
+    client.destroy();
+  }
+  const sqs = await startLocalSqs({ port: 0 });
+  const queue = await createQueueWithDlq(sqs.client, "helm-status-audit", { visibilityTimeoutSeconds: 120 });
+  const auditEnv = {
+    ...env,
+    ...sqs.env,
+    AUDIT_QUEUE_URL: queue.queueUrl,
+    AWS_ENDPOINT_URL_DYNAMODB: storeConfig.endpoint,
+  };
+  const snapshots = openSnapshotStore(storeConfig, snapshotsConfig);
+  const overrides = { store: options.store, clusters: options.clusters, snapshots, log: consoleChanges(out) };
+  const planner = createPlannerHandler(auditRuntimeFromEnv(auditEnv, { needQueueUrl: true }, overrides), {
+    slotSeconds: intervalSeconds,
+  });
+  const worker = createWorkerHandler(auditRuntimeFromEnv(auditEnv, {}, overrides));
+  const poller = createLocalPoller({
+    client: sqs.client,
+    queueUrl: queue.queueUrl,
+    handler: worker,
+    waitTimeSeconds: 1,
+    functionTimeoutMs: 120_000,
+    functionName: "auditWorker",
+    onError: (error) => out(`audit worker: ${(error as Error).message}`),
+  });
+  poller.start();
+
+  const plan = async () => {
+    try {
+      // Each tick is its own slot (slotSeconds = AUDIT_INTERVAL, not EventBridge's minutes).
+      const result = await planner({ time: new Date().toISOString() });
+      if (!result.alreadyPlanned) {
+        out(`audit ${result.run.runId}: ${result.run.planned} releases planned over ${result.run.clusters.join(", ")}`);
+      }
+    } catch (error) {
+      out(`audit planner: ${(error as Error).message}`);
+    }
+  };
+  await plan();
+  const timer = setInterval(plan, intervalSeconds * 1000);
+  let recovery: NodeJS.Timeout | undefined;
+  if (options.sim && recoverAfter > 0) {
+    recovery = setTimeout(() => {
+      const api = demoReleases().find((d) => d.cluster === "demo-eu" && d.revisions.at(-1)!.name === "api");
+      if (!api) return;
+      options.sim!.cluster("demo-eu").materialize(api.revisions.at(-1)!.manifest, { namespace: "shop" });
+      out("demo: shop/api on demo-eu recovered (pod ready, ConfigMap restored); the next audit records the change");
+    }, recoverAfter * 1000);
+  }
+  return {
+    queueUrl: queue.queueUrl,
+    intervalSeconds,
+    async stop() {
+      clearInterval(timer);
+      if (recovery) clearTimeout(recovery);
+      await poller.stop();
+      await sqs.stop();
+    },
+  };
+}
+
+/** The console shows the change events only (the Lambda logs every line as JSON). */
+function consoleChanges(out: (line: string) => void): Logger {
+  return {
+    ...silentLogger,
+    info(message, attributes) {
+      if (attributes?.event !== "release-changed") return;
+      const changes = (attributes.changes as string[] | undefined)?.join("; ") ?? "";
+      out(
+        `change: ${attributes.namespace}/${attributes.release} on ${attributes.cluster}: ${attributes.from} -> ${attributes.to} (${changes}) snapshot ${attributes.snapshotId}`,
+      );
+    },
+    warn(message, attributes) {
+      out(`audit: ${message}${attributes?.error ? `: ${attributes.error}` : ""}`);
+    },
+  };
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < min) {
+    throw new Error(`${name}=${JSON.stringify(raw)} must be a whole number of seconds >= ${min}`);
+  }
+  return Number(raw);
+}

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startLocalServer } from "../../local/server.ts";
+
+/** Issue 14 item 7: the local server runs a bounded number of invocations at once, FIFO, budgets from arrival. */
+
+test("at most maxConcurrency invocations at once; the rest wait in order and their budget counts from arrival", async () => {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const order: number[] = [];
+  const remaining: number[] = [];
+  const server = await startLocalServer({
+    port: 0,
+    maxConcurrency: 3,
+    timeoutMs: 10_000,
+    handler: async (event, context) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      order.push(Number(event.rawPath.slice(1)));
+      remaining.push(context.getRemainingTimeInMillis());
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      inFlight--;
+      return { statusCode: 200, body: "ok" };
+    },
+  });
+  try {
+    const answers = [];
+    for (let i = 0; i < 12; i++) {
+      answers.push(fetch(`${server.url}/${i}`).then((r) => r.status));
+      // Staggered so arrival order is well defined.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.deepEqual(await Promise.all(answers), Array(12).fill(200));
+    assert.equal(maxInFlight, 3);
+    assert.deepEqual(order, [...Array(12).keys()], "first come, first served");
+    // The last ones waited about 3 rounds of 40 ms: their remaining budget shows it.
+    assert.ok(remaining[11] < 10_000 - 100, `remaining ${remaining[11]} ms`);
+  } finally {
+    await server.close();
+  }
+});
