@@ -4,7 +4,6 @@
  */
 import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
-import { closeKubeConnections } from "../shared/kube/http.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { createSqsClient, queueClientConfigFromEnv } from "../shared/queue/config.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
@@ -33,6 +32,6 @@ for (let i = 0, empty = 0; i < 10_000; i++) {
     releases += outcome.deleted;
   }
 }
-await closeKubeConnections();
+await runtime.lambda.close();
 process.stdout.write(`${JSON.stringify({ messages: releases, peakRss })}\n`);
 process.exit(0);

@@ -20,7 +20,6 @@ import { createQueueWithDlq, startLocalSqs } from "../local/fauxqs.ts";
 import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
 import type { DynamoDbSnapshotStore } from "../shared/history/dynamodb-snapshot-store.ts";
 import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
-import { closeKubeConnections } from "../shared/kube/http.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
@@ -199,7 +198,7 @@ try {
     );
   }
 } finally {
-  await closeKubeConnections();
+  // The runtimes' KubeReaders hold connections to the simulator; process.exit below ends them.
   await Promise.allSettled([sqs.stop(), sim.stop(), dynamo.stop()]);
 }
 process.exit(0);

@@ -114,19 +114,21 @@ export function isDiscoveryPath(path: string): boolean {
 
 /**
  * What pure waiting costs each side (no CPU at all): the engine pays a store read and
- * ceil(reads / 16) round trips, helm its process start and one round trip per request
+ * ceil(reads / cap) round trips, helm its process start and one round trip per request
  * (it reads one at a time). The ratio of the floors is the most this setup can show.
  */
 export function floors(f: {
   store: number;
   rtt: number;
   engineReads: number;
+  /** The per-status cap: reads go out in ceil(reads / cap) waves. */
+  perStatus: number;
   helmRequests?: number;
   helmStart?: number;
   engine: number;
   helm?: number;
 }): string[] {
-  const waves = Math.ceil(f.engineReads / 16);
+  const waves = Math.ceil(f.engineReads / f.perStatus);
   const engineFloor = f.store + waves * f.rtt;
   const lines = [
     `floors (waiting only): engine ${engineFloor.toFixed(0)} ms = store ${f.store.toFixed(0)} + ${waves} × RTT ${f.rtt.toFixed(0)}; measured − floor = ${(f.engine - engineFloor).toFixed(0)} ms of CPU and queueing`,

@@ -28,7 +28,6 @@ import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { lambdaContext } from "../local/server.ts";
 import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
-import { closeKubeConnections } from "../shared/kube/http.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import type { Release } from "../shared/release/model.ts";
 import { openReleaseStore, storeConfigFromEnv } from "../shared/store/config.ts";
@@ -65,6 +64,7 @@ async function faults(): Promise<void> {
     startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 14 }),
     startDynamoDbLocal(),
   ]);
+  let kube: { close(): Promise<void> } | undefined;
   try {
     const env: NodeJS.ProcessEnv = {
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
@@ -84,7 +84,9 @@ async function faults(): Promise<void> {
     const release = benchRelease("soak", "soak", 10);
     await sim.cluster(CLUSTER).materialize(release.manifest ?? "", { namespace: "soak" });
     await openReleaseStore(storeConfig).putRevision(CLUSTER, release);
-    const handler = createApiHandler(apiDepsFromEnv(process.env));
+    const apiDeps = apiDepsFromEnv(process.env);
+    kube = apiDeps.kube;
+    const handler = createApiHandler(apiDeps);
     const path = `/clusters/${CLUSTER}/namespaces/soak/releases/soak/status`;
     const call = async () => {
       const started = performance.now();
@@ -136,7 +138,7 @@ async function faults(): Promise<void> {
     out(`  handler heap after GC  ${mb(heapBefore)} -> ${mb(heapAfter)}`);
     await imports(handler, openReleaseStore(storeConfig));
   } finally {
-    await closeKubeConnections();
+    await kube?.close();
     await sim.stop();
     await dynamo.stop();
   }

@@ -4,7 +4,8 @@
  * (10 each of ServiceAccount, ConfigMap, Service, Deployment; 10 distinct
  * selectors, so 50 reads per status)? See docs/bench.md.
  *
- *   engine@16   releaseStatus + Helm text, warm (discovery cached, connections open), concurrency 16
+ *   engine      releaseStatus + Helm text, warm (KubeReader pools open), default caps: one wave
+ *   engine@16   the same at concurrency 16 (the default before issue #12: four waves)
  *   engine@1    the same at concurrency 1
  *   helm        the real helm v4 `helm status` on the same cluster state, process start included,
  *               its discovery cache warm (its own HOME, filled by a first run)
@@ -15,13 +16,18 @@
  * simulator runs in a worker thread, so its CPU does not share the engine's event
  * loop (a real API server is remote). Rounds interleave the four so load drift on
  * a shared machine hits all of them alike. Nothing is asserted: ratios are printed.
+ *
+ * Then (status-*.ts): a cold status, N = 10..640 reads, many statuses on one
+ * cluster (and a 429 storm), the local API under 200 clients, the peak RSS of
+ * `cli status` for a 5 MB manifest, the bundle and its import; last, every
+ * figure next to its target (docs/bench.md).
  */
-import { subscribe } from "node:diagnostics_channel";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
 import { createEksConnector } from "../shared/eks/connector.ts";
-import { closeKubeConnections, requesterFor } from "../shared/kube/http.ts";
+import { ConnectionPools } from "../shared/kube/http.ts";
+import { createKubeReader, type KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { renderStatusText } from "../shared/status/render-text.ts";
@@ -43,15 +49,20 @@ import {
   timed,
   timedHelmVersion,
 } from "./lib.ts";
+import { bundleFigures } from "./status-bundle.ts";
+import { type BenchContext, coldStatus, scaling } from "./status-cold-scale.ts";
+import { apiUnderLoad, manyStatuses } from "./status-load.ts";
+import { cliStatusPeakRss } from "./status-rss.ts";
 
 const LATENCY_MS = 20;
 const ROUNDS = 9;
 const LARGE_RUNS = 5;
+const API_LOAD_SECONDS = 20;
 const STORE_WARM_READS = 300;
 const STORE_WARM_MAX_MS = 15_000;
 const CLUSTER = "bench";
 /** Everything must be over well within this: a hung piece fails the bench instead of stalling it. */
-const WATCHDOG_MS = 5 * 60_000;
+const WATCHDOG_MS = 8 * 60_000;
 
 interface Sample {
   ms: number;
@@ -70,12 +81,6 @@ interface Sample {
   connects?: number;
 }
 
-// undici (the engine's HTTP client) announces every new connection here.
-let connects = 0;
-subscribe("undici:client:connected", () => {
-  connects++;
-});
-
 const watchdog = setTimeout(() => {
   process.stderr.write(`bench: not finished after ${WATCHDOG_MS / 1000} s, giving up\n`);
   process.exit(2);
@@ -86,6 +91,8 @@ async function main(): Promise<void> {
   const loadBefore = machineLoad();
   let sim: WorkerSimulatedEks | undefined;
   let dynamo: DynamoDbLocal | undefined;
+  let kube: KubeReader | undefined;
+  const rttPools = new ConnectionPools();
   try {
     [sim, dynamo] = await Promise.all([
       startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 1 }),
@@ -114,12 +121,15 @@ async function main(): Promise<void> {
 
     const credentials = sim.credentials;
     const connector = createEksConnector({ registry: sim.registryEntries(), credentials: async () => credentials });
-    const deps: StatusDeps = { store, clusters: connector, clock: { now: () => new Date() }, logger: silentLogger };
-    const status = async (name: string, namespace: string, concurrency: number, drift = true) => {
+    const reader = createKubeReader({ connector });
+    kube = reader;
+    const deps: StatusDeps = { store, kube: reader, logger: silentLogger };
+    const status = async (name: string, namespace: string, concurrency?: number, drift = true) => {
       const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency, drift });
       return { report, text: renderStatusText(report) };
     };
-    const requester = await requesterFor(CLUSTER, await connector.kubeConfig(CLUSTER));
+    const connects = () => reader.stats(CLUSTER).socketsOpened;
+    const requester = await rttPools.requester(CLUSTER, await connector.kubeConfig(CLUSTER));
     const storeRead = () => store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
     const roundTrip = async () => {
       const reply = await requester.get("/api/v1/namespaces/bench/configmaps/app-0", "application/json", signal());
@@ -139,6 +149,7 @@ async function main(): Promise<void> {
     await cluster.faults.set({ latencyMs: LATENCY_MS });
     // Warm-up: discovery cache, kubeconfig and token, connection pools, JIT on both threads.
     for (let i = 0; i < 4; i++) {
+      await status("bench", "bench");
       await status("bench", "bench", 16);
       await status("bench", "bench", 1);
       await status("large", "large", 16);
@@ -147,13 +158,13 @@ async function main(): Promise<void> {
     const measure = async (run: () => Promise<unknown>): Promise<Sample> => {
       await cluster.resetStats();
       const elu = performance.eventLoopUtilization();
-      const connectsBefore = connects;
+      const connectsBefore = connects();
       const simCpu = await simulator.cpuUsage();
       const cpu = process.threadCpuUsage();
       const { ms, value } = await timed(run);
       const cpuUsed = process.threadCpuUsage(cpu);
       const simCpuAfter = await simulator.cpuUsage();
-      const opened = connects - connectsBefore;
+      const opened = connects() - connectsBefore;
       const busyMs = performance.eventLoopUtilization(elu).active;
       const stats = await cluster.stats();
       const counters = (value as { report?: StatusReport } | undefined)?.report?.counters;
@@ -172,10 +183,11 @@ async function main(): Promise<void> {
     const helmPath = await helmBinary();
     const helm = helmPath ? helmRunner(helmPath, await cluster.kubeconfig()) : undefined;
     const samples: Record<
-      "engine" | "noDrift" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
+      "engine" | "engine16" | "noDrift" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
       Sample[]
     > = {
       engine: [],
+      engine16: [],
       noDrift: [],
       serial: [],
       limit: [],
@@ -192,8 +204,8 @@ async function main(): Promise<void> {
       }
       for (let round = 0; round < ROUNDS; round++) {
         // Drift on/off alternate which runs first, so a warm-second-run bias cancels out.
-        const on = () => status("bench", "bench", 16);
-        const off = () => status("bench", "bench", 16, false);
+        const on = () => status("bench", "bench");
+        const off = () => status("bench", "bench", undefined, false);
         if (round % 2 === 0) {
           samples.engine.push(await measure(on));
           samples.noDrift.push(await measure(off));
@@ -201,6 +213,7 @@ async function main(): Promise<void> {
           samples.noDrift.push(await measure(off));
           samples.engine.push(await measure(on));
         }
+        samples.engine16.push(await measure(() => status("bench", "bench", 16)));
         samples.serial.push(await measure(() => status("bench", "bench", 1)));
         samples.limit.push(await measure(limitOnce));
         samples.store.push(await measure(storeRead));
@@ -216,17 +229,18 @@ async function main(): Promise<void> {
     const largeSamples: Sample[] = [];
     const largeNoDrift: Sample[] = [];
     for (let i = 0; i < LARGE_RUNS; i++) {
-      if (i % 2 === 0) largeSamples.push(await measure(() => status("large", "large", 16)));
-      largeNoDrift.push(await measure(() => status("large", "large", 16, false)));
-      if (i % 2 === 1) largeSamples.push(await measure(() => status("large", "large", 16)));
+      if (i % 2 === 0) largeSamples.push(await measure(() => status("large", "large")));
+      largeNoDrift.push(await measure(() => status("large", "large", undefined, false)));
+      if (i % 2 === 1) largeSamples.push(await measure(() => status("large", "large")));
     }
-    const memory = await memoryGrowth(() => status("bench", "bench", 16));
-    const memoryLarge = await memoryGrowth(() => status("large", "large", 16));
+    const memory = await memoryGrowth(() => status("bench", "bench"));
+    const memoryLarge = await memoryGrowth(() => status("large", "large"));
     const simMemory = await sim.memoryUsage();
-    const smallReport = (await status("bench", "bench", 16)).report;
-    const largeReport = (await status("large", "large", 16)).report;
+    const smallReport = (await status("bench", "bench")).report;
+    const largeReport = (await status("large", "large")).report;
 
     const e = median(samples.engine.map((s) => s.ms));
+    const e16 = median(samples.engine16.map((s) => s.ms));
     const s = median(samples.serial.map((s) => s.ms));
     const l = median(samples.limit.map((s) => s.ms));
     const h = median(samples.helm.map((s) => s.ms));
@@ -247,8 +261,9 @@ async function main(): Promise<void> {
       `machine: ${loadBefore}`,
       `status of a ${smallReport.resources.length + smallReport.missing.length}-resource release (10 selectors, ${smallReport.counters.requests} reads by the engine), API latency +${LATENCY_MS} ms per request,`,
       `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
-      row("engine (concurrency 16)", samples.engine),
+      row("engine (one wave)", samples.engine),
       row("  the same, --no-drift", samples.noDrift),
+      row("engine (concurrency 16)", samples.engine16),
       row("engine (concurrency 1)", samples.serial),
       samples.helm.length
         ? row(
@@ -263,18 +278,20 @@ async function main(): Promise<void> {
       "ratios (from the medians above)",
       samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
       `  serial / engine           ${(s / e).toFixed(1)}x`,
-      `  engine / limit            ${(e / l).toFixed(1)}x`,
+      `  engine@16 / engine        ${(e16 / e).toFixed(1)}x`,
+      `  engine / limit            ${(e / l).toFixed(2)}x`,
       ...floors({
         store: median(samples.store.map((x) => x.ms)),
         rtt: median(samples.rtt.map((x) => x.ms)),
         engineReads: smallReport.counters.requests,
+        perStatus: reader.settings.perStatus,
         helmRequests: samples.helm.at(-1)?.requests,
         helmStart: samples.helm.length ? hs : undefined,
         engine: e,
         helm: samples.helm.length ? h : undefined,
       }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
-      row("engine (concurrency 16)", largeSamples),
+      row("engine (cap 64)", largeSamples),
       row("  the same, --no-drift", largeNoDrift),
       driftCost("40 resources", samples.engine, samples.noDrift),
       driftCost("300 resources", largeSamples, largeNoDrift),
@@ -284,11 +301,70 @@ async function main(): Promise<void> {
       memoryLine("40 resources", memory),
       memoryLine("300 resources", memoryLarge),
       `  whole process now         heap ${mb(process.memoryUsage().heapUsed)} MB, RSS ${mb(process.memoryUsage().rss)} MB (RSS includes the simulator worker; its heap: ${mb(simMemory.heapUsed)} MB)`,
-      `machine after: ${machineLoad()}`,
     ];
     process.stdout.write(`${out.join("\n")}\n`);
+
+    const ctx: BenchContext = { sim: simulator, cluster, clusterName: CLUSTER, store, limitMs: l };
+    const section = (lines: string[]) => process.stdout.write(`${lines.join("\n")}\n`);
+    const cold = await coldStatus(ctx, { name: "bench", namespace: "bench" });
+    section(cold.lines);
+    const scale = await scaling(ctx, (name, namespace) => status(name, namespace), [10, 40, 160, 640]);
+    section(scale.lines);
+    const many = await manyStatuses(ctx, reader, { name: "bench", namespace: "bench" });
+    section(many.lines);
+    const api = await apiUnderLoad(ctx, cfg, { name: "bench", namespace: "bench" }, API_LOAD_SECONDS);
+    section(api.lines);
+    await cluster.faults.clear(); // the CLI run and the bundle need no latency
+    const rss = await cliStatusPeakRss(ctx, cfg);
+    section(rss.lines);
+    const bundled = await bundleFigures();
+    section(bundled.lines);
+    const target = (label: string, value: string, goal: string, met: boolean) =>
+      `  ${label.padEnd(44)}${value.padStart(12)}   target ${goal.padEnd(10)} ${met ? "met" : "NOT met"}`;
+    section([
+      "targets (issue #12), this run",
+      target("warm 40-resource status: engine / limit", `${(e / l).toFixed(2)}x`, "<= 1.3x", e / l <= 1.3),
+      samples.helm.length
+        ? target("warm: helm v4 / engine", `${(h / e).toFixed(1)}x`, ">= 25x", h / e >= 25)
+        : "  warm: helm v4 / engine                      n/a (no helm)",
+      target("cold: engine / limit", `${cold.engineOverLimit.toFixed(2)}x`, "<= 2.5x", cold.engineOverLimit <= 2.5),
+      target(
+        "cold (registry endpoint + CA): engine / limit",
+        `${cold.withFactsOverLimit.toFixed(2)}x`,
+        "<= 2.5x",
+        cold.withFactsOverLimit <= 2.5,
+      ),
+      target("cold: discovery requests (built-in kinds)", String(cold.discovery), "0", cold.discovery === 0),
+      ...[10, 40, 160, 640].map((n) =>
+        target(
+          `engine CPU per read, N=${n}`,
+          `${scale.cpuPerRead[n].toFixed(3)} ms`,
+          "<= 0.3 ms",
+          scale.cpuPerRead[n] <= 0.3,
+        ),
+      ),
+      target(
+        "per-cluster limit honoured (engine max in flight)",
+        `${many.maxInFlight}`,
+        `<= ${many.limit}`,
+        many.maxInFlight <= many.limit,
+      ),
+      target("429 storm: statuses with errors", String(many.stormErrors), "0", many.stormErrors === 0),
+      `  ${"statuses/s calm -> 429 storm".padEnd(44)}${`${many.perSecond.toFixed(1)} -> ${many.stormPerSecond.toFixed(1)}`.padStart(12)}`,
+      target(
+        "handler import / bare SDK import",
+        `${bundled.importRatio.toFixed(2)}x`,
+        "<= 2x",
+        bundled.importRatio <= 2,
+      ),
+      target("API zip", `${bundled.zippedMb.toFixed(2)} MB`, "<= 1.5 MB", bundled.zippedMb <= 1.5),
+      target("cli status peak RSS, 5 MB manifest", `${rss.peakMb.toFixed(0)} MB`, "<= 256 MB", rss.peakMb <= 256),
+      target("local API under 200 clients: 5xx", String(api.fiveHundreds), "0", api.fiveHundreds === 0),
+      `  ${"local API RSS before -> after".padEnd(44)}${`${api.rssBeforeMb.toFixed(0)} -> ${api.rssAfterMb.toFixed(0)} MB`.padStart(12)}`,
+      `machine after: ${machineLoad()}`,
+    ]);
   } finally {
-    await closeKubeConnections();
+    await Promise.allSettled([kube?.close(), rttPools.close()]);
     await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
 }

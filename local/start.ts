@@ -109,6 +109,7 @@ async function main(): Promise<void> {
   }
 
   const deps = apiDepsFromEnv(env);
+  started.push({ name: "kube reader", stop: () => deps.kube.close() });
   if (sim) {
     const seeded = await seedDemo(deps.store, sim);
     out(

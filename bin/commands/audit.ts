@@ -10,7 +10,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { silentMetrics } from "../../shared/history/change-events.ts";
 import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
 import { HEALTH_SEVERITY, runIdFor } from "../../shared/history/model.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
 import { renderJson } from "../../shared/render/index.ts";
@@ -63,6 +63,8 @@ export const run = defineCommand({
           }
         : undefined;
     const connector = createEksConnector({ registry, ...(keys ? { credentials: async () => keys } : {}) });
+    // One reader for the whole pass: every status shares its per-cluster limit and connections.
+    const kube = createKubeReader({ connector, clock: systemClock });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => {
           const width = 30;
@@ -78,6 +80,7 @@ export const run = defineCommand({
             store,
             snapshots,
             clusters: connector,
+            kube,
             scope: registryScope(registry),
             clock: systemClock,
             logger: silentLogger,
@@ -106,7 +109,7 @@ export const run = defineCommand({
       );
       return 0;
     } finally {
-      await closeKubeConnections();
+      await kube.close();
     }
   },
 });

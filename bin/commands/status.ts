@@ -8,7 +8,7 @@ import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
@@ -32,7 +32,7 @@ Shows the status of a release stored for a cluster, with its resources read live
       --region R          the cluster's region when there is no registry (or AWS_REGION)
       --kubeconfig FILE   read the cluster through this kubeconfig instead of EKS
       --context X         the kubeconfig context (default: its current-context)
-      --concurrency N     requests in flight at once (default 16)
+      --concurrency N     requests in flight at once (default 64)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
       --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
 `;
@@ -65,17 +65,19 @@ export const run = defineCommand({
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
     const { connector, cluster } = clusterFor(io.env, values);
+    // One status per process: no manifest cache worth keeping.
+    const kube = createKubeReader({ connector, clock: systemClock, cache: { manifestEntries: 0 } });
 
     try {
       const report = await withCliStore(io.env, (store) =>
         releaseStatus(
-          { store, clusters: connector, clock: systemClock, logger: silentLogger },
+          { store, kube, logger: silentLogger },
           {
             cluster,
             namespace: values.namespace ?? "default",
             name,
             revision,
-            deadline: Date.now() + timeoutSeconds * 1000,
+            deadline: systemClock.now().getTime() + timeoutSeconds * 1000,
             concurrency,
             drift: !values["no-drift"],
           },
@@ -86,7 +88,7 @@ export const run = defineCommand({
       else io.stdout.write(renderStatusText(report));
       return 0;
     } finally {
-      await closeKubeConnections();
+      await kube.close();
     }
   },
 });

@@ -3,7 +3,7 @@ import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader, type KubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { type Clock, systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -12,8 +12,8 @@ import { createLogger, createMetrics, loggerPort } from "./telemetry.ts";
 
 /**
  * What every Lambda of the product runs on, built once per cold start from its validated configuration and
- * owned by this object (no module globals): the store, the cluster registry and connector, the logger and
- * metrics. A handler module does `createLambdaRuntime(config)` at init, then thin per-event adapters call the
+ * owned by this object (no module globals): the store, the cluster registry and connector, the KubeReader
+ * (connection pools, per-cluster limits, discovery and manifest caches), the logger and metrics. A handler module does `createLambdaRuntime(config)` at init, then thin per-event adapters call the
  * use cases with `runtime.store`, `runtime.clusters`, ... The API uses it; the audit planner/worker and the
  * chatops functions are meant to (see docs/architecture.md).
  */
@@ -28,26 +28,37 @@ export interface LambdaRuntime {
   /** The same logger as the use cases' port. */
   log: ReturnType<typeof loggerPort>;
   metrics: Metrics;
-  // The live-state reader of the kube branch (createKubeReader/close) becomes a member here, closed by close().
-  /** Releases what the runtime holds (keep-alive connections to clusters); for tests and local servers. */
+  /** Reads clusters' live state: pools, per-cluster limits, discovery and prepared-manifest caches. */
+  kube: KubeReader;
+  /** Releases what the runtime holds (the KubeReader's connections to clusters); for tests and local servers. */
   close(): Promise<void>;
 }
 
-export type RuntimeOverrides = Partial<Pick<LambdaRuntime, "store" | "clusters" | "clock" | "logger" | "metrics">>;
+export type RuntimeOverrides = Partial<
+  Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics">
+>;
 
-export function createLambdaRuntime(config: RuntimeConfig, overrides: RuntimeOverrides = {}): LambdaRuntime {
+/** `reader`: the function's own KubeReader settings (the API's STATUS_CONCURRENCY, CLUSTER_MAX_IN_FLIGHT). */
+export function createLambdaRuntime(
+  config: RuntimeConfig,
+  overrides: RuntimeOverrides = {},
+  reader: Omit<KubeReaderOptions, "connector" | "clock"> = {},
+): LambdaRuntime {
   const logger = overrides.logger ?? createLogger(config.telemetry);
   const log = loggerPort(logger);
   const clock = overrides.clock ?? systemClock;
+  const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log });
+  const kube = overrides.kube ?? createKubeReader({ ...reader, connector: clusters, clock });
   return {
     config,
     store: overrides.store ?? openReleaseStore(config.store),
-    clusters: overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log }),
+    clusters,
+    kube,
     clock,
     logger,
     log,
     metrics: overrides.metrics ?? createMetrics(config.telemetry),
-    close: () => closeKubeConnections(),
+    close: () => kube.close(),
   };
 }
 
@@ -58,8 +69,13 @@ export const DEFAULT_BUDGET_MS = 25_000;
  * The epoch ms by which an invocation's work must be done: what the Lambda has left minus `marginMs` kept for
  * shaping and returning the answer, so a slow dependency yields a partial answer instead of a timeout.
  */
-export function deadlineFrom(context: Pick<Context, "getRemainingTimeInMillis"> | undefined, marginMs: number): number {
+export function deadlineFrom(
+  context: Pick<Context, "getRemainingTimeInMillis"> | undefined,
+  marginMs: number,
+  /** Now by the clock the deadline is checked against (the KubeReader's). */
+  now: number = Date.now(),
+): number {
   const remaining =
     typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return Date.now() + Math.max(0, remaining - marginMs);
+  return now + Math.max(0, remaining - marginMs);
 }

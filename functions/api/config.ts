@@ -7,8 +7,16 @@ import { type Env, intSettings, type RuntimeConfig, readConfig, runtimeConfigRea
  * should be a clear init error, not a status page that silently runs serially.
  */
 export interface ApiSettings {
-  /** Most resource GETs in flight per status request (STATUS_CONCURRENCY, 1..256, default 16). */
+  /**
+   * Most resource GETs in flight per status request (STATUS_CONCURRENCY, 1..256, default 64: a release of
+   * up to 64 reads is one wave). Every status also shares the per-cluster limit (docs/status.md).
+   */
   statusConcurrency: number;
+  /**
+   * Most GETs in flight to one cluster from this process, all statuses together (CLUSTER_MAX_IN_FLIGHT,
+   * 1..1024, default 128); lowered on 429s and recovered gradually.
+   */
+  clusterMaxInFlight: number;
   /**
    * Time kept back from the Lambda's remaining time when computing the status
    * deadline, for rendering and returning the partial report (STATUS_DEADLINE_MARGIN_MS,
@@ -45,7 +53,8 @@ export function apiConfigFromEnv(env: Env): ApiConfig {
 export function apiSettingsFromEnv(env: Env): ApiSettings {
   const { int, done } = intSettings(env);
   const settings: ApiSettings = {
-    statusConcurrency: int("STATUS_CONCURRENCY", 16, 1, 256),
+    statusConcurrency: int("STATUS_CONCURRENCY", 64, 1, 256),
+    clusterMaxInFlight: int("CLUSTER_MAX_IN_FLIGHT", 128, 1, 1024),
     deadlineMarginMs: int("STATUS_DEADLINE_MARGIN_MS", 1500, 0, 60_000),
     maxResponseBytes: int("API_MAX_RESPONSE_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
     maxBodyBytes: int("API_MAX_BODY_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),

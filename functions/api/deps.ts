@@ -15,7 +15,11 @@ export function apiDepsFromEnv(
   overrides: RuntimeOverrides & { snapshots?: SnapshotStore } = {},
 ): ApiDeps {
   const config = apiConfigFromEnv(env);
+  // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
+  const runtime = createLambdaRuntime(config, overrides, {
+    limits: { perStatus: config.settings.statusConcurrency, perCluster: config.settings.clusterMaxInFlight },
+  });
   // The snapshots client opens lazily (no network at cold start); only the history routes use it.
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
-  return { ...createLambdaRuntime(config, overrides), settings: config.settings, snapshots };
+  return { ...runtime, settings: config.settings, snapshots };
 }

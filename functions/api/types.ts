@@ -30,7 +30,7 @@ export interface ApiContext extends Context {
 }
 
 /** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
-export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "clock" | "logger" | "metrics"> {
+export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
   settings: ApiSettings;
   /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
   snapshots?: SnapshotStore;

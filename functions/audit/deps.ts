@@ -62,6 +62,7 @@ export function auditRuntimeFromEnv(
     store: lambda.store,
     snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
     clusters: lambda.clusters,
+    kube: lambda.kube,
     clock: lambda.clock,
     logger,
     metrics,

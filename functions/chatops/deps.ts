@@ -43,6 +43,8 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     store: runtime.store,
     clusters: runtime.clusters,
     clock: runtime.clock,
+    // The runtime's KubeReader (pools, per-cluster limits, caches) for `status`.
+    kube: runtime.kube,
     logger: overrides.logger ?? runtime.log,
     ...(snapshots ? { snapshots } : {}),
   };

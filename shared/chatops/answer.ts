@@ -9,6 +9,7 @@ import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError } from "../errors.ts";
 import type { FleetEntry } from "../history/model.ts";
 import type { SnapshotStore } from "../history/snapshot-store.ts";
+import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import type { StatusReport } from "../status/report.ts";
@@ -16,7 +17,7 @@ import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
 import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
-import { releaseStatus, type StatusOptions } from "../usecases/status.ts";
+import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
 import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions, usageText } from "./command.ts";
 import { ChatAccessDeniedError } from "./errors.ts";
@@ -30,7 +31,8 @@ export interface ChatDeps {
   clusters: ClusterConnector;
   clock: Clock;
   logger: Logger;
-  statusOptions?: StatusOptions;
+  /** Reads clusters for `status` (the composition root's KubeReader). */
+  kube: KubeReader;
   /** The status history (audit snapshots): offers `fleet` and `timeline` when present. */
   snapshots?: SnapshotStore;
 }
@@ -105,13 +107,7 @@ async function run(
       };
     case "status": {
       const report = await releaseStatus(
-        {
-          store: deps.store,
-          clusters: deps.clusters,
-          clock: deps.clock,
-          logger: deps.logger,
-          options: deps.statusOptions,
-        },
+        { store: deps.store, kube: deps.kube, logger: deps.logger },
         {
           cluster: target.cluster,
           namespace: target.namespace,

@@ -10,6 +10,13 @@ export interface ClusterEntry {
   /** Endpoint overrides: private endpoints, or the simulated EKS. */
   eksEndpoint?: string;
   stsEndpoint?: string;
+  /**
+   * The cluster's API server URL and CA (base64 PEM), as `aws eks describe-cluster` prints them
+   * (`cluster.endpoint`, `cluster.certificateAuthority.data`). Given together, DescribeCluster is skipped
+   * at cold start (one AWS round trip less); a CA rotation then needs a registry update.
+   */
+  endpoint?: string;
+  certificateAuthority?: string;
 }
 
 /** What may be shown about a cluster: nothing secret. */

@@ -50,6 +50,25 @@ export class ClusterUnreachableError extends DomainError {
 }
 
 /**
+ * The API server's certificate does not verify against the cluster's CA (the
+ * registry's or DescribeCluster's `certificateAuthority`, or the kubeconfig's):
+ * a wrong or rotated CA, or something else answering on that address. Not
+ * retried, and never "fixed" by trusting other CAs.
+ */
+export class ClusterCertificateError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code = "ClusterCertificateMismatch";
+  readonly cluster: string;
+  constructor(cluster: string, server: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      `kubernetes cluster "${cluster}": the cluster's certificate does not match its CA (${server}: ${reason})`,
+      options,
+    );
+    this.cluster = cluster;
+  }
+}
+
+/**
  * The product's own identity was refused: DescribeCluster or AssumeRole denied, no credentials at all, or the
  * cluster's API server rejecting its token. Not the caller's fault, so not a 403: the service is misconfigured
  * (502). `message` keeps AWS's full text for the log and the CLI; callers of the API get `publicMessage`,

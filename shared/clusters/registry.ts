@@ -19,7 +19,16 @@ const ROLE_ARN = /^arn:aws(-cn|-us-gov|-iso|-iso-[a-z])?:iam::\d{12}:role\/([\w+
 /** sts:AssumeRole's ExternalId constraint. */
 const EXTERNAL_ID = /^[\w+=,.@:/-]{2,1224}$/;
 
-const FIELDS = ["name", "region", "roleArn", "externalId", "eksEndpoint", "stsEndpoint"] as const;
+const FIELDS = [
+  "name",
+  "region",
+  "roleArn",
+  "externalId",
+  "eksEndpoint",
+  "stsEndpoint",
+  "endpoint",
+  "certificateAuthority",
+] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Parses and validates a registry document (a JSON or YAML list); `source` names it in errors. */
@@ -34,7 +43,7 @@ export function parseClusterRegistry(text: string, source: string): ClusterEntry
   }
   if (!Array.isArray(document)) {
     throw new ClusterRegistryError(
-      `${source}: expected a list of clusters ({name, region, roleArn?, externalId?, eksEndpoint?, stsEndpoint?}), got ${describe(document)}`,
+      `${source}: expected a list of clusters ({name, region, roleArn?, externalId?, eksEndpoint?, stsEndpoint?, endpoint?, certificateAuthority?}), got ${describe(document)}`,
     );
   }
   const seen = new Map<string, number>();
@@ -123,13 +132,46 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   check("eksEndpoint", eksEndpoint, isAcceptableEndpoint, endpointRule);
   const stsEndpoint = text("stsEndpoint", false);
   check("stsEndpoint", stsEndpoint, isAcceptableEndpoint, endpointRule);
+  const endpoint = text("endpoint", false);
+  check("endpoint", endpoint, isAcceptableEndpoint, endpointRule);
+  const certificateAuthority = certificateAuthorityOf(record.certificateAuthority, named);
+  if ((endpoint === undefined) !== (certificateAuthority === undefined)) {
+    throw new ClusterRegistryError(
+      `${named}: fields "endpoint" and "certificateAuthority" go together (what aws eks describe-cluster prints), or neither`,
+    );
+  }
 
   const entry: ClusterEntry = { name, region };
   if (roleArn !== undefined) entry.roleArn = roleArn;
   if (externalId !== undefined) entry.externalId = externalId;
   if (eksEndpoint !== undefined) entry.eksEndpoint = eksEndpoint;
   if (stsEndpoint !== undefined) entry.stsEndpoint = stsEndpoint;
+  if (endpoint !== undefined) entry.endpoint = endpoint.replace(/\/+$/, "");
+  if (certificateAuthority !== undefined) entry.certificateAuthority = certificateAuthority;
   return entry;
+}
+
+/**
+ * `certificateAuthority`: base64 of a PEM bundle, given as a string or as describe-cluster's `{data: "..."}`.
+ * Checked to decode to PEM certificates, so a pasted ARN or a truncated value fails at start, not per request.
+ */
+function certificateAuthorityOf(value: unknown, named: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const data =
+    typeof value === "object" && !Array.isArray(value) && Object.keys(value).join() === "data"
+      ? (value as { data: unknown }).data
+      : value;
+  const rule = 'expected the base64 PEM CA bundle (describe-cluster\'s certificateAuthority.data, or {data: "..."})';
+  if (typeof data !== "string" || !/^[A-Za-z0-9+/\s]+=*\s*$/.test(data)) {
+    throw new ClusterRegistryError(`${named}: field "certificateAuthority" is invalid: ${rule}`);
+  }
+  const pem = Buffer.from(data, "base64").toString("utf8");
+  if (!/^-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\s*$/.test(pem.trim())) {
+    throw new ClusterRegistryError(
+      `${named}: field "certificateAuthority" does not decode to a PEM certificate: ${rule}`,
+    );
+  }
+  return data.replace(/\s+/g, "");
 }
 
 const endpointRule = "expected an https:// URL without credentials, query or fragment (http:// only for loopback)";

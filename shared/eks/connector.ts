@@ -1,6 +1,7 @@
 /**
- * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster ->
- * presigned token -> in-memory KubeConfig, with three caches per cluster, because a
+ * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster (skipped
+ * when the entry carries `endpoint` + `certificateAuthority`) -> presigned token ->
+ * in-memory KubeConfig, with three caches per cluster, because a
  * warm Lambda serves many requests for the same few clusters:
  * - role credentials, until 5 minutes before they expire;
  * - cluster facts (endpoint + CA), for `factsTtlMs` (they change only on CA rotation);
@@ -8,7 +9,6 @@
  *   honouring the token) or one minute before the signing credentials expire.
  * One refresh per cluster is in flight at a time; concurrent callers share it.
  */
-import { fromNodeProviderChain } from "@aws-sdk/credential-providers";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
@@ -74,7 +74,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   const timeoutMs = options.requestTimeoutMs ?? 5000;
   const factsTtlMs = options.factsTtlMs ?? 60 * MINUTE;
   const signToken = options.signToken ?? createEksToken;
-  const baseCredentials = options.credentials ?? fromNodeProviderChain();
+  const baseCredentials = options.credentials ?? defaultCredentialChain();
   const eksClientFactory = options.eksClientFactory ?? defaultEksClientFactory(timeoutMs);
   const stsClientFactory = options.stsClientFactory ?? defaultStsClientFactory(timeoutMs);
   const entries = new Map(options.registry.map((entry) => [entry.name, entry]));
@@ -135,6 +135,10 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   }
 
   async function factsFor(entry: ClusterEntry, state: ClusterState): Promise<ClusterFacts> {
+    // The registry already says where the API server is and which CA signs it: no DescribeCluster.
+    if (entry.endpoint && entry.certificateAuthority) {
+      return { name: entry.name, endpoint: entry.endpoint, caData: entry.certificateAuthority, status: "ACTIVE" };
+    }
     const cached = state.facts;
     if (cached && now() - cached.fetchedAt < factsTtlMs) return cached.value;
     return shared(state, "factsInFlight", async () => {
@@ -155,15 +159,13 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       credentials,
       signingDate: clock.now(),
     });
-    // Loaded on first use: client-node takes about a second to import, which the `token`
-    // exec plugin (run by kubectl before every command) must not pay.
-    const { KubeConfig } = await import("@kubernetes/client-node");
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: entry.name, server: facts.endpoint, caData: facts.caData, skipTLSVerify: false }],
-      users: [{ name: entry.name, token: token.token }],
-      contexts: [{ name: entry.name, cluster: entry.name, user: entry.name }],
-      currentContext: entry.name,
+    // Loaded on first use (see kubeconfig.ts): the `token` command never loads client-node.
+    const { eksKubeConfig } = await import("./kubeconfig.ts");
+    const kubeConfig = eksKubeConfig({
+      name: entry.name,
+      endpoint: facts.endpoint,
+      caData: facts.caData,
+      token: token.token,
     });
     const credentialsEnd = credentials.expiration
       ? credentials.expiration.getTime() - TOKEN_CREDENTIALS_MARGIN_MS
@@ -211,5 +213,19 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       const { entry, state } = lookup(cluster);
       return factsFor(entry, state);
     },
+  };
+}
+
+/**
+ * The AWS SDK default chain (env, SSO, profile, container, IMDS), loaded on first use: the package pulls in
+ * every credential provider (Cognito, SSO, ini files...), which a Lambda cold start should not import before a
+ * route actually needs cluster credentials (list, history and manifest never do). The provider the chain
+ * returns caches its credentials and refreshes them before they expire.
+ */
+function defaultCredentialChain(): CredentialsProvider {
+  let chain: Promise<CredentialsProvider> | undefined;
+  return async () => {
+    chain ??= import("@aws-sdk/credential-providers").then(({ fromNodeProviderChain }) => fromNodeProviderChain());
+    return (await chain)();
   };
 }

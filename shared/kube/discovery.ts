@@ -8,10 +8,12 @@ import type { KubeSession, RequestResult } from "./session.ts";
  * whole cluster), the legacy per-group-version lists when the server does not
  * speak it (then only the group-versions the manifest uses are read).
  *
- * The result is cached per cluster at module level, so a warm Lambda skips
- * discovery entirely, with a TTL; a kind that is not found triggers one refresh
- * (a CRD installed since), and a kind still not found is reported for that
- * resource only (Helm v4 fails the whole command instead).
+ * Built-in kinds never get here (builtin-kinds.ts maps them statically); this
+ * is for custom resources, and for a built-in whose group version the server
+ * does not serve. The result is cached per cluster in a DiscoveryCache owned by
+ * the KubeReader, so a warm process skips discovery, with a TTL; a kind that is
+ * not found triggers one refresh (a CRD installed since), and a kind still not
+ * found is reported for that resource only (Helm v4 fails the whole command).
  */
 
 export interface ResourceMapping {
@@ -46,16 +48,19 @@ interface ClusterDiscovery {
   groupVersions: Map<string, boolean>;
 }
 
-const cache = new Map<string, ClusterDiscovery>();
+/** What was discovered, per cluster; one per KubeReader. */
+export class DiscoveryCache {
+  readonly entries = new Map<string, ClusterDiscovery>();
 
-/** Forget what was discovered (tests; a cluster that was rebuilt). */
-export function clearDiscoveryCache(cluster?: string): void {
-  if (cluster === undefined) cache.clear();
-  else cache.delete(cluster);
-}
+  /** Forget what was discovered (a cluster that was rebuilt). */
+  clear(cluster?: string): void {
+    if (cluster === undefined) this.entries.clear();
+    else this.entries.delete(cluster);
+  }
 
-export function discoveryMode(cluster: string): "aggregated" | "legacy" | undefined {
-  return cache.get(cluster)?.mode;
+  mode(cluster: string): "aggregated" | "legacy" | undefined {
+    return this.entries.get(cluster)?.mode;
+  }
 }
 
 const keyOf = (gvk: GroupVersionKind) => `${gvk.apiVersion}|${gvk.kind}`;
@@ -66,16 +71,18 @@ const keyOf = (gvk: GroupVersionKind) => `${gvk.apiVersion}|${gvk.kind}`;
  * when the deadline passed first.
  */
 export async function resolveKinds(
+  cache: DiscoveryCache,
   session: KubeSession,
   kinds: readonly GroupVersionKind[],
-  options: { now: number; ttlMs?: number; legacyOnly?: boolean },
+  options: { now: number; ttlMs?: number; legacyOnly?: boolean; refresh?: boolean },
 ): Promise<Map<string, KindLookup>> {
   const ttl = options.ttlMs ?? DEFAULT_DISCOVERY_TTL_MS;
-  let entry = cache.get(session.cluster);
+  const entries = cache.entries;
+  let entry = entries.get(session.cluster);
   let fresh = false;
-  if (!entry || options.now - entry.loadedAt >= ttl) {
+  if (!entry || options.refresh || options.now - entry.loadedAt >= ttl) {
     entry = await loadRoot(session, options.now, options.legacyOnly);
-    cache.set(session.cluster, entry);
+    entries.set(session.cluster, entry);
     fresh = true;
   }
   const wanted = uniqueKinds(kinds);
@@ -86,7 +93,7 @@ export async function resolveKinds(
   if (missing.length > 0 && !fresh) {
     if (entry.mode === "aggregated") {
       entry = await loadRoot(session, options.now, options.legacyOnly);
-      cache.set(session.cluster, entry);
+      entries.set(session.cluster, entry);
       if (entry.mode === "legacy") await loadGroupVersions(session, entry, wanted, false);
     } else {
       await loadGroupVersions(session, entry, missing, true);

@@ -1,18 +1,20 @@
-import type { ClusterConnector } from "../clusters/connector.ts";
+import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
 import { redactCells, redactObject } from "../status/redact.ts";
-import { type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
+import { builtinMapping } from "./builtin-kinds.ts";
+import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
 import { isRecord, type ManifestObject } from "./manifest.ts";
-import { KubeSession, type RequestResult, type SessionCounters } from "./session.ts";
+import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";
 
 /**
  * The fan-out: one server-side Table GET per manifest object and one pods LIST
- * per distinct workload selector, all started at once and bounded by the
- * session's concurrency. Helm v4 does the same requests one after the other
- * (wall time ≈ (N + S) × RTT); here it is ≈ ceil((N + S) / concurrency) × RTT.
+ * per distinct workload selector, all started at once (one wave) and bounded by
+ * the session's limits. Helm v4 does the same requests one after the other
+ * (wall time ≈ (N + S) × RTT); here it is ≈ ceil((N + S) / concurrency) × RTT,
+ * one RTT for a release under the per-status cap.
  *
  * Every outcome is per resource: a 404, a 403, an unknown kind or a 500 after
  * retries never hides the other resources. Secret values are redacted here,
@@ -34,6 +36,8 @@ export interface FetchedResource {
   /** Why it could not be read (outcomes other than `found`). */
   message?: string;
   table?: Table;
+  /** Internal: the 404 said the resource type is not served (never in a returned result). */
+  notServed?: true;
 }
 
 export interface RelatedPods {
@@ -53,90 +57,129 @@ export interface FetchResult {
   counters: SessionCounters;
 }
 
-export interface FetchRequest {
-  cluster: string;
-  connector: ClusterConnector;
+/** One release's live read, as a KubeReader runs it (reader.ts). */
+export interface LiveReadRequest {
   /** The release namespace: the default for namespaced objects that name none. */
   namespace: string;
   objects: readonly ManifestObject[];
-  /** Absolute time (epoch ms). */
-  deadline?: number;
-  concurrency?: number;
-  requestTimeoutMs?: number;
-  maxAttempts?: number;
-  discoveryTtlMs?: number;
+}
+
+export interface LiveReadContext {
+  session: KubeSession;
+  discovery: DiscoveryCache;
+  discoveryTtlMs: number;
   /** The time used for discovery's TTL and client-side AGE cells. */
   now: () => Date;
-  /** Wall clock for the deadline (defaults to Date.now). */
-  wallClock?: () => number;
-  random?: () => number;
 }
 
 const MATCH_LABELS_KINDS = new Set(["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"]);
 
 /**
  * Throws only for cluster-level failures (ClusterUnreachableError,
- * ClusterUnauthorizedError, the connector's own errors); the caller decides
- * whether they are fatal for the release's status.
+ * ClusterAccessDeniedError, ClusterCertificateError, the connector's own
+ * errors); the caller decides whether they are fatal for the release's status.
  */
-export async function fetchReleaseResources(request: FetchRequest): Promise<FetchResult> {
-  const session = new KubeSession({
-    cluster: request.cluster,
-    connector: request.connector,
-    deadline: request.deadline,
-    concurrency: request.concurrency,
-    requestTimeoutMs: request.requestTimeoutMs,
-    maxAttempts: request.maxAttempts,
-    now: request.wallClock,
-    random: request.random,
-  });
+export async function readReleaseResources(context: LiveReadContext, request: LiveReadRequest): Promise<FetchResult> {
+  const { session } = context;
+  await session.start();
+  // Related pods need no discovery (pods are core v1, workloads are namespaced): one wave with the resources.
+  const selectors = relatedSelectors(request.objects, request.namespace);
+  const relatedWave = selectors.map((related) =>
+    // Never left rejected: if the resources fail the whole read, nobody awaits these.
+    readRelated(session, related, context.now).catch(
+      (error): RelatedPods => ({ ...related, outcome: "error", message: (error as Error).message }),
+    ),
+  );
+  let resources: FetchedResource[];
   try {
-    await session.start();
-    // Related pods need no discovery (pods are core v1, workloads are namespaced): start them now.
-    const selectors = relatedSelectors(request.objects, request.namespace);
-    const relatedWave = selectors.map((related) =>
-      // Never left rejected: if the resources fail the whole read, nobody awaits these.
-      readRelated(session, related, request.now).catch(
-        (error): RelatedPods => ({ ...related, outcome: "error", message: (error as Error).message }),
-      ),
-    );
-    const resources = await readResources(session, request);
-    const related = (await Promise.all(relatedWave)).filter((entry) =>
-      // Like Helm: related pods only for workloads that were read.
-      entry.owners.some((index) => resources[index]?.outcome === "found"),
-    );
-    return { resources, related, counters: { ...session.counters } };
-  } finally {
-    session.close();
+    resources = await readResources(context, request);
+  } catch (error) {
+    throw session.fatal ?? error;
   }
+  const relatedRead = await Promise.all(relatedWave);
+  if (session.fatal) throw session.fatal;
+  if (session.answers === 0 && session.firstFailure) {
+    throw new ClusterUnreachableError(
+      session.cluster,
+      `kubernetes cluster unreachable: "${session.cluster}": ${session.firstFailure}`,
+    );
+  }
+  const related = relatedRead.filter((entry) =>
+    // Like Helm: related pods only for workloads that were read.
+    entry.owners.some((index) => resources[index]?.outcome === "found"),
+  );
+  return { resources, related, counters: { ...session.counters } };
 }
 
-async function readResources(session: KubeSession, request: FetchRequest): Promise<FetchedResource[]> {
-  let lookups: Map<string, KindLookup>;
-  try {
-    lookups = await resolveKinds(session, request.objects, {
-      now: request.now().getTime(),
-      ttlMs: request.discoveryTtlMs,
+async function readResources(context: LiveReadContext, request: LiveReadRequest): Promise<FetchedResource[]> {
+  const { session } = context;
+  const discover = (kinds: readonly ManifestObject[], refresh: boolean) =>
+    resolveKinds(context.discovery, session, kinds, {
+      now: context.now().getTime(),
+      ttlMs: context.discoveryTtlMs,
+      refresh,
     });
-  } catch (error) {
-    if (error instanceof KubeRequestError && error.deadline) {
-      return request.objects.map((object) => ({ object, outcome: "not-read-in-time", message: "not read in time" }));
+  // Built-in kinds are mapped statically and read at once; only the others wait for discovery.
+  const custom = request.objects.filter((object) => !builtinMapping(object));
+  const lookups = custom.length > 0 ? discover(custom, false) : undefined;
+  // A built-in the server says it does not serve: one shared rediscovery for all of them.
+  let rediscovered: Promise<Map<string, KindLookup>> | undefined;
+  const rediscover = () => {
+    rediscovered ??= discover(request.objects, true);
+    return rediscovered;
+  };
+
+  const read = async (object: ManifestObject, mapping: ResourceMapping): Promise<FetchedResource> => {
+    const namespace = mapping.namespaced ? (object.namespace ?? request.namespace) : undefined;
+    const path = `${resourcePath(mapping, namespace)}/${encodeURIComponent(object.name)}?includeObject=Object`;
+    const result = await session.request(path, TABLE_ACCEPT);
+    return { object, namespace, mapping, ...interpret(result, object.kind, context.now) };
+  };
+  const notReadInTime = (object: ManifestObject): FetchedResource => ({
+    object,
+    outcome: "not-read-in-time",
+    message: "not read in time",
+  });
+  const unknownKind = (object: ManifestObject, message?: string): FetchedResource => ({
+    object,
+    namespace: object.namespace,
+    outcome: "unknown-kind",
+    message: message ?? `no matches for kind "${object.kind}" in version "${object.apiVersion}"`,
+  });
+  const lookup = async (source: Promise<Map<string, KindLookup>>, object: ManifestObject) => {
+    try {
+      return (await source).get(lookupKey(object));
+    } catch (error) {
+      if (error instanceof KubeRequestError && error.deadline) return "deadline" as const;
+      throw error;
     }
-    throw error;
-  }
+  };
+
   return Promise.all(
     request.objects.map(async (object): Promise<FetchedResource> => {
-      const lookup = lookups.get(lookupKey(object));
-      if (!lookup || "unknown" in lookup) {
-        return { object, namespace: object.namespace, outcome: "unknown-kind", message: lookup?.unknown };
+      let mapping = builtinMapping(object);
+      if (!mapping) {
+        const found = await lookup(lookups as Promise<Map<string, KindLookup>>, object);
+        if (found === "deadline") return notReadInTime(object);
+        if (!found || "unknown" in found) return unknownKind(object, found?.unknown);
+        mapping = found.mapping;
       }
-      const mapping = lookup.mapping;
-      const namespace = mapping.namespaced ? (object.namespace ?? request.namespace) : undefined;
-      const path = `${resourcePath(mapping, namespace)}/${encodeURIComponent(object.name)}?includeObject=Object`;
-      const result = await session.request(path, TABLE_ACCEPT);
-      return { object, namespace, mapping, ...interpret(result, object.kind, request.now) };
+      const first = await read(object, mapping);
+      if (!first.notServed) return first;
+      // The resource type itself is unknown to the server (a group version removed, a CRD deleted):
+      // ask discovery once, read again if it maps the kind elsewhere, else it is an unknown kind.
+      const again = await lookup(rediscover(), object);
+      if (again === "deadline") return notReadInTime(object);
+      if (!again || "unknown" in again) return unknownKind(object, again?.unknown);
+      if (sameMapping(again.mapping, mapping)) return unknownKind(object, first.message);
+      const second = await read(object, again.mapping);
+      return second.notServed ? unknownKind(object, second.message) : second;
     }),
   );
+}
+
+function sameMapping(a: ResourceMapping, b: ResourceMapping): boolean {
+  return a.group === b.group && a.version === b.version && a.resource === b.resource && a.namespaced === b.namespaced;
 }
 
 async function readRelated(session: KubeSession, related: RelatedPods, now: () => Date): Promise<RelatedPods> {
@@ -153,13 +196,16 @@ function interpret(
   result: RequestResult,
   kind: string,
   now: () => Date,
-): { outcome: ReadOutcome; message?: string; table?: Table } {
+): { outcome: ReadOutcome; message?: string; table?: Table; notServed?: true } {
   if (result.kind === "deadline") return { outcome: "not-read-in-time", message: result.message };
   if (result.kind === "failed") {
     return { outcome: "error", message: `${result.message}${attemptsNote(result.attempts)}` };
   }
   const { status, body } = result.response;
-  if (status === 404) return { outcome: "not-found", message: statusMessage(body) ?? "not found" };
+  if (status === 404) {
+    const notServed = isResourceTypeNotServed(body);
+    return { outcome: "not-found", message: statusMessage(body) ?? "not found", ...(notServed ? { notServed } : {}) };
+  }
   if (status === 403) return { outcome: "forbidden", message: statusMessage(body) ?? "forbidden" };
   if (status < 200 || status >= 300) {
     const detail = statusMessage(body);
@@ -198,6 +244,21 @@ function redactTable(kind: string, table: Table): Table {
 
 function attemptsNote(attempts: number): string {
   return attempts > 1 ? ` (after ${attempts} attempts)` : "";
+}
+
+/**
+ * A 404 for the resource type, not the object: kube-apiserver's Status then
+ * names no object (`details.name` absent; "the server could not find the
+ * requested resource"), while a missing object's Status names it.
+ */
+function isResourceTypeNotServed(body: string): true | undefined {
+  try {
+    const parsed = JSON.parse(body) as { kind?: unknown; details?: { name?: unknown } };
+    if (parsed.kind !== "Status") return undefined;
+    return typeof parsed.details?.name === "string" && parsed.details.name !== "" ? undefined : true;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The `message` of a Kubernetes Status body, on one line and bounded. */

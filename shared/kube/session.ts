@@ -1,24 +1,37 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
-import { type KubeRequester, type KubeResponse, requesterFor } from "./http.ts";
+import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
+import type { DomainError } from "../errors.ts";
+import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
+import { type ClusterLimit, FairLimiter } from "./limiter.ts";
 
 /**
  * One status read against one cluster: every GET of it (discovery, resources,
  * related pods) goes through `request`, which owns the rules that make the
  * fan-out safe to run wide:
- * - at most `concurrency` requests in flight (a slot is held only while a
- *   request is on the wire, never while a retry waits);
+ * - at most `concurrency` requests of this status in flight, and under the
+ *   cluster's limit shared by every status of the process (limiter.ts: fair
+ *   between statuses, halved on 429 / 503+Retry-After, recovered gradually);
+ *   a slot is held only while a request is on the wire, never while a retry
+ *   waits, and a queued request leaves its queue at the deadline;
  * - a per-request timeout, and an absolute deadline after which nothing new
  *   starts and in-flight requests are aborted ("not read in time" beats a
  *   Lambda timeout that would lose every result);
  * - retries on 429/5xx/network errors with jittered exponential backoff,
  *   honouring Retry-After, never sleeping past the deadline, bounded attempts;
  * - a 401 invalidates the connector's credentials once for the whole session
- *   (concurrent 401s share one refresh) and the request is retried once.
+ *   (concurrent 401s share one refresh) and the request is retried once; a 401
+ *   with fresh credentials, or a certificate that does not verify against the
+ *   cluster's CA, ends the whole session (`fatal`): every other read would
+ *   fail the same way.
  */
 
 export interface SessionOptions {
   cluster: string;
   connector: ClusterConnector;
+  /** The reader's connection pools. */
+  pools: ConnectionPools;
+  /** The cluster's in-flight limit, shared by every session on it. */
+  clusterLimit: ClusterLimit;
   /** Absolute time (epoch ms) after which no request runs. */
   deadline?: number;
   concurrency?: number;
@@ -41,9 +54,6 @@ export interface SessionCounters {
   reauthentications: number;
 }
 
-export const DEFAULT_CONCURRENCY = 16;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_ATTEMPTS = 4;
 const BACKOFF_BASE_MS = 100;
 const BACKOFF_CAP_MS = 2_000;
 /** Without a deadline, a Retry-After longer than this is not waited for. */
@@ -53,9 +63,17 @@ const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 export class KubeSession {
   readonly cluster: string;
   readonly counters: SessionCounters = { requests: 0, retries: 0, maxInFlight: 0, reauthentications: 0 };
+  /** Set when the whole cluster failed (credentials refused after a refresh, certificate mismatch). */
+  fatal?: DomainError;
+  /** HTTP answers received (any status): none at all with failures means the cluster is unreachable. */
+  answers = 0;
+  /** The first request that got no answer at all (network error, timeout), for "cluster unreachable". */
+  firstFailure?: string;
   private readonly connector: ClusterConnector;
+  private readonly pools: ConnectionPools;
+  private readonly clusterLimit: ClusterLimit;
+  private readonly ownLimit: FairLimiter;
   private readonly deadline?: number;
-  private readonly concurrency: number;
   private readonly requestTimeoutMs: number;
   private readonly maxAttempts: number;
   private readonly now: () => number;
@@ -63,16 +81,16 @@ export class KubeSession {
   private readonly deadlineController = new AbortController();
   private readonly deadlineTimer?: NodeJS.Timeout;
   private requester?: Promise<KubeRequester>;
-  private inFlight = 0;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(options: SessionOptions) {
     this.cluster = options.cluster;
     this.connector = options.connector;
+    this.pools = options.pools;
+    this.clusterLimit = options.clusterLimit;
     this.deadline = options.deadline;
-    this.concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+    this.ownLimit = new FairLimiter(options.concurrency ?? Number.MAX_SAFE_INTEGER);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     if (this.deadline !== undefined) {
@@ -93,9 +111,14 @@ export class KubeSession {
 
   close(): void {
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
-    // Wake queued requests so they see the closed session instead of hanging.
+    // Queued requests leave their queues (the limiters listen to this signal) instead of hanging.
     this.deadlineController.abort();
-    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Ends the session for every request: they would all fail the same way. */
+  private failAll(error: DomainError): void {
+    this.fatal ??= error;
+    this.deadlineController.abort(error);
   }
 
   async request(pathAndQuery: string, accept: string): Promise<RequestResult> {
@@ -114,15 +137,38 @@ export class KubeSession {
         response = await requester.get(pathAndQuery, accept, signal.signal);
       } catch (error) {
         if (this.deadlineReached) return this.deadlineResult(last);
+        const certificate = certificateProblem(error);
+        if (certificate) {
+          this.failAll(new ClusterCertificateError(this.cluster, requester.server, certificate, { cause: error }));
+          return { kind: "failed", message: this.fatal?.message ?? certificate, attempts, cause: error };
+        }
         last = { kind: "failed", message: describeNetworkError(error, this.requestTimeoutMs), attempts, cause: error };
+        this.firstFailure ??= `GET ${pathAndQuery.split("?")[0]}: ${last.message}`;
         if (!(await this.backoff(attempts, undefined))) return last;
         continue;
       } finally {
         signal.done();
         this.release();
       }
+      this.answers++;
+      const retryAfter = retryAfterMs(response.headers["retry-after"], this.now());
+      if (response.status === 429 || (response.status === 503 && retryAfter !== undefined)) {
+        this.clusterLimit.overloaded();
+      } else {
+        this.clusterLimit.answered();
+      }
       last = { kind: "response", response, attempts };
-      if (response.status === 401 && !reauthenticated) {
+      if (response.status === 401) {
+        if (reauthenticated) {
+          this.failAll(
+            new ClusterAccessDeniedError(
+              this.cluster,
+              `kubernetes cluster "${this.cluster}" rejected the credentials (401 Unauthorized, also with fresh ones)`,
+              { action: "the Kubernetes API (401 Unauthorized)" },
+            ),
+          );
+          return last;
+        }
         reauthenticated = true;
         attempts--; // a fresh token is not a retry of the same request
         this.counters.retries++;
@@ -130,7 +176,7 @@ export class KubeSession {
         continue;
       }
       if (!RETRYABLE.has(response.status)) return last;
-      if (!(await this.backoff(attempts, retryAfterMs(response.headers["retry-after"], this.now())))) return last;
+      if (!(await this.backoff(attempts, retryAfter))) return last;
     }
     return last ?? { kind: "failed", message: "no attempt was made", attempts };
   }
@@ -161,6 +207,7 @@ export class KubeSession {
   }
 
   private deadlineResult(last: RequestResult | undefined): RequestResult {
+    if (this.fatal) return { kind: "failed", message: this.fatal.message, attempts: 0 };
     const why = last && last.kind !== "deadline" ? ` (last attempt: ${summarize(last)})` : "";
     return { kind: "deadline", message: `not read in time${why}` };
   }
@@ -188,7 +235,7 @@ export class KubeSession {
 
   private async connect(): Promise<KubeRequester> {
     const kubeConfig = await this.connector.kubeConfig(this.cluster);
-    return requesterFor(this.cluster, kubeConfig);
+    return this.pools.requester(this.cluster, kubeConfig);
   }
 
   private async reauthenticate(used: KubeRequester): Promise<void> {
@@ -200,20 +247,21 @@ export class KubeSession {
     await this.requester;
   }
 
+  /** This status's own slot, then the cluster's; false when the deadline passed while waiting. */
   private async acquire(): Promise<boolean> {
-    while (this.inFlight >= this.concurrency) {
-      if (this.deadlineReached) return false;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const signal = this.deadlineController.signal;
+    if (!(await this.ownLimit.acquire(this, signal))) return false;
+    if (!(await this.clusterLimit.acquire(this, signal))) {
+      this.ownLimit.release();
+      return false;
     }
-    if (this.deadlineReached) return false;
-    this.inFlight++;
-    this.counters.maxInFlight = Math.max(this.counters.maxInFlight, this.inFlight);
+    this.counters.maxInFlight = Math.max(this.counters.maxInFlight, this.ownLimit.inFlight);
     return true;
   }
 
   private release(): void {
-    this.inFlight--;
-    this.waiting.shift()?.();
+    this.clusterLimit.release();
+    this.ownLimit.release();
   }
 }
 
@@ -229,6 +277,28 @@ export function retryAfterMs(header: string | undefined, now: number): number | 
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** TLS verification failures (OpenSSL's codes as Node reports them): the certificate does not match the CA. */
+const CERTIFICATE_CODES = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_UNTRUSTED",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+function certificateProblem(error: unknown): string | undefined {
+  for (let cause = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 5; depth++) {
+    if (typeof cause.code === "string" && CERTIFICATE_CODES.has(cause.code)) return cause.code;
+    cause = cause.cause as typeof cause;
+  }
+  return undefined;
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {

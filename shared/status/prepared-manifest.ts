@@ -2,7 +2,8 @@ import { type ManifestObject, type ManifestProblem, parseManifest } from "../kub
 import { redactManifest } from "./redact.ts";
 
 /**
- * A stored revision's manifest, parsed and redacted once per warm process.
+ * A stored revision's manifest, parsed and redacted once per warm process
+ * (per KubeReader, which owns the cache).
  *
  * A revision never changes once stored, yet every status re-parsed its whole
  * manifest with `yaml` (≈ 5 ms for 40 documents, the largest single item of
@@ -42,55 +43,73 @@ export const MANIFEST_CACHE_MAX_ENTRIES = 64;
 /** ≈ 64 MB of UTF-16 text at most, so a few huge manifests cannot crowd a 512 MB Lambda. */
 export const MANIFEST_CACHE_MAX_CHARS = 32 * 1024 * 1024;
 
-// Map iteration order is insertion order: the first key is the least recently used.
-const entries = new Map<string, Entry>();
-let cachedChars = 0;
+export interface ManifestCacheLimits {
+  /** Revisions kept (default 64). */
+  maxEntries?: number;
+  /** UTF-16 characters kept, originals and redacted copies together (default 32 Mi ≈ 64 MB). */
+  maxChars?: number;
+}
 
-export function prepareManifest(
-  key: RevisionKey,
-  manifest: string,
-  hookManifests: readonly string[],
-): PreparedManifest {
-  const id = `${key.cluster}\u0000${key.namespace}\u0000${key.name}\u0000${key.revision}`;
-  const hit = entries.get(id);
-  if (hit && hit.manifest === manifest && sameTexts(hit.hooks, hookManifests)) {
-    entries.delete(id);
-    entries.set(id, hit);
-    return hit.prepared;
+/** One per KubeReader: a warm process keeps it, whoever created the reader closes it. */
+export class PreparedManifestCache {
+  // Map iteration order is insertion order: the first key is the least recently used.
+  private readonly entries = new Map<string, Entry>();
+  private cachedChars = 0;
+  private readonly maxEntries: number;
+  private readonly maxChars: number;
+
+  constructor(limits: ManifestCacheLimits = {}) {
+    this.maxEntries = Math.max(0, limits.maxEntries ?? MANIFEST_CACHE_MAX_ENTRIES);
+    this.maxChars = Math.max(0, limits.maxChars ?? MANIFEST_CACHE_MAX_CHARS);
   }
-  if (hit) forget(id, hit);
 
+  prepare(key: RevisionKey, manifest: string, hookManifests: readonly string[]): PreparedManifest {
+    const id = `${key.cluster}\u0000${key.namespace}\u0000${key.name}\u0000${key.revision}`;
+    const hit = this.entries.get(id);
+    if (hit && hit.manifest === manifest && sameTexts(hit.hooks, hookManifests)) {
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+      return hit.prepared;
+    }
+    if (hit) this.forget(id, hit);
+
+    const prepared = prepareUncached(manifest, hookManifests);
+    const chars = textSize(manifest, prepared.redactedManifest, hookManifests, prepared.redactedHooks);
+    if (chars > this.maxChars || this.maxEntries === 0) return prepared; // used once, never kept
+    this.entries.set(id, { manifest, hooks: [...hookManifests], prepared, chars });
+    this.cachedChars += chars;
+    for (const [oldId, old] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.cachedChars <= this.maxChars) break;
+      this.forget(oldId, old);
+    }
+    return prepared;
+  }
+
+  /** Entries and characters held now (tests, diagnostics). */
+  size(): { entries: number; chars: number } {
+    return { entries: this.entries.size, chars: this.cachedChars };
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.cachedChars = 0;
+  }
+
+  private forget(id: string, entry: Entry): void {
+    this.entries.delete(id);
+    this.cachedChars -= entry.chars;
+  }
+}
+
+/** Parse + redact, no cache: what a one-shot caller (the CLI) needs. */
+export function prepareUncached(manifest: string, hookManifests: readonly string[]): PreparedManifest {
   const { objects, problems } = parseManifest(manifest);
-  const prepared = deepFreeze({
+  return deepFreeze({
     objects,
     problems,
     redactedManifest: redactManifest(manifest),
     redactedHooks: hookManifests.map(redactManifest),
   });
-  const chars = textSize(manifest, prepared.redactedManifest, hookManifests, prepared.redactedHooks);
-  if (chars > MANIFEST_CACHE_MAX_CHARS) return prepared; // used once, never kept
-  entries.set(id, { manifest, hooks: [...hookManifests], prepared, chars });
-  cachedChars += chars;
-  for (const [oldId, old] of entries) {
-    if (entries.size <= MANIFEST_CACHE_MAX_ENTRIES && cachedChars <= MANIFEST_CACHE_MAX_CHARS) break;
-    forget(oldId, old);
-  }
-  return prepared;
-}
-
-/** Entries and characters held now (tests, diagnostics). */
-export function manifestCacheSize(): { entries: number; chars: number } {
-  return { entries: entries.size, chars: cachedChars };
-}
-
-export function clearManifestCache(): void {
-  entries.clear();
-  cachedChars = 0;
-}
-
-function forget(id: string, entry: Entry): void {
-  entries.delete(id);
-  cachedChars -= entry.chars;
 }
 
 function sameTexts(a: readonly string[], b: readonly string[]): boolean {

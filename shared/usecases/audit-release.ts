@@ -14,6 +14,7 @@ import type { ClusterLimiter } from "../history/cluster-limiter.ts";
 import { observationFromError, observationFromReport } from "../history/observation.ts";
 import { type RecordResult, recordObservation } from "../history/record.ts";
 import type { MessageTally } from "../history/snapshot-store.ts";
+import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import {
   ReleaseNotFoundError,
@@ -22,7 +23,7 @@ import {
   StoreUnavailableError,
 } from "../store/errors.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
-import { releaseStatus, type StatusOptions } from "./status.ts";
+import { releaseStatus } from "./status.ts";
 
 export interface AuditDeps extends ChangeEventDeps {
   store: ReleaseStore;
@@ -31,7 +32,8 @@ export interface AuditDeps extends ChangeEventDeps {
   logger: Logger;
   limiter: ClusterLimiter;
   retentionDays: number;
-  statusOptions?: StatusOptions;
+  /** The worker's one KubeReader: pools, per-cluster in-flight limit (shared by all its statuses), caches. */
+  kube: KubeReader;
 }
 
 export interface ReleaseOutcome {
@@ -88,13 +90,7 @@ async function auditOne(
   let observation: ReturnType<typeof observationFromReport>;
   try {
     const report = await releaseStatus(
-      {
-        store: deps.store,
-        clusters: deps.clusters,
-        clock: deps.clock,
-        logger: deps.logger,
-        options: deps.statusOptions,
-      },
+      { store: deps.store, kube: deps.kube, logger: deps.logger },
       { ...key, deadline: options.deadline },
     );
     observation = observationFromReport(report, message.runId, report.observedAt);

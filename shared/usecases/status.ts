@@ -1,8 +1,8 @@
-import type { ClusterConnector } from "../clusters/connector.ts";
-import { requireKnownCluster } from "../clusters/scope.ts";
+import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
-import { type FetchResult, fetchReleaseResources } from "../kube/fetch.ts";
-import type { Clock, Logger } from "../ports.ts";
+import type { FetchResult } from "../kube/fetch.ts";
+import type { KubeReader } from "../kube/reader.ts";
+import type { Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
 import {
   validateClusterName,
@@ -12,41 +12,27 @@ import {
 } from "../release/validation.ts";
 import { buildStatusReport } from "../status/build-report.ts";
 import { InvalidStatusReleaseNameError, ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
-import { prepareManifest } from "../status/prepared-manifest.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 /**
- * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts:
- * validate the name; revision absent or <= 0 -> the latest revision (highest,
- * any status); "release info is missing" / "release chart is missing"; then
- * read every manifest resource from the cluster in parallel. For releases that
- * are uninstalled or failed, a cluster that cannot be read is not an error: the
- * report says what could not be read. The API, the CLI, the audits and chatops
- * all call this one function.
+ * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, in
+ * two steps that can be called apart:
+ * - `loadStatusRelease`: validate the name; revision absent or <= 0 -> the
+ *   latest revision (highest, any status); one store read;
+ * - `readReleaseState`: "release info is missing" / "release chart is missing";
+ *   then read every manifest resource from the cluster in one wave (the
+ *   KubeReader). For releases that are uninstalled or failed, a cluster that
+ *   cannot be read is not an error: the report says what could not be read.
+ * `releaseStatus` composes both (the API, the CLI, chatops); an audit worker
+ * that already holds the release calls `readReleaseState` alone.
  */
-
-export interface StatusOptions {
-  /** Requests in flight at once (default 16). */
-  concurrency?: number;
-  /** Per request (default 10 s). */
-  requestTimeoutMs?: number;
-  /** Per request, retries included (default 4). */
-  maxAttempts?: number;
-  /** How long discovery is trusted per cluster (default 10 min). */
-  discoveryTtlMs?: number;
-  /** Wall clock for the deadline (default Date.now). */
-  wallClock?: () => number;
-  /** Backoff jitter source (default Math.random). */
-  random?: () => number;
-}
 
 export interface StatusDeps {
   store: ReleaseStore;
-  clusters: ClusterConnector;
-  clock: Clock;
+  /** Pools, limits, discovery and manifest caches, and the clock (created once per composition root). */
+  kube: KubeReader;
   logger: Logger;
-  options?: StatusOptions;
 }
 
 export interface StatusRequest {
@@ -54,9 +40,21 @@ export interface StatusRequest {
   namespace: string;
   name: string;
   revision?: number;
-  /** Absolute time (epoch ms) by which the report must be ready; see docs/status.md. */
+  /** Absolute time (epoch ms, by the reader's clock) by which the report must be ready; see docs/status.md. */
+  deadline?: number;
+  /** Reads in flight for this status (default: the reader's per-status cap). */
+  concurrency?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
+}
+
+export interface LiveStateInput {
+  cluster: string;
+  release: Release;
   deadline?: number;
   concurrency?: number;
+  /** When the status began (reader clock, epoch ms), so durationMs includes the store read. */
+  startedAt?: number;
   /** Compare live objects with the manifest (default true); see docs/drift.md. */
   drift?: boolean;
 }
@@ -64,16 +62,51 @@ export interface StatusRequest {
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
-  const wallClock = deps.options?.wallClock ?? Date.now;
-  const started = wallClock();
+  const startedAt = deps.kube.clock.now().getTime();
+  const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
+  return readReleaseState(
+    { kube: deps.kube, logger: deps.logger },
+    {
+      cluster: request.cluster,
+      release,
+      deadline: request.deadline,
+      concurrency: request.concurrency,
+      drift: request.drift,
+      startedAt,
+    },
+  );
+}
+
+/** The stored revision a status is about (validated key; `revision` absent or <= 0 -> the latest). */
+export async function loadStatusRelease(
+  { store, scope }: { store: ReleaseStore; scope: ClusterScope },
+  request: Pick<StatusRequest, "cluster" | "namespace" | "name" | "revision">,
+): Promise<Release> {
   const key = parseKey(request);
   // Before the store read: a cluster outside the registry is a 404 even if the store holds data for it.
-  requireKnownCluster(deps.clusters, key.cluster);
-  const release = await loadRelease(deps.store, key, request.revision);
+  requireKnownCluster(scope, key.cluster);
+  // Helm: `version <= 0` means the latest; anything else must be a valid revision number.
+  const revision = request.revision;
+  const wantLatest = revision === undefined || (typeof revision === "number" && revision <= 0);
+  return wantLatest ? store.getLatest(key) : store.getRevision(key, validateRevision(revision));
+}
 
-  // Parsed and redacted once per stored revision in a warm process (prepared-manifest.ts).
-  const prepared = prepareManifest(
-    { cluster: key.cluster, namespace: key.namespace, name: key.name, revision: release.version },
+/** The live half of a status, for a release already loaded (from the store, or an index the caller holds). */
+export async function readReleaseState(
+  deps: Pick<StatusDeps, "kube" | "logger">,
+  input: LiveStateInput,
+): Promise<StatusReport> {
+  const { kube } = deps;
+  const now = () => kube.clock.now().getTime();
+  const started = input.startedAt ?? now();
+  const { release } = input;
+  const cluster = validateClusterName(input.cluster);
+  if (!release.info) throw new ReleaseInfoMissingError();
+  if (!release.chart) throw new ReleaseChartMissingError();
+
+  // Parsed and redacted once per stored revision while the reader lives (prepared-manifest.ts).
+  const prepared = kube.prepare(
+    { cluster, namespace: release.namespace, name: release.name, revision: release.version },
     release.manifest ?? "",
     (release.hooks ?? []).map((hook) => hook.manifest ?? ""),
   );
@@ -87,25 +120,18 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     };
   } else {
     try {
-      fetched = await fetchReleaseResources({
-        cluster: key.cluster,
-        connector: deps.clusters,
-        namespace: release.namespace || key.namespace,
+      fetched = await kube.read({
+        cluster,
+        namespace: release.namespace,
         objects,
-        deadline: request.deadline,
-        concurrency: request.concurrency ?? deps.options?.concurrency,
-        requestTimeoutMs: deps.options?.requestTimeoutMs,
-        maxAttempts: deps.options?.maxAttempts,
-        discoveryTtlMs: deps.options?.discoveryTtlMs,
-        now: () => deps.clock.now(),
-        wallClock,
-        random: deps.options?.random,
+        deadline: input.deadline,
+        concurrency: input.concurrency,
       });
     } catch (error) {
       // A caller mistake (unknown cluster, bad input) is never hidden; a cluster that cannot be read is,
       // for releases whose resources are expected to be gone or broken.
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
-      if (callerError || !NON_FATAL_STATUSES.has(release.info!.status)) throw error;
+      if (callerError || !NON_FATAL_STATUSES.has(release.info.status)) throw error;
       // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
       fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
     }
@@ -113,21 +139,21 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
 
   const report = buildStatusReport({
     release,
-    cluster: key.cluster,
-    observedAt: deps.clock.now(),
+    cluster,
+    observedAt: kube.clock.now(),
     objects,
     problems,
     redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
     fetched,
-    durationMs: wallClock() - started,
+    durationMs: now() - started,
     // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
     // would report Helm's own later changes as drift.
-    drift: (request.drift ?? true) && release.info!.status === "deployed",
+    drift: (input.drift ?? true) && release.info.status === "deployed",
   });
   deps.logger.info("release status read", {
-    cluster: key.cluster,
-    namespace: key.namespace,
-    release: key.name,
+    cluster,
+    namespace: release.namespace,
+    release: release.name,
     revision: release.version,
     resources: objects.length,
     missing: report.missing.length,
@@ -142,7 +168,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   return report;
 }
 
-function parseKey(request: StatusRequest) {
+function parseKey(request: Pick<StatusRequest, "cluster" | "namespace" | "name">) {
   try {
     validateReleaseName(request.name);
   } catch (error) {
@@ -153,17 +179,4 @@ function parseKey(request: StatusRequest) {
     namespace: validateNamespace(request.namespace),
     name: request.name,
   };
-}
-
-async function loadRelease(
-  store: ReleaseStore,
-  key: { cluster: string; namespace: string; name: string },
-  revision: number | undefined,
-): Promise<Release> {
-  // Helm: `version <= 0` means the latest; anything else must be a valid revision number.
-  const wantLatest = revision === undefined || (typeof revision === "number" && revision <= 0);
-  const release = wantLatest ? await store.getLatest(key) : await store.getRevision(key, validateRevision(revision));
-  if (!release.info) throw new ReleaseInfoMissingError();
-  if (!release.chart) throw new ReleaseChartMissingError();
-  return release;
 }

@@ -14,6 +14,7 @@ import type { ApiDeps } from "../../functions/api/types.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { DomainError } from "../../shared/errors.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import type { Release } from "../../shared/release/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -56,10 +57,12 @@ async function setup(options: { store?: ReleaseStore; env?: Record<string, strin
   await memory.putRevision("demo-eu", release("web", 2));
   const logger = new RecordingLogger();
   const metrics = new RecordingMetrics();
+  const clock = { now: () => new Date("2025-12-02T12:00:00Z") };
   const deps: ApiDeps = {
     store: options.store ?? memory,
     clusters: registryOnly,
-    clock: { now: () => new Date("2025-12-02T12:00:00Z") },
+    kube: createKubeReader({ connector: registryOnly, clock }),
+    clock,
     logger,
     metrics,
     settings: apiSettingsFromEnv(options.env ?? {}),

@@ -11,6 +11,7 @@ import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { makeRelease } from "../store/fixtures.ts";
@@ -28,6 +29,7 @@ function setup(store = new MemoryReleaseStore()) {
   const deps: ApiDeps = {
     store,
     clusters: registryOnly,
+    kube: createKubeReader({ connector: registryOnly }),
     clock: { now: () => new Date("2025-12-02T12:00:00Z") },
     logger: new RecordingLogger(),
     metrics: new RecordingMetrics(),

@@ -6,12 +6,19 @@ import { parse } from "yaml";
 import { createRoutes } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { RecordingLogger, RecordingMetrics } from "./support.ts";
 
+const clusters = {
+  list: () => [],
+  kubeConfig: async () => Promise.reject(new Error("unused")),
+  invalidate: () => {},
+};
 const routes = createRoutes({
   store: new MemoryReleaseStore(),
-  clusters: { list: () => [], kubeConfig: async () => Promise.reject(new Error("unused")), invalidate: () => {} },
+  clusters,
+  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date() },
   logger: new RecordingLogger(),
   metrics: new RecordingMetrics(),

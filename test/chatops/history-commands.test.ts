@@ -13,6 +13,7 @@ import { parseChatCommand } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { recordObservation } from "../../shared/history/record.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { lambdaContext, RecordingLogger } from "../api/support.ts";
@@ -43,18 +44,20 @@ before(async () => {
 after(() => receiver.close());
 
 function worker() {
+  const clusters = {
+    list: () => [
+      { name: "eu", region: "eu-west-1" },
+      { name: "us", region: "us-east-1" },
+    ],
+    kubeConfig: async (): Promise<never> => {
+      throw new Error("fleet and timeline read no cluster");
+    },
+    invalidate() {},
+  };
   return createChatWorker({
     store: new MemoryReleaseStore(),
-    clusters: {
-      list: () => [
-        { name: "eu", region: "eu-west-1" },
-        { name: "us", region: "us-east-1" },
-      ],
-      kubeConfig: async () => {
-        throw new Error("fleet and timeline read no cluster");
-      },
-      invalidate() {},
-    },
+    clusters,
+    kube: createKubeReader({ connector: clusters }),
     clock: { now: () => NOW },
     logger: loggerPort(new RecordingLogger()),
     snapshots,

@@ -18,6 +18,7 @@ import {
   teamsActivityBody,
   teamsHeaders,
 } from "../../shared/chatops/sign-request.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { httpApiEvent, RecordingLogger } from "../api/support.ts";
 
@@ -239,17 +240,19 @@ test("Teams HMAC: good answers a message, bad and missing are 401, a replayed ac
       throw Object.assign(new Error(`store.${String(name)} unavailable in this test`), {});
     },
   });
+  const clusters = {
+    list: () => [{ name: "prod-eu", region: "eu-west-1" }],
+    kubeConfig: async () => {
+      throw new Error("no");
+    },
+    invalidate() {},
+  };
   const handler = createTeamsHandler({
     access: ACCESS,
     securityToken: async () => TEAMS_TOKEN,
     store,
-    clusters: {
-      list: () => [{ name: "prod-eu", region: "eu-west-1" }],
-      kubeConfig: async () => {
-        throw new Error("no");
-      },
-      invalidate() {},
-    },
+    clusters,
+    kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date() },
     logger: loggerPort(logger),
   });

@@ -149,3 +149,48 @@ test("loadClusterRegistry reads CLUSTERS, or the file named by CLUSTERS_FILE, no
   writeFileSync(file, "- name: bad name\n  region: eu-west-1\n");
   assert.throws(() => loadClusterRegistry({ CLUSTERS_FILE: file }), /CLUSTERS_FILE .*clusters\.yaml: entry 0/);
 });
+
+test("endpoint + certificateAuthority: both or neither, a PEM bundle in base64 (string or describe-cluster's {data})", () => {
+  const pem = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString("base64");
+  const [asString] = parseClusterRegistry(
+    JSON.stringify([
+      {
+        name: "c1",
+        region: "eu-west-1",
+        endpoint: "https://ABC.gr7.eu-west-1.eks.amazonaws.com/",
+        certificateAuthority: pem,
+      },
+    ]),
+    "CLUSTERS",
+  );
+  assert.equal(asString.endpoint, "https://ABC.gr7.eu-west-1.eks.amazonaws.com");
+  assert.equal(asString.certificateAuthority, pem);
+  const [asObject] = parseClusterRegistry(
+    `- name: c1\n  region: eu-west-1\n  endpoint: https://x.eks.amazonaws.com\n  certificateAuthority:\n    data: ${pem}\n`,
+    "CLUSTERS",
+  );
+  assert.equal(asObject.certificateAuthority, pem);
+  assert.throws(
+    () =>
+      parseClusterRegistry(JSON.stringify([{ name: "c1", region: "eu-west-1", endpoint: "https://x" }]), "CLUSTERS"),
+    /entry 0 \("c1"\): fields "endpoint" and "certificateAuthority" go together/,
+  );
+  assert.throws(
+    () =>
+      parseClusterRegistry(
+        JSON.stringify([
+          { name: "c1", region: "eu-west-1", endpoint: "https://x", certificateAuthority: "bm90IGEgY2VydA==" },
+        ]),
+        "CLUSTERS",
+      ),
+    /field "certificateAuthority" does not decode to a PEM certificate/,
+  );
+  assert.throws(
+    () =>
+      parseClusterRegistry(
+        JSON.stringify([{ name: "c1", region: "eu-west-1", endpoint: "http://10.0.0.1", certificateAuthority: pem }]),
+        "CLUSTERS",
+      ),
+    /field "endpoint" "http:\/\/10.0.0.1" is invalid/,
+  );
+});

@@ -11,8 +11,7 @@ import { after, before, test } from "node:test";
 import { parseAllDocuments } from "yaml";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { builtinResources } from "../../local/sim/kube/registry.ts";
-import { clearDiscoveryCache } from "../../shared/kube/discovery.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -108,7 +107,6 @@ before(async () => {
   sim.cluster(CLUSTER).apply(MANIFEST);
 });
 after(async () => {
-  await closeKubeConnections();
   await sim?.stop();
 });
 
@@ -121,7 +119,6 @@ async function statusWith(allowed: Set<string>) {
       cluster.deny({ resource: type.group ? `${type.plural}.${type.group}` : type.plural });
     }
   }
-  clearDiscoveryCache();
   const store = new MemoryReleaseStore();
   await store.putRevision(CLUSTER, {
     name: "web",
@@ -132,10 +129,12 @@ async function statusWith(allowed: Set<string>) {
     manifest: MANIFEST,
     hooks: [],
   });
+  // A fresh reader per status: no discovery or pool carried over between access settings.
+  const kube = createKubeReader({ connector: simConnector(sim) });
   const report = await releaseStatus(
-    { store, clusters: simConnector(sim), clock: { now: () => new Date() }, logger: silentLogger },
+    { store, kube, logger: silentLogger },
     { cluster: CLUSTER, namespace: NAMESPACE, name: "web" },
-  );
+  ).finally(() => kube.close());
   const text = renderStatusText(report);
   assert.doesNotMatch(text, /hunter2/, "a Secret value is never printed, whatever the access");
   return { report, text, missing: report.missing.map((entry) => `${entry.kind}/${entry.name}: ${entry.reason}`) };

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { observationFromReport } from "../../shared/history/observation.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
@@ -30,7 +30,6 @@ before(async () => {
   home = await mkdtemp(join(tmpdir(), "drift-e2e-"));
 });
 after(async () => {
-  await closeKubeConnections();
   await sim?.stop();
   if (home) await rm(home, { recursive: true, force: true });
 });
@@ -39,10 +38,11 @@ async function status(tool: (b: string, a: string[]) => Promise<string>, kubectl
   const store = new MemoryReleaseStore();
   const secrets = JSON.parse(await tool(kubectl, ["get", "secrets", "-A", "-l", "owner=helm", "-o", "json"]));
   await importReleases({ store, clusters: "any" }, { cluster: "drift", document: secrets });
+  const kube = createKubeReader({ connector: simConnector(sim), clock: { now: () => new Date(clock) } });
   return releaseStatus(
-    { store, clusters: simConnector(sim), clock: { now: () => new Date(clock) }, logger: silentLogger },
+    { store, kube, logger: silentLogger },
     { cluster: "drift", namespace: "shop", name: "shop", drift },
-  );
+  ).finally(() => kube.close());
 }
 
 test("install, then kubectl scale / set image / patch ConfigMap and Secret and an HPA write show in ==> DRIFT", async (t) => {

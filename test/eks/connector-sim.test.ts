@@ -18,6 +18,8 @@ import { parseClusterRegistry } from "../../shared/clusters/registry.ts";
 import { defaultEksClientFactory, type EksClientFactory } from "../../shared/eks/aws-calls.ts";
 import { createEksConnector, type EksConnectorOptions } from "../../shared/eks/connector.ts";
 import { createEksToken, decodeEksToken } from "../../shared/eks/token.ts";
+import { ConnectionPools } from "../../shared/kube/http.ts";
+import { ClusterLimit } from "../../shared/kube/limiter.ts";
 import { KubeSession } from "../../shared/kube/session.ts";
 
 const MINUTE = 60_000;
@@ -139,7 +141,9 @@ test("a 401 triggers exactly one refresh: the status engine's session invalidate
       return token;
     },
   });
-  const session = new KubeSession({ cluster: "alpha", connector, maxAttempts: 1 });
+  const pools = new ConnectionPools();
+  const clusterLimit = new ClusterLimit({ maxInFlight: 8 });
+  const session = new KubeSession({ cluster: "alpha", connector, pools, clusterLimit, maxAttempts: 1 });
   try {
     const result = await session.request("/version", "application/json");
     assert.equal(result.kind, "response");
@@ -148,18 +152,23 @@ test("a 401 triggers exactly one refresh: the status engine's session invalidate
     assert.deepEqual(counts, { describe: 1, sign: 2 });
   } finally {
     session.close();
+    await pools.close();
   }
 });
 
 test("a 401 that persists after the refresh is reported, not retried again", async () => {
   const { connector, counts } = connect({ clock: { now: () => new Date(Date.now() - 16 * MINUTE) } });
-  const session = new KubeSession({ cluster: "alpha", connector, maxAttempts: 3 });
+  const pools = new ConnectionPools();
+  const clusterLimit = new ClusterLimit({ maxInFlight: 8 });
+  const session = new KubeSession({ cluster: "alpha", connector, pools, clusterLimit, maxAttempts: 3 });
   try {
     const result = await session.request("/version", "application/json");
     assert.equal(result.kind === "response" && result.response.status, 401);
     assert.equal(counts.sign, 2);
+    assert.match(session.fatal?.message ?? "", /rejected the credentials \(401 Unauthorized, also with fresh ones\)/);
   } finally {
     session.close();
+    await pools.close();
   }
 });
 
@@ -246,4 +255,24 @@ test("a registered cluster that EKS does not know, and an unknown one", async ()
   const before = counts.describe;
   await assert.rejects(connector.kubeConfig("delta"), UnknownClusterError);
   assert.equal(counts.describe, before, "no call for a cluster outside the registry");
+});
+
+test("a registry entry with endpoint + certificateAuthority skips DescribeCluster", async () => {
+  const facts = await connect().connector.describe("alpha");
+  const [alpha] = registry;
+  // EKS itself unreachable: only the registry's facts can make this work.
+  const entry = parseClusterRegistry(
+    JSON.stringify([
+      {
+        ...alpha,
+        eksEndpoint: "http://127.0.0.1:9",
+        endpoint: facts.endpoint,
+        certificateAuthority: { data: facts.caData },
+      },
+    ]),
+    "CLUSTERS",
+  );
+  const { connector, counts } = connect({ registry: entry });
+  assert.match(await serverVersion(await connector.kubeConfig("alpha")), /^v1\./);
+  assert.equal(counts.describe, 0);
 });

@@ -21,7 +21,6 @@ import { createApiHandler } from "../../functions/api/app.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
@@ -42,6 +41,7 @@ let chart: string;
 let kubeconfig: string;
 let cliEnv: NodeJS.ProcessEnv;
 let api: ReturnType<typeof createApiHandler>;
+let apiDeps: ReturnType<typeof apiDepsFromEnv> | undefined;
 
 const LONG_119 = `Upgrade "demo" failed: context deadline exceeded while waiting for Deployment default/demo to become ready (1 of 3)`;
 const LONG_299 = `${"A failed upgrade keeps its whole reason in the description: ".repeat(4)}and this one runs on past two hundred and ninety characters, to be sure the column is never cut at sixty!`;
@@ -174,11 +174,12 @@ before(async () => {
   });
   const imported = await cli(["import", "-", "--cluster", CLUSTER], secrets);
   assert.equal(imported.code, 0, imported.stderr);
-  api = createApiHandler(apiDepsFromEnv(cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() }));
+  apiDeps = apiDepsFromEnv(cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
+  api = createApiHandler(apiDeps);
 });
 
 after(async () => {
-  await closeKubeConnections();
+  await apiDeps?.kube.close();
   await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   if (home) await rm(home, { recursive: true, force: true });
 });

@@ -16,7 +16,6 @@ import { seedDemo } from "../../local/demo/seed.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { localLambdaContext } from "../../shared/queue/lambda-event.ts";
 import { createLocalPoller } from "../../shared/queue/local-poller.ts";
@@ -48,8 +47,11 @@ before(async () => {
   slackUrl = `http://127.0.0.1:${address.port}/services/T000/B000/xyz`;
 });
 
+/** Every runtime a test made: their KubeReaders hold connections to the simulator. */
+const runtimes: { close(): Promise<void> }[] = [];
+
 after(async () => {
-  await closeKubeConnections();
+  await Promise.all(runtimes.map((runtime) => runtime.close()));
   await sim.stop();
   await sqs.stop();
   await new Promise((resolve) => slack.close(resolve));
@@ -75,6 +77,7 @@ async function pipeline(options: { env?: Record<string, string>; snapshots?: Mem
   const overrides = { store, snapshots, clusters: connector, log: silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
+  runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
   const planner = createPlannerHandler(plannerRuntime);
   const worker = createWorkerHandler(workerRuntime);
   const poller = createLocalPoller({

@@ -9,7 +9,6 @@ import { DEMO_CLUSTERS } from "../../local/demo/releases.ts";
 import { seedDemo } from "../../local/demo/seed.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
@@ -45,7 +44,6 @@ before(async () => {
 });
 
 after(async () => {
-  await closeKubeConnections();
   await Promise.all([dynamo?.stop(), sim?.stop()]);
 });
 

@@ -5,6 +5,7 @@ import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { recordObservation } from "../../shared/history/record.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { NOW, observe, run } from "./fixtures.ts";
@@ -13,13 +14,15 @@ const snapshots = new MemorySnapshotStore();
 const release = { cluster: "eu", namespace: "shop", name: "api" };
 const base = "/clusters/eu/namespaces/shop/releases/api/snapshots";
 const ids: string[] = [];
+const clusters = {
+  list: () => [{ name: "eu", region: "eu-west-1" }],
+  kubeConfig: async () => Promise.reject(new Error("unused")),
+  invalidate: () => {},
+};
 const handler = createApiHandler({
   store: new MemoryReleaseStore(),
-  clusters: {
-    list: () => [{ name: "eu", region: "eu-west-1" }],
-    kubeConfig: async () => Promise.reject(new Error("unused")),
-    invalidate: () => {},
-  },
+  clusters,
+  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => NOW },
   logger: new RecordingLogger(),
   metrics: new RecordingMetrics(),

@@ -15,7 +15,6 @@ import { seedDemo } from "../../local/demo/seed.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { createLocalPoller } from "../../shared/queue/local-poller.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
@@ -58,8 +57,11 @@ before(async () => {
   await seedDemo(openReleaseStore({ ...location, tableName: env.RELEASES_TABLE, credentials: sim.credentials }), sim);
 });
 
+/** The runtimes' KubeReaders hold connections to the simulator. */
+const runtimes: { lambda: { close(): Promise<void> } }[] = [];
+
 after(async () => {
-  await closeKubeConnections();
+  await Promise.all(runtimes.map((runtime) => runtime.lambda.close()));
   await Promise.all([sqs?.stop(), dynamo?.stop(), sim?.stop()]);
 });
 
@@ -69,7 +71,9 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
 }, async () => {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 2, maxReceiveCount: 5 });
   const runEnv = { ...env, AUDIT_QUEUE_URL: queue.queueUrl };
-  const planner = createPlannerHandler(auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger }));
+  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger });
+  runtimes.push(plannerRuntime);
+  const planner = createPlannerHandler(plannerRuntime);
   const plan = await planner({ time: "2026-12-02T09:00:00Z" });
   assert.equal(plan.run.planned, 3);
 
@@ -88,6 +92,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
   assert.equal(depth.visible + depth.inFlight, 3, JSON.stringify(depth));
 
   const runtime = auditRuntimeFromEnv(runEnv, {}, { log: silentLogger });
+  runtimes.push(runtime);
   const poller = createLocalPoller({
     client: sqs.client,
     queueUrl: queue.queueUrl,

@@ -1,42 +1,39 @@
 import assert from "node:assert/strict";
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { createServer, type Server } from "node:http";
 import { after, before, test } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections, requesterFor } from "../../shared/kube/http.ts";
+import { ConnectionPools } from "../../shared/kube/http.ts";
 
-/** The request path on the dispatcher @kubernetes/client-node builds from a KubeConfig (TLS verified). */
+/** The request path: one bounded keep-alive pool per cluster, TLS verified with the kubeconfig's CA. */
 
 let sim: SimulatedEks;
-let connects = 0;
-const onConnect = () => {
-  connects++;
-};
+const pools = new ConnectionPools();
+const requesterFor = (cluster: string, kubeConfig: KubeConfig) => pools.requester(cluster, kubeConfig);
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "c1" }], seed: 7 });
   sim
     .cluster("c1")
     .apply([{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm", namespace: "ns" }, data: {} }]);
-  subscribe("undici:client:connected", onConnect);
 });
 
 after(async () => {
-  unsubscribe("undici:client:connected", onConnect);
-  await closeKubeConnections();
+  await pools.close();
   await sim.stop();
 });
 
-function kubeConfigOf(server?: string): KubeConfig {
+function kubeConfigOf(server?: string, token?: string): KubeConfig {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(sim.cluster("c1").kubeconfig());
   if (server) kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, server }));
+  if (token) kubeConfig.users = kubeConfig.users.map((user) => ({ ...user, token }));
   return kubeConfig;
 }
 
 const JSON_ACCEPT = "application/json";
 
-test("GETs reuse one pool per KubeConfig; a new KubeConfig replaces it", async () => {
+test("GETs reuse the cluster's pool; a rotated token keeps it (no reconnect)", async () => {
   const kubeConfig = kubeConfigOf();
   const requester = await requesterFor("c1", kubeConfig);
   const first = await requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(5000));
@@ -46,18 +43,74 @@ test("GETs reuse one pool per KubeConfig; a new KubeConfig replaces it", async (
 
   // undici may open a second connection while the first one finishes its answer: warm up first.
   for (let i = 0; i < 3; i++) await requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(5000));
-  const before = connects;
+  const before = pools.opened("c1");
+  assert.ok(before >= 1 && before <= 2, `opened ${before}`);
   const again = await requesterFor("c1", kubeConfig);
   for (let i = 0; i < 5; i++) {
     const reply = await again.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(5000));
     assert.equal(reply.status, 200);
   }
-  assert.equal(connects, before, "the warm pool is reused");
+  assert.equal(pools.opened("c1"), before, "the warm pool is reused");
 
-  const replaced = await requesterFor("c1", kubeConfigOf());
-  const reply = await replaced.get("/api/v1/namespaces/ns/configmaps/missing", JSON_ACCEPT, AbortSignal.timeout(5000));
-  assert.equal(reply.status, 404);
-  assert.equal(connects, before + 1, "a new KubeConfig gets its own pool");
+  // A new KubeConfig with the same server and CA (a re-signed token): same pool, new credentials.
+  const rotated = await requesterFor("c1", kubeConfigOf(undefined, "k8s-aws-v1.bm90LWEtdG9rZW4"));
+  const unauthorized = await rotated.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(5000));
+  assert.equal(unauthorized.status, 401, "the new token is the one sent");
+  assert.equal(pools.opened("c1"), before, "no new connection for a new token");
+});
+
+test("one cluster never gets more sockets than the cap, however many requests are in flight", async () => {
+  const capped = new ConnectionPools({ maxSockets: 3 });
+  try {
+    const requester = await capped.requester("c1", kubeConfigOf());
+    sim.cluster("c1").faults.set({ latencyMs: 30 });
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, () =>
+        requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(10_000)),
+      ),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    assert.ok(capped.opened("c1") <= 3, `opened ${capped.opened("c1")}`);
+  } finally {
+    sim.cluster("c1").faults.clear();
+    await capped.close();
+  }
+});
+
+test("a plain http:// server works (kubectl proxy): no TLS involved, the token is still sent", async () => {
+  const seen: { path?: string; authorization?: string }[] = [];
+  const plain: Server = createServer((req, res) => {
+    seen.push({ path: req.url, authorization: req.headers.authorization });
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ kind: "Status", status: "Success" }));
+  });
+  await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+  const own = new ConnectionPools();
+  try {
+    const port = (plain.address() as { port: number }).port;
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: "proxy", server: `http://127.0.0.1:${port}/`, skipTLSVerify: false }],
+      users: [{ name: "u", token: "proxy-token" }],
+      contexts: [{ name: "proxy", cluster: "proxy", user: "u" }],
+      currentContext: "proxy",
+    });
+    const requester = await own.requester("proxy", kubeConfig);
+    const reply = await requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(5000));
+    assert.equal(reply.status, 200);
+    assert.deepEqual(seen, [{ path: "/version", authorization: "Bearer proxy-token" }]);
+  } finally {
+    await own.close();
+    await new Promise((resolve) => plain.close(resolve));
+  }
+});
+
+test("a kubeconfig asking to skip TLS verification is refused", async () => {
+  const kubeConfig = kubeConfigOf();
+  kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, skipTLSVerify: true }));
+  const own = new ConnectionPools();
+  await assert.rejects(own.requester("c1", kubeConfig), /TLS verification stays on/);
+  await own.close();
 });
 
 test("a server URL with a path prefix keeps the prefix", async () => {
@@ -106,7 +159,6 @@ test("TLS is verified: a server whose certificate the kubeconfig's CA did not si
       return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|SIGNATURE/.test(code);
     });
   } finally {
-    await closeKubeConnections();
     await other.stop();
   }
 });

@@ -5,6 +5,7 @@ import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
@@ -22,6 +23,7 @@ before(async () => {
   const handler = createApiHandler({
     store,
     clusters: registryOnly,
+    kube: createKubeReader({ connector: registryOnly }),
     clock: { now: () => new Date() },
     logger: new RecordingLogger(),
     metrics: new RecordingMetrics(),

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,6 +9,7 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { CLI, runCli, spawnNode } from "../support/cli.ts";
+import { kubectlPath } from "../support/kube-tools.ts";
 import { capture, demoRelease } from "./captures.ts";
 
 /**
@@ -126,5 +128,59 @@ test("user errors are one line on stderr", async () => {
     assert.match(result.stderr, message, args.join(" "));
     assert.equal(result.status, code, args.join(" "));
     assert.doesNotMatch(result.stderr, /at .*\.ts:\d+/);
+  }
+});
+
+test("a status whose reads are still queued at its deadline ends by it: 'not read in time', exit 0 (#14 item 1)", async () => {
+  sim.cluster("cli").faults.set({ latencyMs: 3000 });
+  try {
+    for (const concurrency of ["1", "16"]) {
+      const started = Date.now();
+      const result = await cli(
+        ...["demo", "--kubeconfig", kubeconfig, "--cluster", "cli", "--timeout", "1", "--concurrency", concurrency],
+      );
+      assert.equal(result.status, 0, result.stderr);
+      assert.ok(Date.now() - started < 2500, `took ${Date.now() - started} ms`);
+      assert.match(result.stdout, /==> MISSING\n[\s\S]*not read in time/);
+    }
+  } finally {
+    sim.cluster("cli").faults.clear();
+  }
+});
+
+test("--kubeconfig with a plain http:// server: the real kubectl proxy in front of the cluster (#13 item 4)", async (t) => {
+  const kubectl = await kubectlPath();
+  if (!kubectl) return t.skip("no kubectl");
+  const proxy = spawn(kubectl, ["proxy", "--port=0", "--address=127.0.0.1", "--kubeconfig", kubeconfig], {
+    env: { PATH: process.env.PATH, HOME: dir },
+  });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      let seen = "";
+      const timer = setTimeout(() => reject(new Error(`kubectl proxy did not start: ${seen}`)), 20_000);
+      proxy.stdout.on("data", (chunk) => {
+        seen += chunk;
+        const match = /Starting to serve on 127\.0\.0\.1:(\d+)/.exec(seen);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      proxy.on("exit", (code) => reject(new Error(`kubectl proxy exited ${code}: ${seen}`)));
+    });
+    const plain = join(dir, "proxy-kubeconfig");
+    writeFileSync(
+      plain,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: proxy\n  cluster:\n    server: http://127.0.0.1:${port}\ncontexts:\n- name: proxy\n  context:\n    cluster: proxy\n    user: proxy\nusers:\n- name: proxy\n  user: {}\ncurrent-context: proxy\n`,
+      { mode: 0o600 },
+    );
+    const result = await cli("demo", "--kubeconfig", plain, "--cluster", "cli");
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(
+      result.stdout.split("\n").filter((line) => line.startsWith("==> ")),
+      ["==> v1/ServiceAccount", "==> v1/Service", "==> v1/Deployment", "==> v1/Pod(related)"],
+    );
+  } finally {
+    proxy.kill();
   }
 });

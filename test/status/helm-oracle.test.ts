@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release } from "../../shared/release/model.ts";
@@ -29,7 +29,6 @@ before(async () => {
 });
 
 after(async () => {
-  await closeKubeConnections();
   await sim?.stop();
 });
 
@@ -59,13 +58,12 @@ test("helm status and this engine print the same groups and rows for the helm cr
   const store = new MemoryReleaseStore();
   await store.putRevision("oracle", release);
 
-  const ours = renderStatusText(
-    await releaseStatus(
-      { store, clusters: simConnector(sim), clock: { now: () => NOW }, logger: silentLogger },
-      { cluster: "oracle", namespace: "default", name: "demo" },
-    ),
-    { health: false },
-  );
+  const kube = createKubeReader({ connector: simConnector(sim), clock: { now: () => NOW } });
+  const report = await releaseStatus(
+    { store, kube, logger: silentLogger },
+    { cluster: "oracle", namespace: "default", name: "demo" },
+  ).finally(() => kube.close());
+  const ours = renderStatusText(report, { health: false });
   const runner = helmRunner(helm!, cluster.kubeconfig());
   try {
     const { stdout } = await runner.status("demo", "default");

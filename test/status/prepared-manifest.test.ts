@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
-import {
-  clearManifestCache,
-  MANIFEST_CACHE_MAX_ENTRIES,
-  manifestCacheSize,
-  prepareManifest,
-} from "../../shared/status/prepared-manifest.ts";
+import { MANIFEST_CACHE_MAX_ENTRIES, PreparedManifestCache } from "../../shared/status/prepared-manifest.ts";
 
 const key = { cluster: "c1", namespace: "ns", name: "app", revision: 1 };
 const configMap =
@@ -13,7 +8,12 @@ const configMap =
 const secret =
   "---\n# Source: app/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: aHVudGVyMg==\n";
 
-beforeEach(() => clearManifestCache());
+let cache = new PreparedManifestCache();
+beforeEach(() => {
+  cache = new PreparedManifestCache();
+});
+const prepareManifest = (...args: Parameters<PreparedManifestCache["prepare"]>) => cache.prepare(...args);
+const manifestCacheSize = () => cache.size();
 
 test("a warm call with the same revision and text returns the same parse", () => {
   const first = prepareManifest(key, configMap + secret, [secret]);

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { clearDiscoveryCache } from "../../shared/kube/discovery.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader, type KubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import type { Release } from "../../shared/release/model.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
 import { renderStatusText } from "../../shared/status/render-text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { releaseStatus, type StatusOptions, type StatusRequest } from "../../shared/usecases/status.ts";
+import { releaseStatus, type StatusRequest } from "../../shared/usecases/status.ts";
 import { capture, demoRelease } from "./captures.ts";
 import { type CountingConnector, simConnector } from "./sim-connector.ts";
 
@@ -21,16 +20,21 @@ const CLUSTER = "status-sim";
 const clock = { now: () => new Date() };
 let sim: SimulatedEks;
 let connector: CountingConnector;
+/** The file's warm reader (shared discovery cache and pools); scenarios with their own options get their own. */
+let reader: KubeReader;
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }], seed: 7 });
   connector = simConnector(sim);
+  reader = createKubeReader({ connector, clock, random: () => 0 });
 });
 
 after(async () => {
-  await closeKubeConnections();
+  await reader.close();
   await sim.stop();
 });
+
+type ReaderTuning = Pick<KubeReaderOptions, "timeouts" | "limits">;
 
 const cluster = () => sim.cluster(CLUSTER);
 
@@ -50,15 +54,21 @@ function releaseOf(name: string, namespace: string, manifest: string, overrides:
 async function statusOf(
   release: Release,
   request: Partial<StatusRequest> = {},
-  options: StatusOptions = {},
+  tuning?: ReaderTuning,
   clusters = connector,
 ) {
   const store = new MemoryReleaseStore();
   await store.putRevision(CLUSTER, release);
-  return releaseStatus(
-    { store, clusters, clock, logger: silentLogger, options: { random: () => 0, ...options } },
-    { cluster: CLUSTER, namespace: release.namespace, name: release.name, ...request },
-  );
+  const own = tuning || clusters !== connector;
+  const kube = own ? createKubeReader({ connector: clusters, clock, random: () => 0, ...tuning }) : reader;
+  try {
+    return await releaseStatus(
+      { store, kube, logger: silentLogger },
+      { cluster: CLUSTER, namespace: release.namespace, name: release.name, ...request },
+    );
+  } finally {
+    if (own) await kube.close();
+  }
 }
 
 const configMap = (name: string, namespace?: string) =>
@@ -66,7 +76,7 @@ const configMap = (name: string, namespace?: string) =>
 
 describe("the helm create demo on the simulated EKS", () => {
   test("every group, the related pods (test pod included) and the request count of one fan-out", async () => {
-    clearDiscoveryCache();
+    reader.forgetDiscovery();
     cluster().materialize(capture("helm-create-demo-manifest.yaml"));
     cluster().resetStats();
     const report = await statusOf(demoRelease());
@@ -83,10 +93,10 @@ describe("the helm create demo on the simulated EKS", () => {
     );
     assert.equal(report.complete, true);
     assert.equal(report.health.overall, "Current");
-    // Discovery (/api, /apis) + 3 GETs + 1 pods LIST, nothing else.
-    assert.equal(report.counters.requests, 6);
+    // Built-in kinds need no discovery, even cold: 3 GETs + 1 pods LIST, nothing else.
+    assert.equal(report.counters.requests, 4);
     const stats = cluster().stats();
-    assert.equal(stats.total, 6);
+    assert.equal(stats.total, 4);
     for (const entry of stats.log.filter((e) => !e.path.startsWith("/api") || e.path.split("/").length > 3)) {
       assert.equal(
         entry.accept,
@@ -247,7 +257,7 @@ describe("faults: retries, deadlines, timeouts, credentials", () => {
   test("a resource that keeps failing is an error after the bounded attempts; the rest is read", async () => {
     cluster().faults.set({ errorRate: 1, errorStatus: 500, match: isFlaky });
     try {
-      const report = await statusOf(releaseOf("faults", "faults", manifest), {}, { maxAttempts: 3 });
+      const report = await statusOf(releaseOf("faults", "faults", manifest), {}, { timeouts: { maxAttempts: 3 } });
       assert.deepEqual(
         report.missing.map((m) => [m.name, m.reason]),
         [["flaky", "error"]],
@@ -313,7 +323,7 @@ describe("faults: retries, deadlines, timeouts, credentials", () => {
       const report = await statusOf(
         releaseOf("faults", "faults", manifest),
         {},
-        { requestTimeoutMs: 300, maxAttempts: 2 },
+        { timeouts: { requestMs: 300, maxAttempts: 2 } },
       );
       assert.deepEqual(
         report.missing.map((m) => [m.name, m.reason]),
@@ -332,7 +342,7 @@ describe("faults: retries, deadlines, timeouts, credentials", () => {
       first = false;
       return "k8s-aws-v1.bm90LWEtdG9rZW4";
     });
-    const report = await statusOf(releaseOf("faults", "faults", manifest), {}, {}, stale);
+    const report = await statusOf(releaseOf("faults", "faults", manifest), {}, undefined, stale);
     assert.deepEqual(report.missing, []);
     assert.equal(stale.invalidations, 1, "one refresh shared by every request that got a 401");
     assert.equal(stale.kubeConfigs, 2);

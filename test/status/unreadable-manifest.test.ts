@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { renderStatusJson } from "../../shared/status/render-json.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -18,7 +18,6 @@ before(async () => {
 });
 
 after(async () => {
-  await closeKubeConnections();
   await sim.stop();
 });
 
@@ -51,10 +50,12 @@ test("a stored alias-bomb document is one error entry; the release's other resou
     chart: { metadata: { name: "c", version: "0.1.0" } },
     manifest: configMap("before") + BOMB + configMap("after"),
   });
+  // A fresh reader per status: no discovery or pool carried over between access settings.
+  const kube = createKubeReader({ connector: simConnector(sim) });
   const report = await releaseStatus(
-    { store, clusters: simConnector(sim), clock: { now: () => new Date() }, logger: silentLogger },
+    { store, kube, logger: silentLogger },
     { cluster: CLUSTER, namespace: "bombs", name: "bombed" },
-  );
+  ).finally(() => kube.close());
   const json = JSON.parse(renderStatusJson(report));
   const text = JSON.stringify(json);
   assert.match(text, /more than 100 alias expansions/);

@@ -5,7 +5,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterUnreachableError, UnknownClusterError } from "../../shared/clusters/errors.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
+import { createKubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../../shared/status/errors.ts";
@@ -40,8 +40,12 @@ const noCluster: ClusterConnector = {
   invalidate: () => {},
 };
 
-function deps(store: ReleaseStore, clusters: ClusterConnector = noCluster): StatusDeps {
-  return { store, clusters, clock, logger: silentLogger };
+function deps(
+  store: ReleaseStore,
+  clusters: ClusterConnector = noCluster,
+  tuning: Partial<KubeReaderOptions> = {},
+): StatusDeps {
+  return { store, kube: createKubeReader({ connector: clusters, clock, ...tuning }), logger: silentLogger };
 }
 
 async function storeWith(...releases: Release[]) {
@@ -132,17 +136,23 @@ const manifest = "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: demo\n"
 
 test("an unreachable cluster fails a deployed release, but an uninstalled or failed one gets a report", async () => {
   const clusters = await refusingConnector();
-  const options = { maxAttempts: 2, random: () => 0 };
+  const tuning = { timeouts: { maxAttempts: 2 }, random: () => 0 };
+  const readers: StatusDeps["kube"][] = [];
+  const depsOf = (store: ReleaseStore) => {
+    const made = deps(store, clusters, tuning);
+    readers.push(made.kube);
+    return made;
+  };
   try {
     const deployed = await storeWith(release(1, "deployed", manifest));
     await assert.rejects(
-      releaseStatus({ ...deps(deployed, clusters), options }, key),
+      releaseStatus(depsOf(deployed), key),
       (error: Error) =>
         error instanceof ClusterUnreachableError && /kubernetes cluster unreachable/.test(error.message),
     );
     for (const status of ["uninstalled", "failed"] as const) {
       const store = await storeWith(release(1, status, manifest));
-      const report = await releaseStatus({ ...deps(store, clusters), options }, key);
+      const report = await releaseStatus(depsOf(store), key);
       assert.equal(report.complete, false);
       assert.equal(report.missing.length, 1);
       assert.equal(report.missing[0].reason, "error");
@@ -150,7 +160,7 @@ test("an unreachable cluster fails a deployed release, but an uninstalled or fai
       assert.match(renderStatusText(report), /==> MISSING\nKIND {9}NAME {3}REASON\nv1\/Service {3}demo {3}error: /);
     }
   } finally {
-    await closeKubeConnections();
+    await Promise.all(readers.map((reader) => reader.close()));
   }
 });
 

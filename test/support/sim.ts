@@ -1,10 +1,9 @@
 /**
- * One simulated EKS for a test file: started (then `setup`) before its tests, stopped after them (with the
- * product's keep-alive connections to it closed first, so the process can exit).
+ * One simulated EKS for a test file: started (then `setup`) before its tests, stopped after them. The product's
+ * connections to it belong to the KubeReaders the tests create (and close).
  */
 import { after, before } from "node:test";
 import { type SimOptions, type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { closeKubeConnections } from "../../shared/kube/http.ts";
 
 export function simulatedEksForFile(
   options: SimOptions,
@@ -16,7 +15,6 @@ export function simulatedEksForFile(
     await setup?.(sim);
   });
   after(async () => {
-    await closeKubeConnections();
     await sim?.stop();
   });
   return () => {

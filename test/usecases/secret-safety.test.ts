@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { registryScope } from "../../shared/clusters/scope.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release } from "../../shared/release/model.ts";
@@ -121,10 +122,8 @@ test("no use case returns a Secret value: import summary, manifest, history, lis
     assertNoSecret("list", listed);
   }
 
-  const report = await releaseStatus(
-    { store, clusters: simConnector(sim()), clock: { now: () => new Date() }, logger: silentLogger },
-    key,
-  );
+  const kube = createKubeReader({ connector: simConnector(sim()) });
+  const report = await releaseStatus({ store, kube, logger: silentLogger }, key).finally(() => kube.close());
   assert.equal(report.resources.length, 2);
   assertNoSecret("status report", report);
 });

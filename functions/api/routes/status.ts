@@ -32,12 +32,11 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
         sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
       });
       const report = await releaseStatus(
-        { store: deps.store, clusters: deps.clusters, clock: deps.clock, logger },
+        { store: deps.store, kube: deps.kube, logger },
         {
           ...key,
           revision,
-          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs),
-          concurrency: deps.settings.statusConcurrency,
+          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, deps.kube.clock.now().getTime()),
           drift,
         },
       );

@@ -1,0 +1,111 @@
+/**
+ * Bench section: the Lambda bundle as serverless.yml's custom.esbuild builds it
+ * (the same esbuild options, read from the file), its size unzipped and zipped
+ * (deflate level 9, what a zip holds), and the cold import of the handler
+ * module against a bare `@aws-sdk/client-dynamodb` import, side by side in
+ * fresh processes; also a source-mapped build imported with
+ * --enable-source-maps, to show what maps would cost.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { deflateRawSync } from "node:zlib";
+import { build } from "esbuild";
+import { parseDocument } from "yaml";
+import { median, spread } from "./lib.ts";
+
+const run = promisify(execFile);
+const ROOT = new URL("..", import.meta.url).pathname;
+/** Inside the repo, so the external @aws-sdk/* resolve from node_modules as the runtime's would. */
+const OUT = join(ROOT, ".build", "bench-bundle");
+const IMPORT_RUNS = 5;
+
+export interface BundleFigures {
+  lines: string[];
+  zippedMb: number;
+  importRatio: number;
+}
+
+interface EsbuildSettings {
+  minify?: boolean;
+  keepNames?: boolean;
+  sourcemap?: boolean;
+  target?: string;
+  exclude?: string[];
+  banner?: { js?: string };
+}
+
+function serverlessEsbuild(): EsbuildSettings {
+  const doc = parseDocument(readFileSync(join(ROOT, "serverless.yml"), "utf8"), { logLevel: "silent" });
+  return (doc.getIn(["custom", "esbuild"]) as { toJSON(): EsbuildSettings }).toJSON();
+}
+
+async function bundle(outfile: string, settings: EsbuildSettings, sourcemap: boolean): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, "functions/api/handler.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: settings.target ?? "node24",
+    outfile,
+    external: settings.exclude ?? ["@aws-sdk/*"],
+    minify: settings.minify ?? false,
+    keepNames: settings.keepNames ?? false,
+    sourcemap,
+    banner: settings.banner?.js ? { js: settings.banner.js } : undefined,
+    logLevel: "error",
+  });
+}
+
+/** ms to import `specifier` in a fresh node process (module graph only: the process start is not counted). */
+async function importMs(specifier: string, flags: string[] = []): Promise<number> {
+  const script = `const t=performance.now();await import(${JSON.stringify(specifier)});process.stdout.write(String(performance.now()-t))`;
+  const { stdout } = await run(process.execPath, [...flags, "--input-type=module", "-e", script], {
+    cwd: OUT,
+    timeout: 60_000,
+    // What the handler reads at init; nothing is contacted at import time.
+    env: { PATH: process.env.PATH ?? "", AWS_REGION: "eu-west-1", CLUSTERS: "[]", POWERTOOLS_LOG_LEVEL: "SILENT" },
+  });
+  return Number(stdout);
+}
+
+export async function bundleFigures(): Promise<BundleFigures> {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const settings = serverlessEsbuild();
+  const plain = join(OUT, "handler.mjs");
+  const mapped = join(OUT, "mapped", "handler.mjs");
+  await bundle(plain, settings, Boolean(settings.sourcemap));
+  await bundle(mapped, settings, true);
+  const size = statSync(plain).size;
+  const zipped = deflateRawSync(readFileSync(plain), { level: 9 }).length;
+  const mapSize = statSync(`${mapped}.map`).size;
+  const mapZipped = deflateRawSync(readFileSync(`${mapped}.map`), { level: 9 }).length;
+
+  const handler: number[] = [];
+  const sdk: number[] = [];
+  const withMaps: number[] = [];
+  for (let i = 0; i < IMPORT_RUNS; i++) {
+    // Interleaved, so load changes on a shared machine hit all three alike.
+    sdk.push(await importMs("@aws-sdk/client-dynamodb"));
+    handler.push(await importMs("./handler.mjs"));
+    withMaps.push(await importMs("./mapped/handler.mjs", ["--enable-source-maps"]));
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  const h = median(handler);
+  const s = median(sdk);
+  const m = median(withMaps);
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
+  return {
+    zippedMb: zipped / 2 ** 20,
+    importRatio: h / s,
+    lines: [
+      `bundle (serverless.yml custom.esbuild: minify ${settings.minify ?? false}, keepNames ${settings.keepNames ?? false}, sourcemap ${settings.sourcemap ?? false}) and cold import, median (min–max) of ${IMPORT_RUNS} fresh processes`,
+      `  API handler bundle          ${mb(size)} MB, ${mb(zipped)} MB zipped (a source map would add ${mb(mapSize)} MB, ${mb(mapZipped)} MB zipped)`,
+      `  import handler.mjs          ${h.toFixed(0).padStart(6)} ms  (${spread(handler)})`,
+      `  import @aws-sdk/client-dynamodb ${s.toFixed(0).padStart(2)} ms  (${spread(sdk)})  (bare SDK client, the baseline)`,
+      `  import with source maps     ${m.toFixed(0).padStart(6)} ms  (${spread(withMaps)})  (--enable-source-maps, mapped build)`,
+    ],
+  };
+}
