@@ -40,3 +40,34 @@ export const UNAUTHORIZED: HttpResult = json(401, { error: { code: "Unauthorized
 export function errorResult(statusCode: number, code: string, message: string): HttpResult {
   return json(statusCode, { error: { code, message } });
 }
+
+/**
+ * The preamble both chat webhooks share before any signature check: their own route(s), POST only, a body
+ * within MAX_CHAT_BODY_BYTES. A result is the refusal to answer; a Buffer is the exact bytes to verify.
+ */
+export function webhookBody(event: HttpEvent, paths: readonly string[]): Buffer | HttpResult {
+  const method = event.requestContext?.http?.method ?? "POST";
+  const path = event.rawPath;
+  if (!paths.includes(path)) return errorResult(404, "RouteNotFound", `no route for ${method} ${path}`);
+  if (method !== "POST") return { ...errorResult(405, "MethodNotAllowed", "use POST"), headers: { allow: "POST" } };
+  const body = rawBody(event);
+  if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
+  return body;
+}
+
+/**
+ * The webhook's secret (Slack signing secret, Teams security token), or a 503 when it cannot be read (SSM
+ * unreachable, parameter missing): logged with the reason, never with a value.
+ */
+export async function webhookSecret(
+  read: () => Promise<string>,
+  logger: { error(message: string, attributes?: Record<string, unknown>): void },
+  what: string,
+): Promise<string | HttpResult> {
+  try {
+    return await read();
+  } catch (error) {
+    logger.error(`${what} unavailable`, { error: (error as Error).message });
+    return errorResult(503, "SecretUnavailable", `the ${what} could not be read; try again shortly`);
+  }
+}

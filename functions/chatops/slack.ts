@@ -27,9 +27,9 @@ import {
   type HttpResult,
   header,
   json,
-  MAX_CHAT_BODY_BYTES,
-  rawBody,
   UNAUTHORIZED,
+  webhookBody,
+  webhookSecret,
 } from "./http.ts";
 
 /** Where jobs go (SQS in AWS and under `npm start`). */
@@ -68,24 +68,13 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
 
   return async (event) => {
     const started = now();
-    const method = event.requestContext?.http?.method ?? "POST";
     const path = event.rawPath;
-    if (path !== SLACK_COMMANDS_PATH && path !== SLACK_INTERACTIONS_PATH) {
-      return errorResult(404, "RouteNotFound", `no route for ${method} ${path}`);
-    }
-    if (method !== "POST") return { ...errorResult(405, "MethodNotAllowed", "use POST"), headers: { allow: "POST" } };
-    const body = rawBody(event);
-    if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
+    const body = webhookBody(event, [SLACK_COMMANDS_PATH, SLACK_INTERACTIONS_PATH]);
+    if (!Buffer.isBuffer(body)) return body;
 
     const signature = header(event, "x-slack-signature");
-    let signingSecret: string;
-    try {
-      signingSecret = await deps.signingSecret();
-    } catch (error) {
-      // SSM unreachable or the parameter missing: say so in the log (never the value), 503 to Slack.
-      deps.logger.error("signing secret unavailable", { error: (error as Error).message });
-      return errorResult(503, "SecretUnavailable", "the signing secret could not be read; try again shortly");
-    }
+    const signingSecret = await webhookSecret(deps.signingSecret, deps.logger, "signing secret");
+    if (typeof signingSecret !== "string") return signingSecret;
     const verified = verifySlackSignature({
       signingSecret,
       signature,

@@ -19,9 +19,9 @@ import {
   type HttpResult,
   header,
   json,
-  MAX_CHAT_BODY_BYTES,
-  rawBody,
   UNAUTHORIZED,
+  webhookBody,
+  webhookSecret,
 } from "./http.ts";
 
 export interface TeamsDeps extends ChatDeps {
@@ -54,19 +54,11 @@ export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promi
 
   return async (event) => {
     const started = now();
-    if (event.rawPath !== TEAMS_PATH) return errorResult(404, "RouteNotFound", `no route for ${event.rawPath}`);
-    if ((event.requestContext?.http?.method ?? "POST") !== "POST")
-      return errorResult(405, "MethodNotAllowed", "use POST");
-    const body = rawBody(event);
-    if (body.length > MAX_CHAT_BODY_BYTES) return errorResult(413, "PayloadTooLarge", "the request body is too large");
+    const body = webhookBody(event, [TEAMS_PATH]);
+    if (!Buffer.isBuffer(body)) return body;
     const authorization = header(event, "authorization");
-    let securityToken: string;
-    try {
-      securityToken = await deps.securityToken();
-    } catch (error) {
-      deps.logger.error("Teams security token unavailable", { error: (error as Error).message });
-      return errorResult(503, "SecretUnavailable", "the webhook token could not be read; try again shortly");
-    }
+    const securityToken = await webhookSecret(deps.securityToken, deps.logger, "Teams webhook token");
+    if (typeof securityToken !== "string") return securityToken;
     if (!verifyTeamsSignature({ securityToken, authorization, body })) {
       deps.logger.warn("chat request refused", { platform: "teams", outcome: "unauthorized" });
       return UNAUTHORIZED;
