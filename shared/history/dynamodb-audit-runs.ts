@@ -8,10 +8,10 @@ import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import type { Item, SnapshotTable } from "./dynamodb-snapshot-table.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
-import { durationOf } from "./memory-snapshot-store.ts";
 import type { AuditRun } from "./model.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type { MessageTally } from "./snapshot-store.ts";
+import { durationOf } from "./store-rules.ts";
 
 const RUN_PK = "RUN";
 

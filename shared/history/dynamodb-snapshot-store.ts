@@ -19,7 +19,6 @@ import type { Page, PageRequest } from "../store/release-store.ts";
 import { DynamoDbAuditRuns } from "./dynamodb-audit-runs.ts";
 import { type Item, SnapshotTable, type WriteStats } from "./dynamodb-snapshot-table.ts";
 import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
-import { fleetOrder, fleetScope, listScope } from "./memory-snapshot-store.ts";
 import { type AuditRun, type FleetEntry, HEALTH_SEVERITY, parseSnapshotId, runIdFor, type Snapshot } from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
@@ -30,6 +29,7 @@ import type {
   SnapshotStore,
   WriteOutcome,
 } from "./snapshot-store.ts";
+import { fleetOrder, fleetScope, listScope } from "./store-rules.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
 
 const HEALTH_ORDER = (Object.keys(HEALTH_SEVERITY) as (keyof typeof HEALTH_SEVERITY)[]).sort(

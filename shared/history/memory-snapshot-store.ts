@@ -3,7 +3,7 @@ import type { ReleaseKey } from "../release/model.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError, SnapshotNotFoundError } from "./errors.ts";
-import { type AuditRun, type FleetEntry, HEALTH_SEVERITY, parseSnapshotId, type Snapshot } from "./model.ts";
+import { type AuditRun, type FleetEntry, parseSnapshotId, type Snapshot } from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type {
   FleetFilter,
@@ -13,6 +13,7 @@ import type {
   SnapshotStore,
   WriteOutcome,
 } from "./snapshot-store.ts";
+import { durationOf, fleetOrder, fleetScope, listScope } from "./store-rules.ts";
 
 const releaseId = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -195,14 +196,6 @@ export class MemorySnapshotStore implements SnapshotStore {
 }
 
 /** A cursor belongs to one listing: the release and the filters it was made with. */
-export function listScope(release: ReleaseKey, query: SnapshotQuery): string {
-  return `${releaseId(release)}|${query.since?.toISOString() ?? ""}|${query.until?.toISOString() ?? ""}`;
-}
-
-export function fleetScope(filter: FleetFilter): string {
-  return `${filter.cluster ?? ""}|${[...(filter.health ?? [])].sort().join(",")}`;
-}
-
 export function expired(snapshot: Pick<Snapshot, "expiresAt">, now: Date): boolean {
   return snapshot.expiresAt * 1000 <= now.getTime();
 }
@@ -219,14 +212,6 @@ export function fleetEntryOf(snapshot: Snapshot): FleetEntry {
 }
 
 /** Worst first, then by release: the order both stores answer in. */
-export function fleetOrder(entry: FleetEntry): string {
-  return `${HEALTH_SEVERITY[entry.health.overall]}#${releaseId(entry.release)}`;
-}
-
-export function durationOf(run: AuditRun): number | undefined {
-  return run.lastDoneAt ? Date.parse(run.lastDoneAt) - Date.parse(run.startedAt) : undefined;
-}
-
 function publicRun(run: StoredRun | AuditRun): AuditRun {
   const { sentParts: _s, doneParts: _d, ...rest } = run as StoredRun;
   const copy: AuditRun = clone({ ...rest });
