@@ -3,7 +3,7 @@
  * cluster's releases into messages, send them, and record the run. The run id
  * is the schedule slot, so a planner retried or run twice for the slot resumes
  * the run instead of planning it again: parts already sent are skipped, and a
- * run whose planning finished plans nothing.
+ * run whose planning finished plans nothing. Messages alternate between clusters (see interleave).
  */
 import { type ClusterScope, inScope } from "../clusters/scope.ts";
 import type { AuditMessage, AuditQueue } from "../history/audit-message.ts";
@@ -67,22 +67,26 @@ export async function planAudit(deps: PlanDeps, request: PlanRequest): Promise<P
   }
 
   const already = new Set(run.sentParts);
-  const messages: AuditMessage[] = [];
-  for (const [cluster, releases] of [...byCluster].sort(([a], [b]) => a.localeCompare(b))) {
-    for (let i = 0; i * perMessage < releases.length; i++) {
-      const part = `${cluster}-${i}`;
-      if (already.has(part)) continue;
-      messages.push({
-        v: 1,
-        runId: request.runId,
-        part,
-        cluster,
-        releases: releases
-          .slice(i * perMessage, (i + 1) * perMessage)
-          .map((r) => ({ namespace: r.namespace, name: r.name, revision: r.revision })),
-      });
-    }
-  }
+  const perCluster = [...byCluster]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([cluster, releases]) => {
+      const parts: AuditMessage[] = [];
+      for (let i = 0; i * perMessage < releases.length; i++) {
+        const part = `${cluster}-${i}`;
+        if (already.has(part)) continue;
+        parts.push({
+          v: 1,
+          runId: request.runId,
+          part,
+          cluster,
+          releases: releases
+            .slice(i * perMessage, (i + 1) * perMessage)
+            .map((r) => ({ namespace: r.namespace, name: r.name, revision: r.revision })),
+        });
+      }
+      return parts;
+    });
+  const messages = interleave(perCluster);
   await deps.queue.send(messages, (sent) =>
     deps.snapshots.recordSent(
       request.runId,
@@ -99,4 +103,16 @@ export async function planAudit(deps: PlanDeps, request: PlanRequest): Promise<P
     resumed: already.size > 0,
   });
   return { run: stored, sent: messages.length, alreadyPlanned: false };
+}
+
+/**
+ * The clusters' messages taken in turn (a-0, b-0, c-0, a-1, ...): a worker's batch (10 messages) then spans
+ * clusters, so AUDIT_CLUSTER_CONCURRENCY per cluster adds up across them; cluster by cluster, a batch would
+ * hold one cluster and audit at most that many releases at once.
+ */
+export function interleave<T>(lists: T[][]): T[] {
+  const out: T[] = [];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.length) out.push(list[i]);
+  return out;
 }
