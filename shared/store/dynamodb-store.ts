@@ -18,6 +18,7 @@ import {
   releasePartitionKey,
   revisionItem,
 } from "./dynamodb-items.ts";
+import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
 import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
 import { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
@@ -30,7 +31,15 @@ import {
   unpackBody,
 } from "./manifest-chunks.ts";
 import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
-import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore, RevisionFilter } from "./release-store.ts";
+import type {
+  LatestRead,
+  ListFilter,
+  Page,
+  PageRequest,
+  PutResult,
+  ReleaseStore,
+  RevisionFilter,
+} from "./release-store.ts";
 import {
   assembleRelease,
   checkMetadataSize,
@@ -76,6 +85,10 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const item = await this.#table.getItem(releasePartitionKey(k), LATEST_SORT_KEY);
     if (!item) throw new ReleaseNotFoundError(k);
     return this.#withBody(k, item);
+  }
+
+  async getLatestOfEach(keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
+    return readLatestOfEach(this.#table, keys);
   }
 
   async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {

@@ -3,6 +3,7 @@
  * into the store's domain errors (endpoint and table named).
  */
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
@@ -90,6 +91,32 @@ export class TableClient {
     const keys: Item[] = [];
     await this.queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
     return keys;
+  }
+
+  /**
+   * BatchGetItem (consistent) of any number of keys, 100 per call, unprocessed keys retried (bounded);
+   * the items found, in no particular order.
+   */
+  async batchGet(keys: Item[]): Promise<Item[]> {
+    const found: Item[] = [];
+    for (let start = 0; start < keys.length; start += 100) {
+      let pending: Item[] = keys.slice(start, start + 100);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt === MAX_BATCH_RETRIES) {
+          throw new StoreUnavailableError(
+            `DynamoDB table "${this.tableName}" left keys unprocessed after ${MAX_BATCH_RETRIES} attempts (throttled)`,
+            "StoreThrottled",
+          );
+        }
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        const result = await this.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        found.push(...((result.Responses?.[this.tableName] as Item[] | undefined) ?? []));
+        pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+      }
+    }
+    return found;
   }
 
   async getItem(pk: string, sk: string, projection?: string): Promise<Item | undefined> {

@@ -16,7 +16,15 @@ import {
   revisionScope,
   wantedStatuses,
 } from "./paging.ts";
-import type { ListFilter, Page, PageRequest, PutResult, ReleaseStore, RevisionFilter } from "./release-store.ts";
+import type {
+  LatestRead,
+  ListFilter,
+  Page,
+  PageRequest,
+  PutResult,
+  ReleaseStore,
+  RevisionFilter,
+} from "./release-store.ts";
 import {
   assembleMetadata,
   assembleRelease,
@@ -51,6 +59,20 @@ export class MemoryReleaseStore implements ReleaseStore {
     const latest = this.#latest(this.#releases.get(sortKey(k)));
     if (!latest) throw new ReleaseNotFoundError(k);
     return this.getRevision(k, latest.fixed.version);
+  }
+
+  async getLatestOfEach(keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
+    return Promise.all(
+      keys.map((key) =>
+        this.getLatest(key).then(
+          (release) => ({ release }),
+          (error) => {
+            if (error instanceof ReleaseNotFoundError) return { error };
+            throw error;
+          },
+        ),
+      ),
+    );
   }
 
   async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {

@@ -1,4 +1,8 @@
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import type { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
+
+/** One release of a getLatestOfEach: the release, or why it could not be read. */
+export type LatestRead = { release: Release } | { error: ReleaseNotFoundError | ManifestCorruptError };
 
 /** One page of a listing; `cursor` is opaque and absent on the last page. */
 export interface Page<T> {
@@ -46,6 +50,11 @@ export interface ReleaseStore {
   getRevision(key: ReleaseKey, revision: number): Promise<Release>;
   /** The highest revision of any status (Helm's `Last`). ReleaseNotFoundError when none. */
   getLatest(key: ReleaseKey): Promise<Release>;
+  /**
+   * `getLatest` of many releases in a few calls (the audit worker's message): in the order asked, a
+   * ReleaseNotFoundError or ManifestCorruptError in place of a release absent or damaged; a store outage throws.
+   */
+  getLatestOfEach(keys: readonly ReleaseKey[]): Promise<LatestRead[]>;
   /** Revision metadata only (no manifests), newest first. ReleaseNotFoundError when the release has no revision. */
   history(key: ReleaseKey, page?: PageRequest): Promise<Page<ReleaseMetadata>>;
   /**

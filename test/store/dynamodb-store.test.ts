@@ -9,6 +9,7 @@ import type { DynamoDbReleaseStore } from "../../shared/store/dynamodb-store.ts"
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { storeContract } from "./contract.ts";
 import { highEntropyManifest, makeRelease, uniqueName } from "./fixtures.ts";
+import { latestOfEachContract } from "./latest-of-each-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 let engine: DynamoDbLocal;
@@ -35,6 +36,7 @@ async function freshTable(): Promise<{ store: DynamoDbReleaseStore; cfg: StoreCo
 }
 
 storeContract("dynamodb-local", async () => (await freshTable()).store);
+latestOfEachContract("dynamodb-local", async () => (await freshTable()).store);
 
 describe("dynamodb-local: storage details", () => {
   let store: DynamoDbReleaseStore;
@@ -107,6 +109,17 @@ describe("dynamodb-local: storage details", () => {
       new PutCommand({ TableName: cfg.tableName, Item: { PK: pk(name), SK: extra, data: new Uint8Array(3) } }),
     );
     await assert.rejects(store.getLatest(key(name)), { name: "ManifestCorruptError" });
+  });
+
+  test("getLatestOfEach: a damaged body fails its release alone, the others are read", async () => {
+    const [broken, fine] = [uniqueName("broken"), uniqueName("fine")];
+    await store.putRevision("local", makeRelease({ name: broken, manifest: highEntropyManifest(700_000) }));
+    await store.putRevision("local", makeRelease({ name: fine }));
+    await deleteChunk(broken, 1, 1);
+    const [bad, good] = await store.getLatestOfEach([key(broken), key(fine)]);
+    assert.ok("error" in bad && bad.error.name === "ManifestCorruptError", JSON.stringify(bad));
+    assert.match((bad as { error: Error }).error.message, /expected \d+ chunk/);
+    assert.ok("release" in good && good.release.name === fine);
   });
 
   test("LATEST only moves forward and sits in the sparse deployed index only while deployed", async () => {
