@@ -30,12 +30,14 @@ export async function recordObservation(
   store: SnapshotStore,
   observation: Observation,
   retentionDays: number,
+  /** The latest snapshot, already being read by the caller (used for the first attempt only). */
+  hint: { latest?: Promise<Snapshot | undefined> } = {},
 ): Promise<RecordResult> {
   const digest = digestOf(observation);
   const expiresAt = expiresAtFor(observation.observedAt, retentionDays);
   const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
   for (let attempt = 1; ; attempt++) {
-    const latest = await store.latest(observation.release);
+    const latest = attempt === 1 && hint.latest ? await hint.latest : await store.latest(observation.release);
     const live = latest && latest.expiresAt > nowSeconds ? latest : undefined;
     if (latest && (latest.lastRunId >= observation.runId || latest.runId >= observation.runId)) {
       return { outcome: "duplicate", snapshot: latest };

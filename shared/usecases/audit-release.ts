@@ -1,12 +1,14 @@
 /**
- * The audit worker's core: for every release of one message, run `releaseStatus`
- * (bounded per cluster by the shared ClusterLimiter), fold the result into the
- * history, and publish the changes. A cluster that cannot be read makes an
+ * The audit worker's core: load the latest revision of every release of one message
+ * in one store call, read each from its cluster (`readReleaseState`, the live half of
+ * `releaseStatus`, bounded per cluster by the shared ClusterLimiter), fold the result
+ * into the history, and publish the changes. A cluster that cannot be read makes an
  * Unknown snapshot saying why; a release deleted since planning is skipped;
  * only a store outage (releases or snapshots) fails the message, so SQS
  * redelivers it and the per-(run, release) idempotency makes that safe.
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
+import { requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import type { AuditMessage } from "../history/audit-message.ts";
 import { type ChangeEventDeps, publishChange } from "../history/change-events.ts";
@@ -22,8 +24,8 @@ import {
   StoreTimeoutError,
   StoreUnavailableError,
 } from "../store/errors.ts";
-import type { ReleaseStore } from "../store/release-store.ts";
-import { releaseStatus } from "./status.ts";
+import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
+import { readReleaseState } from "./status.ts";
 
 export interface AuditDeps extends ChangeEventDeps {
   store: ReleaseStore;
@@ -64,8 +66,11 @@ export async function auditMessage(
   message: AuditMessage,
   options: { deadline?: number } = {},
 ): Promise<MessageOutcome> {
+  const loaded = await loadMessageReleases(deps, message);
   const results = await Promise.allSettled(
-    message.releases.map((target) => deps.limiter.run(message.cluster, () => auditOne(deps, message, target, options))),
+    message.releases.map((target, i) =>
+      deps.limiter.run(message.cluster, () => auditOne(deps, message, target, loaded[i], options)),
+    ),
   );
   const failure = results.find((r) => r.status === "rejected");
   if (failure) throw (failure as PromiseRejectedResult).reason;
@@ -80,23 +85,48 @@ export async function auditMessage(
   return { tally, releases };
 }
 
+/**
+ * The latest revision of every release of the message in one store call (releaseStatus would make one per
+ * release). A cluster outside the registry reads nothing: each release gets an Unknown snapshot saying so.
+ * A store outage throws (the message fails and is redelivered).
+ */
+async function loadMessageReleases(
+  deps: AuditDeps,
+  message: AuditMessage,
+): Promise<(LatestRead | { error: unknown })[]> {
+  try {
+    requireKnownCluster(deps.kube.connector, message.cluster);
+  } catch (error) {
+    return message.releases.map(() => ({ error }));
+  }
+  return deps.store.getLatestOfEach(message.releases.map((t) => ({ cluster: message.cluster, ...pick(t) })));
+}
+
+const pick = ({ namespace, name }: AuditMessage["releases"][number]) => ({ namespace, name });
+
 async function auditOne(
   deps: AuditDeps,
   message: AuditMessage,
   target: AuditMessage["releases"][number],
+  loaded: LatestRead | { error: unknown },
   options: { deadline?: number },
 ): Promise<ReleaseOutcome> {
   const key = { cluster: message.cluster, namespace: target.namespace, name: target.name };
+  if ("error" in loaded && loaded.error instanceof ReleaseNotFoundError) return { ...key, outcome: "gone" };
+  // Read while the cluster is: the latest snapshot is needed once the observation is made (the writes are
+  // conditional on it, so reading it a little early is as safe as reading it just before).
+  const latest = deps.snapshots.latest(key);
+  latest.catch(() => {});
   let observation: ReturnType<typeof observationFromReport>;
   try {
-    const report = await releaseStatus(
-      { store: deps.store, kube: deps.kube, logger: deps.logger },
-      { ...key, deadline: options.deadline },
+    if ("error" in loaded) throw loaded.error;
+    const report = await readReleaseState(
+      { kube: deps.kube, logger: deps.logger },
+      { cluster: message.cluster, release: loaded.release, deadline: options.deadline },
     );
     observation = observationFromReport(report, message.runId, report.observedAt);
   } catch (error) {
     if (isStoreOutage(error)) throw error;
-    if (error instanceof ReleaseNotFoundError) return { ...key, outcome: "gone" };
     if (!isDomainError(error))
       deps.logger.error("audit of a release failed unexpectedly", { ...key, error: String(error) });
     observation = observationFromError(
@@ -106,7 +136,7 @@ async function auditOne(
       error,
     );
   }
-  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays);
+  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays, { latest });
   const createdHere = result.snapshot.runId === message.runId && result.snapshot.previousId !== undefined;
   if (result.outcome === "created" && result.previous) {
     await publishChange(deps, result.snapshot, result.previous);
