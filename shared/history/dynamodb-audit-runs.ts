@@ -1,9 +1,15 @@
 /**
- * Audit runs in the snapshots table (`PK = RUN`, `SK = R#<runId>`): the planner's record of what it sent
- * (part ids, so a retried planner resumes instead of planning twice) and the workers' per-message tallies
- * (done part ids, so a redelivered message is counted once). Every write is conditional on those sets.
+ * Audit runs in the snapshots table, without a hot growing item:
+ *   PK = RUN, SK = R#<runId>             the run: startedAt, plannedAt, expiresAt (written by the planner only),
+ *                                        and once every sent part is done, its sealed totals;
+ *   PK = RUN#<runId>, SK = SENT#<part>   one per message sent (releases, cluster): a retried planner resumes;
+ *   PK = RUN#<runId>, SK = DONE#<part>   one per message completed (its tally), a conditional put: the marker
+ *                                        is the idempotency record, so a redelivered message adds nothing.
+ * A run's counters are the sums of its markers (one Query of its own partition), so no worker writes the run item
+ * and no write is billed on more than its own ~0.2 KB; a run whose every part is done is sealed (its totals
+ * written onto the run item once), so listing old runs reads one item each.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import type { Item, SnapshotTable } from "./dynamodb-snapshot-table.ts";
@@ -14,6 +20,15 @@ import type { MessageTally } from "./snapshot-store.ts";
 import { durationOf } from "./store-rules.ts";
 
 const RUN_PK = "RUN";
+const partsKey = (runId: string) => `RUN#${runId}`;
+/** Bounds: a run of 100,000 parts' markers is a few 1 MB pages; unprocessed batch writes retried 8 times. */
+const MAX_MARKER_PAGES = 50;
+const MAX_BATCH_RETRIES = 8;
+
+interface Markers {
+  sent: { part: string; releases: number; cluster: string }[];
+  done: (MessageTally & { at: string })[];
+}
 
 export class DynamoDbAuditRuns {
   readonly #t: SnapshotTable;
@@ -24,50 +39,49 @@ export class DynamoDbAuditRuns {
     this.#retentionDays = retentionDays;
   }
 
-  async startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {
-    const expiresAt = Math.floor(Date.parse(startedAt) / 1000) + this.#retentionDays * 86_400;
-    const item = {
-      PK: RUN_PK,
-      SK: `R#${runId}`,
-      runId,
-      startedAt,
-      planned: 0,
-      messages: 0,
-      done: 0,
-      failed: 0,
-      unhealthy: 0,
-      changed: 0,
-      expiresAt,
-    };
-    if (
-      await this.#t.conditional(
-        new PutCommand({ TableName: this.#t.name, Item: item, ConditionExpression: "attribute_not_exists(PK)" }),
-      )
-    ) {
-      this.#t.stats.items += 1;
-    }
-    const stored = await this.#t.get(RUN_PK, `R#${runId}`);
-    return { ...runFrom(stored!), sentParts: [...((stored!.sentParts as Set<string> | undefined) ?? [])] };
+  #expiresAt(at: number): number {
+    return Math.floor(at / 1000) + this.#retentionDays * 86_400;
   }
 
+  async startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {
+    const item = { PK: RUN_PK, SK: `R#${runId}`, runId, startedAt, expiresAt: this.#expiresAt(Date.parse(startedAt)) };
+    const created = await this.#t.conditional(
+      new PutCommand({ TableName: this.#t.name, Item: item, ConditionExpression: "attribute_not_exists(PK)" }),
+    );
+    if (created) {
+      this.#t.stats.items += 1;
+      return { ...runFrom(item, totalsOf({ sent: [], done: [] })), sentParts: [] };
+    }
+    const stored = await this.#t.get(RUN_PK, `R#${runId}`);
+    const markers = await this.#markers(runId);
+    return { ...runFrom(stored!, totalsOf(markers)), sentParts: markers.sent.map((s) => s.part) };
+  }
+
+  /** One small marker per part (BatchWriteItem): writing a marker twice (a resumed planner) writes the same item. */
   async recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void> {
-    for (const part of parts) {
-      const done = await this.#t.conditional(
-        new UpdateCommand({
-          TableName: this.#t.name,
-          Key: { PK: RUN_PK, SK: `R#${runId}` },
-          UpdateExpression: "ADD sentParts :part, planned :n, messages :one, clusterSet :cluster",
-          ConditionExpression: "attribute_exists(PK) AND NOT contains(sentParts, :id)",
-          ExpressionAttributeValues: {
-            ":part": new Set([part.id]),
-            ":id": part.id,
-            ":n": part.releases,
-            ":one": 1,
-            ":cluster": new Set([part.cluster]),
-          },
-        }),
-      );
-      if (done) this.#t.stats.items += 1;
+    // The run's own TTL is from its start; a marker outliving it by the planning time is harmless.
+    const expiresAt = this.#expiresAt(Date.now());
+    const pending: object[] = parts.map((part) => ({
+      PutRequest: {
+        Item: {
+          PK: partsKey(runId),
+          SK: `SENT#${part.id}`,
+          releases: part.releases,
+          cluster: part.cluster,
+          expiresAt,
+        },
+      },
+    }));
+    for (let start = 0; start < pending.length; start += 25) {
+      let chunk = pending.slice(start, start + 25);
+      for (let attempt = 0; chunk.length > 0; attempt++) {
+        if (attempt === MAX_BATCH_RETRIES) throw new Error(`run ${runId}: sent markers left unprocessed (throttled)`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+        const result = await this.#t.send(new BatchWriteCommand({ RequestItems: { [this.#t.name]: chunk as never } }));
+        const left = (result.UnprocessedItems?.[this.#t.name] as object[] | undefined) ?? [];
+        this.#t.stats.items += chunk.length - left.length;
+        chunk = left;
+      }
     }
   }
 
@@ -85,20 +99,10 @@ export class DynamoDbAuditRuns {
 
   async completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean> {
     const done = await this.#t.conditional(
-      new UpdateCommand({
+      new PutCommand({
         TableName: this.#t.name,
-        Key: { PK: RUN_PK, SK: `R#${runId}` },
-        UpdateExpression: "ADD doneParts :part, done :d, failed :f, unhealthy :u, changed :c SET lastDoneAt = :at",
-        ConditionExpression: "attribute_exists(PK) AND NOT contains(doneParts, :id)",
-        ExpressionAttributeValues: {
-          ":part": new Set([partId]),
-          ":id": partId,
-          ":d": tally.done,
-          ":f": tally.failed,
-          ":u": tally.unhealthy,
-          ":c": tally.changed,
-          ":at": at,
-        },
+        Item: { PK: partsKey(runId), SK: `DONE#${partId}`, ...tally, at, expiresAt: this.#expiresAt(Date.parse(at)) },
+        ConditionExpression: "attribute_not_exists(PK)",
       }),
     );
     if (done) this.#t.stats.items += 1;
@@ -108,7 +112,7 @@ export class DynamoDbAuditRuns {
   async getRun(runId: string): Promise<AuditRun> {
     const item = await this.#t.get(RUN_PK, `R#${runId}`);
     if (!item) throw new AuditRunNotFoundError(runId);
-    return runFrom(item);
+    return this.#resolve(item);
   }
 
   async listRuns(page: PageRequest): Promise<Page<AuditRun>> {
@@ -119,32 +123,123 @@ export class DynamoDbAuditRuns {
         TableName: this.#t.name,
         KeyConditionExpression: start ? "PK = :pk AND SK < :start" : "PK = :pk AND begins_with(SK, :r)",
         ExpressionAttributeValues: start ? { ":pk": RUN_PK, ":start": `R#${start}` } : { ":pk": RUN_PK, ":r": "R#" },
-        ProjectionExpression:
-          "runId, startedAt, plannedAt, planned, clusterSet, messages, done, failed, unhealthy, changed, lastDoneAt",
         ScanIndexForward: false,
         Limit: limit + 1,
       }),
     );
-    const runs = ((result.Items ?? []) as Item[]).map(runFrom);
-    const items = runs.slice(0, limit);
-    return runs.length > limit ? { items, cursor: encodeScopedCursor("audits", "", items.at(-1)!.runId) } : { items };
+    const found = (result.Items ?? []) as Item[];
+    const items = await Promise.all(found.slice(0, limit).map((item) => this.#resolve(item)));
+    return found.length > limit ? { items, cursor: encodeScopedCursor("audits", "", items.at(-1)!.runId) } : { items };
+  }
+
+  /** A sealed run as stored; any other from its markers, sealed on the way once every sent part is done. */
+  async #resolve(item: Item): Promise<AuditRun> {
+    if (item.sealed) return runFrom(item, item as unknown as Totals);
+    const runId = String(item.runId);
+    const markers = await this.#markers(runId);
+    const totals = totalsOf(markers);
+    if (item.plannedAt && markers.done.length >= markers.sent.length) {
+      // Final: planning is over and every sent part has its marker; a later redelivery writes no marker.
+      await this.#t.conditional(
+        new UpdateCommand({
+          TableName: this.#t.name,
+          Key: { PK: RUN_PK, SK: `R#${runId}` },
+          // Every name aliased: several (clusters, ...) are DynamoDB reserved words.
+          UpdateExpression: `SET ${SEALED_FIELDS.map((f) => `#${f} = :${f}`).join(", ")}`,
+          ExpressionAttributeNames: Object.fromEntries(SEALED_FIELDS.map((f) => [`#${f}`, f])),
+          ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(sealed)",
+          ExpressionAttributeValues: Object.fromEntries(
+            SEALED_FIELDS.map((f) => [`:${f}`, f === "sealed" ? true : (totals[f] ?? "")]),
+          ),
+        }),
+      );
+    }
+    return runFrom(item, totals);
+  }
+
+  async #markers(runId: string): Promise<Markers> {
+    const markers: Markers = { sent: [], done: [] };
+    let startKey: Record<string, unknown> | undefined;
+    for (let page = 0; page < MAX_MARKER_PAGES; page++) {
+      const result = await this.#t.send(
+        new QueryCommand({
+          TableName: this.#t.name,
+          KeyConditionExpression: "PK = :pk",
+          ExpressionAttributeValues: { ":pk": partsKey(runId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const marker of (result.Items ?? []) as Item[]) {
+        const sk = String(marker.SK);
+        if (sk.startsWith("SENT#")) {
+          markers.sent.push({ part: sk.slice(5), releases: Number(marker.releases), cluster: String(marker.cluster) });
+        } else if (sk.startsWith("DONE#")) {
+          markers.done.push({
+            done: Number(marker.done),
+            failed: Number(marker.failed),
+            unhealthy: Number(marker.unhealthy),
+            changed: Number(marker.changed),
+            at: String(marker.at),
+          });
+        }
+      }
+      startKey = result.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return markers;
   }
 }
 
-function runFrom(item: Item): AuditRun {
+const SEALED_FIELDS = [
+  "sealed",
+  "planned",
+  "messages",
+  "clusters",
+  "done",
+  "failed",
+  "unhealthy",
+  "changed",
+  "lastDoneAt",
+] as const;
+
+type Totals = Pick<AuditRun, "planned" | "messages" | "clusters" | "done" | "failed" | "unhealthy" | "changed"> & {
+  lastDoneAt?: string;
+};
+
+function totalsOf(markers: Markers): Totals {
+  const sum = (key: keyof MessageTally) => markers.done.reduce((n, d) => n + d[key], 0);
+  const lastDoneAt = markers.done
+    .map((d) => d.at)
+    .sort()
+    .at(-1);
+  const totals: Totals = {
+    planned: markers.sent.reduce((n, s) => n + s.releases, 0),
+    messages: markers.sent.length,
+    clusters: [...new Set(markers.sent.map((s) => s.cluster))].sort(),
+    done: sum("done"),
+    failed: sum("failed"),
+    unhealthy: sum("unhealthy"),
+    changed: sum("changed"),
+  };
+  if (lastDoneAt) totals.lastDoneAt = lastDoneAt;
+  return totals;
+}
+
+function runFrom(item: Item, totals: Totals): AuditRun {
   const run: AuditRun = {
     runId: String(item.runId),
     startedAt: String(item.startedAt),
-    planned: Number(item.planned ?? 0),
-    clusters: [...((item.clusterSet as Set<string> | undefined) ?? [])].sort(),
-    messages: Number(item.messages ?? 0),
-    done: Number(item.done ?? 0),
-    failed: Number(item.failed ?? 0),
-    unhealthy: Number(item.unhealthy ?? 0),
-    changed: Number(item.changed ?? 0),
+    planned: Number(totals.planned),
+    clusters: [...(totals.clusters ?? [])].sort(),
+    messages: Number(totals.messages),
+    done: Number(totals.done),
+    failed: Number(totals.failed),
+    unhealthy: Number(totals.unhealthy),
+    changed: Number(totals.changed),
   };
   if (item.plannedAt) run.plannedAt = String(item.plannedAt);
-  if (item.lastDoneAt) run.lastDoneAt = String(item.lastDoneAt);
+  if (totals.lastDoneAt) run.lastDoneAt = String(totals.lastDoneAt);
   const duration = durationOf(run);
   if (duration !== undefined) run.durationMs = duration;
   return run;

@@ -4,6 +4,7 @@
  * `conditional`, never translated), and the write units DynamoDB reports are counted once.
  */
 import {
+  BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -80,7 +81,10 @@ export class SnapshotTable {
   async send(command: object): Promise<any> {
     const input = (command as { input?: Record<string, unknown> }).input;
     const isWrite =
-      command instanceof PutCommand || command instanceof UpdateCommand || command instanceof TransactWriteCommand;
+      command instanceof PutCommand ||
+      command instanceof UpdateCommand ||
+      command instanceof TransactWriteCommand ||
+      command instanceof BatchWriteCommand;
     if (input && isWrite) input.ReturnConsumedCapacity = "TOTAL";
     try {
       const result = await this.#db.send(command as never);

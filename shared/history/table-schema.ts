@@ -6,10 +6,12 @@
  *     SK = S#<runId>       a snapshot's summary (small: it is what every stable run updates)
  *     SK = B#<runId>       its body: per-resource health and key cells, the gzip status text (written once)
  *     SK = FIRST           guards the creation of a release's first snapshot
- *   PK = RUN, SK = R#<runId>   an audit run (planned/done counters, sent and done message ids)
+ *   PK = RUN, SK = R#<runId>   an audit run (start, end of planning; its totals once sealed)
+ *   PK = RUN#<runId>, SK = SENT#<part> | DONE#<part>   one small marker per message sent / completed
+ *     (the done marker is the message's idempotency record; a run's counters are their sums)
  *   FLEET index: FLEETPK = HEALTH#<overall>, FLEETSK = <cluster>#<namespace>#<name>, only on each release's
  *     latest snapshot: "what is Failed right now" is one Query per health, never a Scan.
- *   TTL: expiresAt (epoch seconds) on snapshots, bodies and runs (SNAPSHOT_RETENTION_DAYS).
+ *   TTL: expiresAt (epoch seconds) on snapshots, bodies, runs and their markers (SNAPSHOT_RETENTION_DAYS).
  */
 import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
 

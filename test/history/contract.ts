@@ -248,6 +248,48 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       await assert.rejects(store.getRun("20000101T000000Z"), { name: "AuditRunNotFoundError" });
     });
 
+    test("audit runs: concurrent and redelivered completions each count once; a finished run reads the same listed", async () => {
+      const store = await makeStore();
+      const runId = `${run(Math.floor(Math.random() * 1000))}-c${process.pid % 1000}`;
+      await store.startRun(runId, "2026-01-01T00:00:00.000Z");
+      const parts = Array.from({ length: 12 }, (_, i) => ({ id: `k-${i}`, releases: 10, cluster: `c${i % 3}` }));
+      await store.recordSent(runId, parts);
+      await store.finishPlanning(runId, "2026-01-01T00:00:01.000Z");
+      const tally = { done: 10, failed: 1, unhealthy: 2, changed: 0 };
+      const at = (i: number) => `2026-01-01T00:00:${String(10 + i).padStart(2, "0")}.000Z`;
+      // Every part twice at once (a redelivery racing the first delivery), all parts in parallel.
+      const added = await Promise.all(
+        parts.flatMap((part, i) => [0, 1].map(() => store.completeMessage(runId, part.id, tally, at(i)))),
+      );
+      assert.equal(added.filter(Boolean).length, 12);
+      const expected = {
+        planned: 120,
+        messages: 12,
+        clusters: ["c0", "c1", "c2"],
+        done: 120,
+        failed: 12,
+        unhealthy: 24,
+        changed: 0,
+        lastDoneAt: at(11),
+        durationMs: 21_000,
+      };
+      const read = await store.getRun(runId);
+      assert.deepEqual(
+        { ...read, runId: undefined, startedAt: undefined, plannedAt: undefined },
+        {
+          ...expected,
+          runId: undefined,
+          startedAt: undefined,
+          plannedAt: undefined,
+        },
+      );
+      // Once finished, a late redelivery adds nothing and every read agrees.
+      assert.equal(await store.completeMessage(runId, "k-3", tally, "2026-01-01T00:05:00.000Z"), false);
+      assert.deepEqual(await store.getRun(runId), read);
+      const listed = (await store.listRuns({ limit: 100 })).items.find((r) => r.runId === runId);
+      assert.deepEqual(listed, read);
+    });
+
     test("a change notification is claimed once, again after a failed post or a stale claim", async () => {
       const store = await makeStore();
       const { snapshot } = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { DynamoDbSnapshotStore } from "../../shared/history/dynamodb-snapshot-store.ts";
 import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
@@ -61,6 +61,31 @@ test("dynamodb-local: a stable release costs one small item update per run", asy
     (store.stats.writeUnits - afterFirst.writeUnits) / 10 <= 3,
     `${store.stats.writeUnits - afterFirst.writeUnits} units`,
   );
+});
+
+test("dynamodb-local: a run's bookkeeping is one small item per message, the run item does not grow", async () => {
+  const store = open();
+  const runId = `20260102T000000Z-g${process.pid % 1000}`;
+  await store.startRun(runId, "2026-01-02T00:00:00.000Z");
+  const parts = Array.from({ length: 60 }, (_, i) => ({ id: `grow-cluster-${i}`, releases: 10, cluster: "grow" }));
+  const runItem = async () =>
+    (await db().send(new GetCommand({ TableName: tableName, Key: { PK: "RUN", SK: `R#${runId}` } }))).Item;
+  const before = await runItem();
+  const start = { ...store.stats };
+  await store.recordSent(runId, parts);
+  for (const part of parts) {
+    await store.completeMessage(
+      runId,
+      part.id,
+      { done: 10, failed: 0, unhealthy: 0, changed: 0 },
+      "2026-01-02T00:01:00.000Z",
+    );
+  }
+  assert.deepEqual(await runItem(), before);
+  assert.equal(store.stats.items - start.items, 120);
+  // One write unit per marker (each well under 1 KB), whatever the run's size.
+  assert.equal(store.stats.writeUnits - start.writeUnits, 120);
+  assert.equal((await store.getRun(runId)).done, 600);
 });
 
 test("dynamodb-local: init enables TTL on expiresAt", async () => {
