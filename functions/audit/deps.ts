@@ -7,6 +7,7 @@ import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { MetricsSink } from "../../shared/history/change-events.ts";
 import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
 import { openSnapshotStore } from "../../shared/history/config.ts";
+import { LatestSnapshotCache } from "../../shared/history/latest-cache.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/history/slack-webhook.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
@@ -67,6 +68,7 @@ export function auditRuntimeFromEnv(
     logger,
     metrics,
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
+    latestCache: new LatestSnapshotCache(),
     retentionDays: config.snapshots.retentionDays,
   };
   if (slack) runtime.slack = slack;

@@ -30,16 +30,21 @@ export async function recordObservation(
   store: SnapshotStore,
   observation: Observation,
   retentionDays: number,
-  /** The latest snapshot, already being read by the caller (used for the first attempt only). */
+  /**
+   * The latest snapshot as the caller knows it (being read already, or the worker's cache): used for the first
+   * attempt only; the writes are conditional on it, and a duplicate it suggests is confirmed by a fresh read.
+   */
   hint: { latest?: Promise<Snapshot | undefined> } = {},
 ): Promise<RecordResult> {
   const digest = digestOf(observation);
   const expiresAt = expiresAtFor(observation.observedAt, retentionDays);
   const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
   for (let attempt = 1; ; attempt++) {
-    const latest = attempt === 1 && hint.latest ? await hint.latest : await store.latest(observation.release);
+    const hinted = attempt === 1 && hint.latest !== undefined;
+    const latest = hinted ? await hint.latest : await store.latest(observation.release);
     const live = latest && latest.expiresAt > nowSeconds ? latest : undefined;
     if (latest && (latest.lastRunId >= observation.runId || latest.runId >= observation.runId)) {
+      if (hinted) continue;
       return { outcome: "duplicate", snapshot: latest };
     }
     if (live && live.digest === digest) {

@@ -13,6 +13,7 @@ import { isDomainError } from "../errors.ts";
 import type { AuditMessage } from "../history/audit-message.ts";
 import { type ChangeEventDeps, publishChange } from "../history/change-events.ts";
 import type { ClusterLimiter } from "../history/cluster-limiter.ts";
+import type { LatestSnapshotCache } from "../history/latest-cache.ts";
 import { observationFromError, observationFromReport } from "../history/observation.ts";
 import { type RecordResult, recordObservation } from "../history/record.ts";
 import type { MessageTally } from "../history/snapshot-store.ts";
@@ -34,6 +35,8 @@ export interface AuditDeps extends ChangeEventDeps {
   logger: Logger;
   limiter: ClusterLimiter;
   retentionDays: number;
+  /** The latest snapshot per release this worker saw (skips the read before a stable release's extend). */
+  latestCache?: LatestSnapshotCache;
   /** The worker's one KubeReader: pools, per-cluster in-flight limit (shared by all its statuses), caches. */
   kube: KubeReader;
 }
@@ -113,9 +116,10 @@ async function auditOne(
 ): Promise<ReleaseOutcome> {
   const key = { cluster: message.cluster, namespace: target.namespace, name: target.name };
   if ("error" in loaded && loaded.error instanceof ReleaseNotFoundError) return { ...key, outcome: "gone" };
-  // Read while the cluster is: the latest snapshot is needed once the observation is made (the writes are
-  // conditional on it, so reading it a little early is as safe as reading it just before).
-  const latest = deps.snapshots.latest(key);
+  // The worker's cached latest snapshot, or else read it while the cluster is: the writes are conditional on
+  // it, so a cached or early read is as safe as one just before (record.ts re-reads when a condition fails).
+  const cached = deps.latestCache?.get(key);
+  const latest = cached ? Promise.resolve(cached) : deps.snapshots.latest(key);
   latest.catch(() => {});
   let observation: ReturnType<typeof observationFromReport>;
   try {
@@ -137,6 +141,7 @@ async function auditOne(
     );
   }
   const result = await recordObservation(deps.snapshots, observation, deps.retentionDays, { latest });
+  deps.latestCache?.set(result.snapshot);
   const createdHere = result.snapshot.runId === message.runId && result.snapshot.previousId !== undefined;
   if (result.outcome === "created" && result.previous) {
     await publishChange(deps, result.snapshot, result.previous);

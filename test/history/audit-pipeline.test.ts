@@ -197,21 +197,27 @@ test("an unreachable cluster makes one Unknown snapshot per release; a store out
     assert.equal(entry.health.overall, "Unknown");
     assert.match(entry.health.message, /cluster not read: .*connection refused/);
   }
-  // Now the snapshots table is down: every message fails (and will be redelivered), none is lost.
-  const failing = p.snapshots as MemorySnapshotStore & { latest: MemorySnapshotStore["latest"] };
-  const latest = failing.latest.bind(failing);
-  failing.latest = async () => {
-    throw new StoreUnavailableError(
-      "cannot reach DynamoDB at local: connection refused (ECONNREFUSED)",
-      "StoreUnreachable",
-    );
-  };
+  // Now the snapshots table is down (reads and writes; the worker's cache of latest snapshots skips the read
+  // of a stable release): every message fails (and will be redelivered), none is lost.
+  const failing = p.snapshots as unknown as Record<"latest" | "extend" | "create", (...args: unknown[]) => unknown>;
+  const methods = ["latest", "extend", "create"] as const;
+  const working = methods.map((name) => failing[name]);
+  for (const name of methods) {
+    failing[name] = async () => {
+      throw new StoreUnavailableError(
+        "cannot reach DynamoDB at local: connection refused (ECONNREFUSED)",
+        "StoreUnreachable",
+      );
+    };
+  }
   await p.planner({ time: "2026-12-02T12:05:00Z" });
   const outcome = await p.poller.pollOnce();
   assert.ok(outcome.received > 0);
   assert.equal(outcome.failed, outcome.received);
   assert.equal(outcome.deleted, 0);
-  failing.latest = latest;
+  methods.forEach((name, i) => {
+    failing[name] = working[i];
+  });
   await new Promise((resolve) => setTimeout(resolve, 1100));
   await p.drain();
   const run = await p.snapshots.getRun("20261202T120500Z");

@@ -11,6 +11,7 @@ import { recordObservation } from "../../shared/history/record.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { observe, run, uniqueRelease } from "./fixtures.ts";
+import { staleHintContract } from "./stale-hint-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 let engine: DynamoDbLocal;
@@ -47,6 +48,8 @@ snapshotStoreContract("dynamodb-local", async () => open(), {
     );
   },
 });
+
+staleHintContract("dynamodb-local", async () => open());
 
 test("dynamodb-local: a stable release costs one small item update per run", async () => {
   const store = open();

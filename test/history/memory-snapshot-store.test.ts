@@ -1,6 +1,8 @@
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { snapshotStoreContract } from "./contract.ts";
+import { staleHintContract } from "./stale-hint-contract.ts";
 
 snapshotStoreContract("memory", async () => new MemorySnapshotStore(), {
   corrupt: async (store, id) => (store as MemorySnapshotStore).corrupt(id),
 });
+staleHintContract("memory", async () => new MemorySnapshotStore());
