@@ -24,6 +24,7 @@ import { silentLogger } from "../shared/ports.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { CORES, cpuMeter, formatCores, machineBusySeconds, processCpuSeconds } from "./cpu.ts";
 import { benchRelease, machineLoad } from "./lib.ts";
 
 const RELEASES = Number(process.env.BENCH_AUDIT_RELEASES ?? 300);
@@ -51,6 +52,17 @@ const [dynamo, sim, sqs] = await Promise.all([
 ]);
 try {
   const credentials = sim.credentials;
+  const simSeconds = async () => {
+    const used = await sim.cpuUsage();
+    return (used.user + used.system) / 1e6;
+  };
+  // What each engine spent (cores over the timed run): the machine has CORES for all of them.
+  const engines = (workers: Record<string, () => number>) => ({
+    ...workers,
+    simulator: simSeconds,
+    "DynamoDB Local": () => processCpuSeconds(dynamo.pid),
+    machine: machineBusySeconds,
+  });
   const location = { region: "us-east-1", endpoint: dynamo.endpoint, credentials };
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -130,10 +142,14 @@ try {
     const before = { ...stats };
     const { runId, planMs } = await nextRun();
     const start = Date.now();
+    const meter = await cpuMeter(
+      engines({ "bench process (worker, fauxqs, simulator thread incl.)": () => processCpuSeconds(process.pid) }),
+    );
     poller.start();
     await waitForRun(runId);
     await poller.stop();
     const seconds = (Date.now() - start) / 1000;
+    const usage = await meter.since();
     inProcess[label] = {
       rate: RELEASES / seconds,
       items: (stats.items - before.items) / RELEASES,
@@ -142,6 +158,7 @@ try {
     out(
       `1 worker, in process, ${label}: ${(RELEASES / seconds).toFixed(1)} releases/s (${seconds.toFixed(1)} s; planning ${planMs} ms)`,
     );
+    out(`  CPU (cores of ${CORES}): ${formatCores(usage)}`);
   }
   const created = inProcess["first run (creates)"];
   const extended = inProcess["stable run (extends)"];
@@ -194,13 +211,19 @@ try {
     await ready;
     // One untimed run first: cold processes (JIT, connections, EKS tokens, discovery) are not the figure either.
     await waitForRun((await nextRun()).runId);
-    const simCpuBefore = await sim.cpuUsage();
+    const meter = await cpuMeter(
+      engines({
+        [`worker process${count > 1 ? "es" : ""}`]: () =>
+          children.reduce((sum, child) => sum + processCpuSeconds(child.pid!), 0),
+        "bench process (planner, fauxqs, simulator thread)": () => processCpuSeconds(process.pid),
+      }),
+    );
     const start = Date.now();
     const { runId } = await nextRun();
     await waitForRun(runId);
     const seconds = (Date.now() - start) / 1000;
-    const simCpu = await sim.cpuUsage();
-    const simBusy = (simCpu.user + simCpu.system - simCpuBefore.user - simCpuBefore.system) / 1e6 / seconds;
+    const usage = await meter.since();
+    const simBusy = usage.simulator;
     const rss = (await Promise.all(reports)).map((r) => r.peakRss);
     const rate = RELEASES / seconds;
     rates.push(rate);
@@ -209,6 +232,7 @@ try {
         `scaling ${(rate / rates[0]).toFixed(2)}x (ideal ${count}x), simulator thread CPU ${(simBusy * 100).toFixed(0)}% of one core, ` +
         `worker peak RSS ${rss.map((b) => `${(b / 2 ** 20).toFixed(0)} MB`).join(", ")}`,
     );
+    out(`  CPU (cores of ${CORES}): ${formatCores(usage)}`);
   }
 } finally {
   // The runtimes' KubeReaders hold connections to the simulator; process.exit below ends them.
