@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
+import { makeServerCertificates } from "../../local/sim/certs.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ConnectionPools } from "../../shared/kube/http.ts";
 
@@ -160,5 +163,59 @@ test("TLS is verified: a server whose certificate the kubeconfig's CA did not si
     });
   } finally {
     await other.stop();
+  }
+});
+
+test("HTTP/2 when the server offers it (kube-apiserver and the simulator do): a wave shares one connection", async () => {
+  const fresh = new ConnectionPools();
+  try {
+    const requester = await fresh.requester("c1", kubeConfigOf());
+    sim.cluster("c1").faults.set({ latencyMs: 30 });
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(10_000)),
+      ),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    // Over HTTP/1.1 a cold wave of 40 opens 40 TLS connections.
+    assert.equal(fresh.opened("c1"), 1, "one TLS connection carried the 40 parallel GETs");
+  } finally {
+    sim.cluster("c1").faults.clear();
+    await fresh.close();
+  }
+});
+
+test("an HTTP/1.1-only TLS server still gets the wave in parallel, on up to the socket cap", async () => {
+  const certificates = await makeServerCertificates("h1-only");
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const versions = new Set<string>();
+  const server = createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, (req, res) => {
+    versions.add(req.httpVersion);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    }, 40);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const capped = new ConnectionPools({ maxSockets: 6 });
+  try {
+    const kubeConfig = kubeConfigOf(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const caData = Buffer.from(certificates.caPem).toString("base64");
+    kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, caData }));
+    const requester = await capped.requester("h1", kubeConfig);
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, () => requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(10_000))),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    assert.deepEqual([...versions], ["1.1"]);
+    assert.ok(maxInFlight > 1, `the GETs ran one at a time (max in flight ${maxInFlight})`);
+    assert.ok(capped.opened("h1") <= 6, `opened ${capped.opened("h1")} sockets, cap 6`);
+  } finally {
+    await capped.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
