@@ -129,7 +129,7 @@ async function main(): Promise<void> {
       return { report, text: renderStatusText(report) };
     };
     const connects = () => reader.stats(CLUSTER).socketsOpened;
-    const requester = await rttPools.requester(CLUSTER, await connector.kubeConfig(CLUSTER));
+    const requester = await rttPools.requester(CLUSTER, await connector.access(CLUSTER));
     const storeRead = () => store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
     const roundTrip = async () => {
       const reply = await requester.get("/api/v1/namespaces/bench/configmaps/app-0", "application/json", signal());

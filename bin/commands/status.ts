@@ -127,7 +127,7 @@ function clusterFor(
       cluster,
       connector: {
         list: () => [{ name: cluster, region: "" }],
-        kubeConfig: () => file.kubeConfig(file.cluster),
+        access: () => file.access(file.cluster),
         invalidate: () => file.invalidate(file.cluster),
       },
     };

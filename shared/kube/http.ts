@@ -1,39 +1,37 @@
 import { createHash } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import type { RequestOptions } from "node:https";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { type KubeConfig, RequestContext } from "@kubernetes/client-node";
-import { Agent as UndiciAgent } from "undici";
+import type { Dispatcher } from "undici";
+import UndiciAgent from "undici/lib/dispatcher/agent.js";
+import type { ClusterAccess } from "../clusters/connector.ts";
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
  * KubeReader (reader.ts) and closed with it.
  *
- * What to send comes from @kubernetes/client-node (`KubeConfig.applyToHTTPSOptions`:
- * CA, client certificate, bearer token, exec and auth-provider plugins), so
- * nothing here interprets credentials by hand. For https the pool is undici's
- * Agent (the class the library itself uses) with `connections` capped — under
- * 200 concurrent statuses the library's own uncapped Agent opened ~1,000
- * connections to one API server — and one TLS SecureContext per cluster, built
- * once from the kubeconfig's CA and client certificate (the system CAs when it
- * has none). HTTP/2 when the server offers it, as kubectl does: a status's whole
- * wave on one connection (HTTP/1.1 needed one TLS handshake per read of a cold
- * wave: ≈ 1.6 ms of CPU each on this side, as much again on the server's). Certificate verification is always on: rejectUnauthorized is never
- * set, a kubeconfig asking to skip it is refused. undici is a direct dependency,
- * the same major version the library builds its own dispatchers from (npm
- * dedupes them to one copy). The GET goes through the
- * dispatcher's own `request()` (fetch's Request/Headers/web streams per call
- * cost ≈ 40% more CPU).
+ * What to send comes from the cluster's connector as a ClusterAccess (server,
+ * CA, client certificate, headers), so nothing here interprets credentials and
+ * no kubeconfig library is loaded on this path. For https the pool is undici's
+ * Agent with `connections` capped — under 200 concurrent statuses an uncapped
+ * Agent opened ~1,000 connections to one API server — and one TLS SecureContext
+ * per cluster, built once from the access's CA and client certificate (the
+ * system CAs when it has none). HTTP/2 when the server offers it, as kubectl
+ * does: a status's whole wave on one connection (HTTP/1.1 needed one TLS
+ * handshake per read of a cold wave: ≈ 1.6 ms of CPU each on this side, as much
+ * again on the server's). Certificate verification is always on:
+ * rejectUnauthorized is never set, a kubeconfig asking to skip it is refused by
+ * its connector. The GET goes through the dispatcher's own `request()` (fetch's
+ * Request/Headers/web streams per call cost ≈ 40% more CPU).
  *
  * Plain `http://` servers (kubectl proxy, local test servers) go through Node's
  * keep-alive http.Agent with `maxSockets`: no TLS is involved, so nothing is
- * skipped (the library itself refuses them). A cluster behind a `proxy-url`
- * keeps the library's own dispatcher (it knows HTTP and SOCKS proxies); the
- * per-cluster in-flight limit bounds its connections.
+ * skipped. A cluster behind a `proxy-url` uses the dispatcher its connector
+ * built (it knows HTTP and SOCKS proxies); the per-cluster in-flight limit
+ * bounds its connections.
  *
- * A new KubeConfig for a cluster (token rotated, 401) keeps the pool when only
- * the headers changed, and replaces (and closes) it when the server or TLS
- * material did.
+ * New access for a cluster (token rotated, 401) keeps the pool when only the
+ * headers changed, and replaces (and closes) it when the server or TLS material
+ * did.
  */
 
 export interface KubeResponse {
@@ -55,8 +53,6 @@ export interface PoolOptions {
   maxFreeSockets?: number;
 }
 
-type Dispatcher = NonNullable<ReturnType<RequestContext["getDispatcher"]>>;
-
 interface Pool {
   /** Server URL + TLS material: a change means a new pool. */
   identity: string;
@@ -66,9 +62,7 @@ interface Pool {
 }
 
 interface Connection {
-  kubeConfig: KubeConfig;
-  server: string;
-  headers: Record<string, string>;
+  access: ClusterAccess;
   requester: KubeRequester;
 }
 
@@ -94,12 +88,12 @@ export class ConnectionPools {
     this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? this.maxSockets);
   }
 
-  /** The requester for `cluster` with this KubeConfig's credentials, on the cluster's pool. */
-  async requester(cluster: string, kubeConfig: KubeConfig): Promise<KubeRequester> {
+  /** The requester for `cluster` with these credentials, on the cluster's pool. */
+  requester(cluster: string, access: ClusterAccess): KubeRequester {
     if (this.closed) throw new Error("the kube reader is closed");
     const known = this.connections.get(cluster);
-    if (known?.kubeConfig === kubeConfig) return known.requester;
-    const connection = await this.connect(cluster, kubeConfig);
+    if (known?.access === access) return known.requester;
+    const connection = { access, requester: this.connect(cluster, access) };
     this.connections.set(cluster, connection);
     return connection.requester;
   }
@@ -118,31 +112,21 @@ export class ConnectionPools {
     await Promise.all(pools.map(closePool));
   }
 
-  private async connect(cluster: string, kubeConfig: KubeConfig): Promise<Connection> {
-    const target = kubeConfig.getCurrentCluster();
-    if (!target) throw new Error("the kubeconfig has no current cluster");
-    if (target.skipTLSVerify)
-      throw new Error("the kubeconfig sets insecure-skip-tls-verify; TLS verification stays on");
-    const server = target.server.replace(/\/+$/, "");
+  private connect(cluster: string, access: ClusterAccess): KubeRequester {
+    const { server, headers } = access;
     const url = new URL(server);
     if (url.protocol !== "https:" && url.protocol !== "http:") {
       throw new Error(`unsupported server URL scheme ${url.protocol} (https:// or http://)`);
     }
-    if (target.proxyUrl) return this.connectThroughProxy(cluster, kubeConfig, server);
-
-    const options: RequestOptions & { headers?: Record<string, string> } = {};
-    await credentialOptions(kubeConfig, options, url.protocol === "https:");
-    if (options.rejectUnauthorized === false) throw new Error("TLS verification cannot be disabled");
-    const headers = lowerCased(options.headers ?? {});
-    if (options.auth) headers.authorization = `Basic ${Buffer.from(options.auth).toString("base64")}`;
+    if (access.proxy) return this.connectThroughProxy(cluster, access.proxy, server, headers);
     const tls = url.protocol === "https:";
     const identity = JSON.stringify([
       server,
-      tls ? fingerprint(options.ca) : "",
-      tls ? fingerprint(options.cert) : "",
-      tls ? fingerprint(options.key) : "",
-      tls ? fingerprint(options.pfx) : "",
-      options.servername ?? "",
+      tls ? fingerprint(access.ca) : "",
+      tls ? fingerprint(access.cert) : "",
+      tls ? fingerprint(access.key) : "",
+      tls ? fingerprint(access.pfx) : "",
+      access.servername ?? "",
     ]);
     let pool = this.pools.get(cluster);
     if (pool?.identity !== identity) {
@@ -160,11 +144,11 @@ export class ConnectionPools {
       if (tls) {
         // One SecureContext per cluster: no CA parsing per connection; the system CAs when the kubeconfig has none.
         const secureContext: SecureContext = createSecureContext({
-          ca: options.ca,
-          cert: options.cert,
-          key: options.key,
-          pfx: options.pfx,
-          passphrase: options.passphrase,
+          ca: access.ca,
+          cert: access.cert,
+          key: access.key,
+          pfx: access.pfx,
+          passphrase: access.passphrase,
         });
         const dispatcher = new UndiciAgent({
           connections: this.maxSockets,
@@ -184,7 +168,7 @@ export class ConnectionPools {
           } as UndiciH2Options,
           connect: {
             secureContext,
-            servername: options.servername,
+            servername: access.servername,
             keepAlive: true,
             keepAliveInitialDelay: KEEP_ALIVE_MS,
             preferH2: true,
@@ -203,9 +187,7 @@ export class ConnectionPools {
       this.pools.set(cluster, pool);
       if (previous) void closePool(previous);
     }
-    if (pool.dispatcher) {
-      return { kubeConfig, server, headers, requester: dispatcherRequester(server, headers, pool.dispatcher) };
-    }
+    if (pool.dispatcher) return dispatcherRequester(server, headers, pool.dispatcher);
     const agent = pool.agent as HttpAgent;
     const send = httpRequest;
     const prefix = url.pathname.replace(/\/+$/, "");
@@ -246,47 +228,83 @@ export class ConnectionPools {
           req.end();
         }),
     };
-    return { kubeConfig, server, headers, requester };
+    return requester;
   }
 
-  /** `proxy-url` clusters: the library's dispatcher knows HTTP/SOCKS proxies. */
-  private async connectThroughProxy(cluster: string, kubeConfig: KubeConfig, server: string): Promise<Connection> {
-    const probe = new RequestContext(`${server}/`, "GET");
-    await kubeConfig.applySecurityAuthentication(probe);
-    const headers = lowerCased(probe.getHeaders());
-    const dispatcher = probe.getDispatcher();
-    if (!dispatcher) throw new Error("the kubeconfig's proxy-url gave no dispatcher");
+  /** `proxy-url` clusters: the connector's dispatcher knows HTTP/SOCKS proxies. */
+  private connectThroughProxy(
+    cluster: string,
+    dispatcher: Dispatcher,
+    server: string,
+    headers: Record<string, string>,
+  ): KubeRequester {
     const previous = this.pools.get(cluster);
-    this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
-    if (previous) void closePool(previous);
-    const requester = dispatcherRequester(server, headers, dispatcher);
-    return { kubeConfig, server, headers, requester };
+    if (previous?.dispatcher !== dispatcher) {
+      this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
+      if (previous) void closePool(previous);
+    }
+    return dispatcherRequester(server, headers, dispatcher);
   }
 }
 
-/** GETs through an undici dispatcher's own `request()` (no fetch Request/Headers/web streams per call). */
+/**
+ * GETs through an undici dispatcher's core `dispatch()` with a handler that collects the body's chunks: no
+ * Readable stream per answer (the `request()` API builds one, and lives in the rest of undici, which is not
+ * loaded: see undici-agent.d.ts), no fetch Request/Headers/web streams. The deadline signal aborts the
+ * exchange through its controller.
+ */
 function dispatcherRequester(server: string, headers: Record<string, string>, dispatcher: Dispatcher): KubeRequester {
   const origin = new URL(server).origin;
   // The server URL may carry a path prefix (a proxy in front of the API server).
   const prefix = server.slice(origin.length);
   return {
     server,
-    async get(pathAndQuery, accept, signal) {
-      try {
-        const response = await dispatcher.request({
-          origin,
-          path: prefix + pathAndQuery,
-          method: "GET",
-          headers: { ...headers, accept, "user-agent": USER_AGENT },
-          signal,
-        });
-        const body = await response.body.text();
-        return { status: response.statusCode, headers: flatHeaders(response.headers), body };
-      } catch (error) {
-        // The session tells a timeout from a deadline by the signal's reason.
-        if (signal.aborted) throw signal.reason;
-        throw failure(server, pathAndQuery, error);
-      }
+    get(pathAndQuery, accept, signal) {
+      return new Promise<KubeResponse>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        let controller: Dispatcher.DispatchController | undefined;
+        let status = 0;
+        let responseHeaders: Record<string, string> = {};
+        const chunks: Buffer[] = [];
+        const onAbort = () => controller?.abort(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        const settle = (error?: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          if (error === undefined) {
+            resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString("utf8") });
+          } else {
+            // The session tells a timeout from a deadline by the signal's reason.
+            reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error));
+          }
+        };
+        dispatcher.dispatch(
+          {
+            origin,
+            path: prefix + pathAndQuery,
+            method: "GET",
+            headers: { ...headers, accept, "user-agent": USER_AGENT },
+          },
+          {
+            onRequestStart(started) {
+              controller = started;
+              if (signal.aborted) started.abort(signal.reason);
+            },
+            onResponseStart(_controller, statusCode, received) {
+              status = statusCode;
+              responseHeaders = flatHeaders(received);
+            },
+            onResponseData(_controller, chunk) {
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              settle();
+            },
+            onResponseError(_controller, error) {
+              settle(error);
+            },
+          },
+        );
+      });
     },
   };
 }
@@ -299,29 +317,8 @@ function countSockets(agent: HttpAgent, pool: Pool): void {
   };
 }
 
-/**
- * The library's TLS material and Authorization header (token, exec and auth-provider plugins). Its public
- * `applyToHTTPSOptions` refuses an http:// server outright (it builds an agent we do not use), so for those
- * the step it is made of, `applyOptions`, is called directly: the same credentials, no TLS to configure.
- */
-async function credentialOptions(kubeConfig: KubeConfig, options: RequestOptions, tls: boolean): Promise<void> {
-  if (tls) return kubeConfig.applyToHTTPSOptions(options);
-  const applyOptions = (kubeConfig as unknown as { applyOptions?: (opts: RequestOptions) => Promise<void> })
-    .applyOptions;
-  if (typeof applyOptions !== "function") throw new Error("this @kubernetes/client-node cannot serve http:// servers");
-  await applyOptions.call(kubeConfig, options);
-  const user = kubeConfig.getCurrentUser();
-  if (user?.username) options.auth = `${user.username}:${user.password ?? ""}`;
-}
-
 function failure(server: string, pathAndQuery: string, cause: unknown): Error {
   return new Error(`GET ${server}${pathAndQuery} failed`, { cause });
-}
-
-function lowerCased(headers: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = `${value}`;
-  return out;
 }
 
 /** A digest, so the pool's identity holds no copy of a private key. */

@@ -6,13 +6,15 @@ import { after, before, test } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
 import { makeServerCertificates } from "../../local/sim/certs.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 import { ConnectionPools } from "../../shared/kube/http.ts";
 
 /** The request path: one bounded keep-alive pool per cluster, TLS verified with the kubeconfig's CA. */
 
 let sim: SimulatedEks;
 const pools = new ConnectionPools();
-const requesterFor = (cluster: string, kubeConfig: KubeConfig) => pools.requester(cluster, kubeConfig);
+const requesterFor = async (cluster: string, kubeConfig: KubeConfig) =>
+  pools.requester(cluster, await accessFromKubeConfig(kubeConfig));
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "c1" }], seed: 7 });
@@ -65,7 +67,7 @@ test("GETs reuse the cluster's pool; a rotated token keeps it (no reconnect)", a
 test("one cluster never gets more sockets than the cap, however many requests are in flight", async () => {
   const capped = new ConnectionPools({ maxSockets: 3 });
   try {
-    const requester = await capped.requester("c1", kubeConfigOf());
+    const requester = await capped.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
     sim.cluster("c1").faults.set({ latencyMs: 30 });
     const replies = await Promise.all(
       Array.from({ length: 24 }, () =>
@@ -98,7 +100,7 @@ test("a plain http:// server works (kubectl proxy): no TLS involved, the token i
       contexts: [{ name: "proxy", cluster: "proxy", user: "u" }],
       currentContext: "proxy",
     });
-    const requester = await own.requester("proxy", kubeConfig);
+    const requester = await own.requester("proxy", await accessFromKubeConfig(kubeConfig));
     const reply = await requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(5000));
     assert.equal(reply.status, 200);
     assert.deepEqual(seen, [{ path: "/version", authorization: "Bearer proxy-token" }]);
@@ -111,9 +113,7 @@ test("a plain http:// server works (kubectl proxy): no TLS involved, the token i
 test("a kubeconfig asking to skip TLS verification is refused", async () => {
   const kubeConfig = kubeConfigOf();
   kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, skipTLSVerify: true }));
-  const own = new ConnectionPools();
-  await assert.rejects(own.requester("c1", kubeConfig), /TLS verification stays on/);
-  await own.close();
+  await assert.rejects(accessFromKubeConfig(kubeConfig), /TLS verification stays on/);
 });
 
 test("a server URL with a path prefix keeps the prefix", async () => {
@@ -169,7 +169,7 @@ test("TLS is verified: a server whose certificate the kubeconfig's CA did not si
 test("HTTP/2 when the server offers it (kube-apiserver and the simulator do): a wave shares one connection", async () => {
   const fresh = new ConnectionPools();
   try {
-    const requester = await fresh.requester("c1", kubeConfigOf());
+    const requester = await fresh.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
     sim.cluster("c1").faults.set({ latencyMs: 30 });
     const replies = await Promise.all(
       Array.from({ length: 40 }, () =>
@@ -205,7 +205,7 @@ test("an HTTP/1.1-only TLS server still gets the wave in parallel, on up to the 
     const kubeConfig = kubeConfigOf(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
     const caData = Buffer.from(certificates.caPem).toString("base64");
     kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, caData }));
-    const requester = await capped.requester("h1", kubeConfig);
+    const requester = await capped.requester("h1", await accessFromKubeConfig(kubeConfig));
     const replies = await Promise.all(
       Array.from({ length: 24 }, () => requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(10_000))),
     );
