@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { Dispatcher } from "undici";
-import UndiciAgent from "undici/lib/dispatcher/agent.js";
+import type UndiciAgent from "undici/lib/dispatcher/agent.js";
 import type { ClusterAccess } from "../clusters/connector.ts";
 
 /**
@@ -89,13 +89,12 @@ export class ConnectionPools {
   }
 
   /** The requester for `cluster` with these credentials, on the cluster's pool. */
-  requester(cluster: string, access: ClusterAccess): KubeRequester {
-    if (this.closed) throw new Error("the kube reader is closed");
-    const known = this.connections.get(cluster);
-    if (known?.access === access) return known.requester;
-    const connection = { access, requester: this.connect(cluster, access) };
-    this.connections.set(cluster, connection);
-    return connection.requester;
+  async requester(cluster: string, access: ClusterAccess): Promise<KubeRequester> {
+    const cached = this.cachedRequester(cluster, access);
+    if (cached) return cached;
+    const Agent = await undiciAgent();
+    // From here on synchronous: concurrent first callers find the pool the first of them made.
+    return this.cachedRequester(cluster, access) ?? this.connect(cluster, access, Agent);
   }
 
   /** Sockets opened so far per cluster (diagnostics, the benchmark). */
@@ -112,7 +111,19 @@ export class ConnectionPools {
     await Promise.all(pools.map(closePool));
   }
 
-  private connect(cluster: string, access: ClusterAccess): KubeRequester {
+  private cachedRequester(cluster: string, access: ClusterAccess): KubeRequester | undefined {
+    if (this.closed) throw new Error("the kube reader is closed");
+    const known = this.connections.get(cluster);
+    return known?.access === access ? known.requester : undefined;
+  }
+
+  private connect(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
+    const requester = this.pooledRequester(cluster, access, Agent);
+    this.connections.set(cluster, { access, requester });
+    return requester;
+  }
+
+  private pooledRequester(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
     const { server, headers } = access;
     const url = new URL(server);
     if (url.protocol !== "https:" && url.protocol !== "http:") {
@@ -150,7 +161,7 @@ export class ConnectionPools {
           pfx: access.pfx,
           passphrase: access.passphrase,
         });
-        const dispatcher = new UndiciAgent({
+        const dispatcher = new Agent({
           connections: this.maxSockets,
           keepAliveTimeout: IDLE_SOCKET_MS,
           // HTTP/2 when the server offers it (kube-apiserver does): every read of a wave on one connection, one
@@ -307,6 +318,18 @@ function dispatcherRequester(server: string, headers: Record<string, string>, di
       });
     },
   };
+}
+
+let agentModule: Promise<typeof UndiciAgent> | undefined;
+
+/**
+ * undici's Agent module (with its HTTP/1.1 and HTTP/2 clients, node:tls and node:http2), loaded when the first
+ * https pool is made: a Lambda's routes that read no cluster (list, history, snapshots) never load it, and the
+ * cold import of the handler does not wait for it.
+ */
+function undiciAgent(): Promise<typeof UndiciAgent> {
+  agentModule ??= import("undici/lib/dispatcher/agent.js").then((module) => module.default);
+  return agentModule;
 }
 
 function countSockets(agent: HttpAgent, pool: Pool): void {

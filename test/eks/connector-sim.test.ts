@@ -72,7 +72,7 @@ const versionPools = new ConnectionPools();
 let versionCalls = 0;
 after(() => versionPools.close());
 async function serverVersion(access: ClusterAccess): Promise<string> {
-  const requester = versionPools.requester(`version-${versionCalls++}`, access);
+  const requester = await versionPools.requester(`version-${versionCalls++}`, access);
   const reply = await requester.get("/version", "application/json", AbortSignal.timeout(10_000));
   if (reply.status !== 200) throw new Error(`GET /version answered ${reply.status}`);
   return (JSON.parse(reply.body) as { gitVersion: string }).gitVersion;
