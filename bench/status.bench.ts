@@ -289,6 +289,7 @@ async function main(): Promise<void> {
         helmStart: samples.helm.length ? hs : undefined,
         engine: e,
         helm: samples.helm.length ? h : undefined,
+        simulatorCpu: median(samples.engine.map((x) => x.simCpuMs ?? 0)),
       }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
       row("engine (cap 64)", largeSamples),
