@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpAgent } from "node:http";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { Dispatcher } from "undici";
 import type UndiciAgent from "undici/lib/dispatcher/agent.js";
 import type { ClusterAccess } from "../clusters/connector.ts";
+import { agentRequester, dispatcherRequester } from "./requesters.ts";
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
@@ -66,7 +67,6 @@ interface Connection {
   requester: KubeRequester;
 }
 
-const USER_AGENT = "helm-status-lambda";
 export const DEFAULT_MAX_SOCKETS = 128;
 /** An idle socket is closed after this (EKS's load balancer keeps idle connections 350 s). */
 const IDLE_SOCKET_MS = 60_000;
@@ -199,47 +199,7 @@ export class ConnectionPools {
       if (previous) void closePool(previous);
     }
     if (pool.dispatcher) return dispatcherRequester(server, headers, pool.dispatcher);
-    const agent = pool.agent as HttpAgent;
-    const send = httpRequest;
-    const prefix = url.pathname.replace(/\/+$/, "");
-    const requester: KubeRequester = {
-      server,
-      get: (pathAndQuery, accept, signal) =>
-        new Promise<KubeResponse>((resolve, reject) => {
-          if (signal.aborted) return reject(signal.reason);
-          const req = send({
-            agent,
-            protocol: url.protocol,
-            hostname: url.hostname.replace(/^\[|\]$/g, ""),
-            port: url.port || undefined,
-            method: "GET",
-            path: prefix + pathAndQuery,
-            headers: { ...headers, accept, "user-agent": USER_AGENT },
-            signal,
-          });
-          req.on("response", (response: IncomingMessage) => {
-            const chunks: Buffer[] = [];
-            response.on("data", (chunk: Buffer) => chunks.push(chunk));
-            response.on("end", () =>
-              resolve({
-                status: response.statusCode ?? 0,
-                headers: flatHeaders(response.headers),
-                body: Buffer.concat(chunks).toString("utf8"),
-              }),
-            );
-            response.on("error", (error) =>
-              reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)),
-            );
-            response.on("aborted", () =>
-              reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, new Error("response aborted"))),
-            );
-          });
-          // The session tells a timeout from a deadline by the signal's reason.
-          req.on("error", (error) => reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)));
-          req.end();
-        }),
-    };
-    return requester;
+    return agentRequester(server, headers, pool.agent as HttpAgent);
   }
 
   /** `proxy-url` clusters: the connector's dispatcher knows HTTP/SOCKS proxies. */
@@ -256,68 +216,6 @@ export class ConnectionPools {
     }
     return dispatcherRequester(server, headers, dispatcher);
   }
-}
-
-/**
- * GETs through an undici dispatcher's core `dispatch()` with a handler that collects the body's chunks: no
- * Readable stream per answer (the `request()` API builds one, and lives in the rest of undici, which is not
- * loaded: see undici-agent.d.ts), no fetch Request/Headers/web streams. The deadline signal aborts the
- * exchange through its controller.
- */
-function dispatcherRequester(server: string, headers: Record<string, string>, dispatcher: Dispatcher): KubeRequester {
-  const origin = new URL(server).origin;
-  // The server URL may carry a path prefix (a proxy in front of the API server).
-  const prefix = server.slice(origin.length);
-  return {
-    server,
-    get(pathAndQuery, accept, signal) {
-      return new Promise<KubeResponse>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
-        let controller: Dispatcher.DispatchController | undefined;
-        let status = 0;
-        let responseHeaders: Record<string, string> = {};
-        const chunks: Buffer[] = [];
-        const onAbort = () => controller?.abort(signal.reason);
-        signal.addEventListener("abort", onAbort, { once: true });
-        const settle = (error?: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          if (error === undefined) {
-            resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString("utf8") });
-          } else {
-            // The session tells a timeout from a deadline by the signal's reason.
-            reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error));
-          }
-        };
-        dispatcher.dispatch(
-          {
-            origin,
-            path: prefix + pathAndQuery,
-            method: "GET",
-            headers: { ...headers, accept, "user-agent": USER_AGENT },
-          },
-          {
-            onRequestStart(started) {
-              controller = started;
-              if (signal.aborted) started.abort(signal.reason);
-            },
-            onResponseStart(_controller, statusCode, received) {
-              status = statusCode;
-              responseHeaders = flatHeaders(received);
-            },
-            onResponseData(_controller, chunk) {
-              chunks.push(chunk);
-            },
-            onResponseEnd() {
-              settle();
-            },
-            onResponseError(_controller, error) {
-              settle(error);
-            },
-          },
-        );
-      });
-    },
-  };
 }
 
 let agentModule: Promise<typeof UndiciAgent> | undefined;
@@ -340,10 +238,6 @@ function countSockets(agent: HttpAgent, pool: Pool): void {
   };
 }
 
-function failure(server: string, pathAndQuery: string, cause: unknown): Error {
-  return new Error(`GET ${server}${pathAndQuery} failed`, { cause });
-}
-
 /** A digest, so the pool's identity holds no copy of a private key. */
 function fingerprint(material: unknown): string {
   if (material === undefined || material === null) return "";
@@ -351,15 +245,6 @@ function fingerprint(material: unknown): string {
   for (const part of Array.isArray(material) ? material : [material])
     hash.update(Buffer.isBuffer(part) ? part : String(part));
   return hash.digest("base64");
-}
-
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const key in headers) {
-    const value = headers[key];
-    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return flat;
 }
 
 async function closePool(pool: Pool): Promise<void> {
