@@ -52,6 +52,8 @@ export interface PoolOptions {
   maxSockets?: number;
   /** Idle sockets kept open per cluster (default: maxSockets, so one wave's sockets serve the next). */
   maxFreeSockets?: number;
+  /** Offer HTTP/2 to https servers (default true); false keeps every cluster on HTTP/1.1 (`DISABLE_HTTP2`). */
+  http2?: boolean;
 }
 
 interface Pool {
@@ -81,11 +83,13 @@ export class ConnectionPools {
   private readonly pools = new Map<string, Pool>();
   private readonly maxSockets: number;
   private readonly maxFreeSockets: number;
+  private readonly http2: boolean;
   private closed = false;
 
   constructor(options: PoolOptions = {}) {
     this.maxSockets = Math.max(1, options.maxSockets ?? DEFAULT_MAX_SOCKETS);
     this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? this.maxSockets);
+    this.http2 = options.http2 ?? true;
   }
 
   /** The requester for `cluster` with these credentials, on the cluster's pool. */
@@ -167,7 +171,7 @@ export class ConnectionPools {
           // HTTP/2 when the server offers it (kube-apiserver does): every read of a wave on one connection, one
           // TLS handshake per cluster instead of one per read. undici's pool lets a first connection learn the
           // protocol while the wave waits, then multiplexes (h2) or fans out up to `connections` sockets (h1).
-          allowH2: true,
+          allowH2: this.http2,
           h2Options: {
             // One connection can carry the whole per-cluster limit; the server's SETTINGS may lower it
             // (kube-apiserver allows 1,000 streams per connection, Go's default is 250).
@@ -182,7 +186,7 @@ export class ConnectionPools {
             servername: access.servername,
             keepAlive: true,
             keepAliveInitialDelay: KEEP_ALIVE_MS,
-            preferH2: true,
+            preferH2: this.http2,
           },
         });
         created = { identity, dispatcher, opened: 0 };

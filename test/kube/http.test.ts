@@ -185,6 +185,24 @@ test("HTTP/2 when the server offers it (kube-apiserver and the simulator do): a 
   }
 });
 
+test("with HTTP/2 turned off (DISABLE_HTTP2) the same wave goes out on HTTP/1.1 connections, up to the cap", async () => {
+  const h1 = new ConnectionPools({ maxSockets: 8, http2: false });
+  try {
+    const requester = await h1.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
+    sim.cluster("c1").faults.set({ latencyMs: 30 });
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(10_000)),
+      ),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    assert.ok(h1.opened("c1") > 1 && h1.opened("c1") <= 8, `opened ${h1.opened("c1")} connections`);
+  } finally {
+    sim.cluster("c1").faults.clear();
+    await h1.close();
+  }
+});
+
 test("an HTTP/1.1-only TLS server still gets the wave in parallel, on up to the socket cap", async () => {
   const certificates = await makeServerCertificates("h1-only");
   let inFlight = 0;
