@@ -21,8 +21,9 @@ import { agentRequester, dispatcherRequester } from "./requesters.ts";
  * handshake per read of a cold wave: ≈ 1.6 ms of CPU each on this side, as much
  * again on the server's). Certificate verification is always on:
  * rejectUnauthorized is never set, a kubeconfig asking to skip it is refused by
- * its connector. The GET goes through the dispatcher's own `request()` (fetch's
- * Request/Headers/web streams per call cost ≈ 40% more CPU).
+ * its connector. The GET goes through the dispatcher's core `dispatch()`
+ * (requesters.ts; fetch's Request/Headers/web streams per call cost ≈ 40% more
+ * CPU).
  *
  * Plain `http://` servers (kubectl proxy, local test servers) go through Node's
  * keep-alive http.Agent with `maxSockets`: no TLS is involved, so nothing is
