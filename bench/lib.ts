@@ -127,12 +127,22 @@ export function floors(f: {
   helmStart?: number;
   engine: number;
   helm?: number;
+  /** The simulator thread's CPU during one engine status (ms): serial on its one thread. */
+  simulatorCpu?: number;
 }): string[] {
   const waves = Math.ceil(f.engineReads / f.perStatus);
   const engineFloor = f.store + waves * f.rtt;
   const lines = [
     `floors (waiting only): engine ${engineFloor.toFixed(0)} ms = store ${f.store.toFixed(0)} + ${waves} × RTT ${f.rtt.toFixed(0)}; measured − floor = ${(f.engine - engineFloor).toFixed(0)} ms of CPU and queueing`,
   ];
+  if (f.simulatorCpu !== undefined) {
+    // A real API server answers a wave's GETs on many cores at once; the simulator computes them one after
+    // another on one thread (and Node's HTTP/2 session sends them after that tick), so the last answer of a
+    // wave comes this much after a lone request's RTT, whatever the client does.
+    lines.push(
+      `                       of which the simulator's own CPU for the wave: ${f.simulatorCpu.toFixed(0)} ms (one thread, serial); engine − floor − that = ${(f.engine - engineFloor - f.simulatorCpu).toFixed(0)} ms`,
+    );
+  }
   if (f.helmRequests !== undefined && f.helmStart !== undefined && f.helm !== undefined) {
     const helmFloor = f.helmStart + f.helmRequests * f.rtt;
     lines.push(

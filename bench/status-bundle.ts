@@ -14,6 +14,7 @@ import { deflateRawSync } from "node:zlib";
 import { build } from "esbuild";
 import { parseDocument } from "yaml";
 import { median, spread } from "./lib.ts";
+import { type LambdaColdSetup, lambdaColdStarts } from "./status-lambda-cold.ts";
 
 const run = promisify(execFile);
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -25,6 +26,8 @@ export interface BundleFigures {
   lines: string[];
   zippedMb: number;
   importRatio: number;
+  /** Import + first status in a fresh process over the cold floor (when a cold-start setup was given). */
+  coldStartOverFloor?: number;
 }
 
 interface EsbuildSettings {
@@ -70,7 +73,10 @@ async function importMs(specifier: string, flags: string[] = []): Promise<number
   return Number(stdout);
 }
 
-export async function bundleFigures(): Promise<BundleFigures> {
+/** With `coldStart`, also a Lambda cold start end to end on the same bundle (status-lambda-cold.ts). */
+export async function bundleFigures(
+  coldStart?: Omit<LambdaColdSetup, "bundleDir" | "sdkImportMs">,
+): Promise<BundleFigures> {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const settings = serverlessEsbuild();
@@ -92,20 +98,23 @@ export async function bundleFigures(): Promise<BundleFigures> {
     handler.push(await importMs("./handler.mjs"));
     withMaps.push(await importMs("./mapped/handler.mjs", ["--enable-source-maps"]));
   }
-  rmSync(OUT, { recursive: true, force: true });
   const h = median(handler);
   const s = median(sdk);
   const m = median(withMaps);
+  const cold = coldStart ? await lambdaColdStarts({ ...coldStart, bundleDir: OUT, sdkImportMs: s }) : undefined;
+  rmSync(OUT, { recursive: true, force: true });
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
   return {
     zippedMb: zipped / 2 ** 20,
     importRatio: h / s,
+    coldStartOverFloor: cold?.totalOverFloor,
     lines: [
       `bundle (serverless.yml custom.esbuild: minify ${settings.minify ?? false}, keepNames ${settings.keepNames ?? false}, sourcemap ${settings.sourcemap ?? false}) and cold import, median (min–max) of ${IMPORT_RUNS} fresh processes`,
       `  API handler bundle          ${mb(size)} MB, ${mb(zipped)} MB zipped (a source map would add ${mb(mapSize)} MB, ${mb(mapZipped)} MB zipped)`,
       `  import handler.mjs          ${h.toFixed(0).padStart(6)} ms  (${spread(handler)})`,
       `  import @aws-sdk/client-dynamodb ${s.toFixed(0).padStart(2)} ms  (${spread(sdk)})  (bare SDK client, the baseline)`,
       `  import with source maps     ${m.toFixed(0).padStart(6)} ms  (${spread(withMaps)})  (--enable-source-maps, mapped build)`,
+      ...(cold?.lines ?? []),
     ],
   };
 }

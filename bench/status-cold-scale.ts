@@ -91,6 +91,8 @@ export async function coldStatus(
 export interface ScaleFigures {
   lines: string[];
   cpuPerRead: Record<number, number>;
+  /** CPU per additional read, from the smallest to the largest N (the fixed per-status cost taken out). */
+  marginal: number;
 }
 
 /** A release of `count` ConfigMaps (one GET each, no related pods). */
@@ -139,7 +141,12 @@ export async function scaling(
       `  N=${String(n).padEnd(4)} ${fmt(median(times))}  (${spread(times)})  engine CPU ${cpu.toFixed(0)} ms = ${(cpu / n).toFixed(3)} ms per read`,
     );
   }
-  return { lines, cpuPerRead };
+  const [first, last] = [sizes[0], sizes[sizes.length - 1]];
+  const marginal = (cpuPerRead[last] * last - cpuPerRead[first] * first) / (last - first);
+  lines.push(
+    `  marginal CPU per read (N=${first} -> ${last}): ${marginal.toFixed(3)} ms; the rest of a small status is its fixed cost (store read, report, rendering: ${(cpuPerRead[first] * first - marginal * first).toFixed(1)} ms)`,
+  );
+  return { lines, cpuPerRead, marginal };
 }
 
 function fmt(ms: number): string {

@@ -10,6 +10,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { silentMetrics } from "../../shared/history/change-events.ts";
 import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
 import { HEALTH_SEVERITY, runIdFor } from "../../shared/history/model.ts";
+import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
@@ -64,7 +65,7 @@ export const run = defineCommand({
         : undefined;
     const connector = createEksConnector({ registry, ...(keys ? { credentials: async () => keys } : {}) });
     // One reader for the whole pass: every status shares its per-cluster limit and connections.
-    const kube = createKubeReader({ connector, clock: systemClock });
+    const kube = createKubeReader({ connector, clock: systemClock, http2: http2FromEnv(io.env) });
     const progress = io.stderr.isTTY
       ? (done: number, total: number) => {
           const width = 30;

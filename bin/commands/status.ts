@@ -8,6 +8,7 @@ import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
@@ -66,7 +67,12 @@ export const run = defineCommand({
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
     const { connector, cluster } = clusterFor(io.env, values);
     // One status per process: no manifest cache worth keeping.
-    const kube = createKubeReader({ connector, clock: systemClock, cache: { manifestEntries: 0 } });
+    const kube = createKubeReader({
+      connector,
+      clock: systemClock,
+      cache: { manifestEntries: 0 },
+      http2: http2FromEnv(io.env),
+    });
 
     try {
       const report = await withCliStore(io.env, (store) =>
@@ -127,7 +133,7 @@ function clusterFor(
       cluster,
       connector: {
         list: () => [{ name: cluster, region: "" }],
-        kubeConfig: () => file.kubeConfig(file.cluster),
+        access: () => file.access(file.cluster),
         invalidate: () => file.invalidate(file.cluster),
       },
     };

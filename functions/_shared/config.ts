@@ -1,6 +1,7 @@
 import type { ClusterEntry } from "../../shared/clusters/connector.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { DomainError } from "../../shared/errors.ts";
+import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 
 /**
@@ -92,6 +93,8 @@ export interface RuntimeConfig {
   /** CLUSTERS or CLUSTERS_FILE. */
   registry: ClusterEntry[];
   telemetry: TelemetryConfig;
+  /** DISABLE_HTTP2 (client-go's switch): the KubeReader offers API servers HTTP/2 unless it is set. */
+  kube?: { http2: boolean };
 }
 
 /** The readers of the common sections, to spread into a function's own `readConfig` call. */
@@ -100,5 +103,6 @@ export function runtimeConfigReaders(env: Env, serviceName: string) {
     store: () => storeConfigFromEnv(env),
     registry: () => loadClusterRegistry(env),
     telemetry: () => telemetryConfigFromEnv(env, serviceName),
+    kube: () => ({ http2: http2FromEnv(env) }),
   };
 }

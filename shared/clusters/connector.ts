@@ -1,4 +1,5 @@
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { SecureContextOptions } from "node:tls";
+import type { Dispatcher } from "undici";
 
 /** A registry entry as `CLUSTERS` / `CLUSTERS_FILE` give it (see shared/clusters/registry.ts). */
 export interface ClusterEntry {
@@ -26,19 +27,38 @@ export interface ClusterSummary {
 }
 
 /**
- * How use cases reach a cluster. The EKS implementation builds the KubeConfig in
- * memory on demand (DescribeCluster + presigned STS token) and caches it; the
- * kubeconfig-file implementation serves the CLI's --kubeconfig/--context.
+ * What a request to one cluster's API server needs, resolved by its connector: the server, the TLS material
+ * that verifies it (and a client certificate, if any) and the headers that authenticate. Nothing is left to
+ * interpret — no file paths, no plugins to run — so the request path (shared/kube/http.ts) needs no kubeconfig
+ * library. A connector returns the same object while it stays valid: a new object (a re-signed token) is how
+ * the connection pool knows the credentials changed.
+ */
+export interface ClusterAccess extends Pick<SecureContextOptions, "ca" | "cert" | "key" | "pfx" | "passphrase"> {
+  /** `https://…` (or `http://…` for kubectl proxy), without a trailing slash; may carry a path prefix. */
+  server: string;
+  /** TLS server name, when the kubeconfig sets `tls-server-name`. */
+  servername?: string;
+  /** Lower-cased headers every request carries (`authorization`). Secret: never logged. */
+  headers: Record<string, string>;
+  /** A cluster behind a kubeconfig `proxy-url`: the dispatcher that knows the proxy (HTTP or SOCKS). */
+  proxy?: Dispatcher;
+}
+
+/**
+ * How use cases reach a cluster. The EKS implementation signs a token and pairs it
+ * with the cluster's endpoint and CA (DescribeCluster, or the registry) in memory on
+ * demand and caches them; the kubeconfig-file implementation serves the CLI's
+ * --kubeconfig/--context through @kubernetes/client-node.
  */
 export interface ClusterConnector {
   /** The clusters this connector may reach. */
   list(): ClusterSummary[];
   /**
-   * An in-memory KubeConfig (server, CA, bearer token; TLS verification on),
-   * reused until shortly before its token expires. Throws UnknownClusterError for
-   * a cluster not in the registry, before any network call.
+   * Server, CA and bearer token (TLS verification on), reused until shortly
+   * before the token expires. Throws UnknownClusterError for a cluster not in
+   * the registry, before any network call.
    */
-  kubeConfig(cluster: string): Promise<KubeConfig>;
-  /** After a 401: drop the cached credentials so the next kubeConfig() re-signs. */
+  access(cluster: string): Promise<ClusterAccess>;
+  /** After a 401: drop the cached credentials so the next access() re-signs. */
   invalidate(cluster: string): void;
 }

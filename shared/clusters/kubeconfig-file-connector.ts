@@ -7,12 +7,15 @@
 import { readFileSync } from "node:fs";
 import { KubeConfig } from "@kubernetes/client-node";
 import { firstLine } from "../values.ts";
-import type { ClusterConnector, ClusterSummary } from "./connector.ts";
+import type { ClusterAccess, ClusterConnector, ClusterSummary } from "./connector.ts";
 import { KubeconfigFileError, UnknownClusterError } from "./errors.ts";
+import { accessFromKubeConfig } from "./kubeconfig-access.ts";
 
 export interface KubeconfigFileConnector extends ClusterConnector {
   /** The selected context: what the CLI passes as the cluster name. */
   readonly cluster: string;
+  /** The file's KubeConfig with `cluster` as its current context (parsed once, until invalidated). */
+  kubeConfig(cluster: string): Promise<KubeConfig>;
 }
 
 export function createKubeconfigFileConnector(options: { path: string; context?: string }): KubeconfigFileConnector {
@@ -27,6 +30,7 @@ export function createKubeconfigFileConnector(options: { path: string; context?:
     );
   }
   const cache = new Map<string, KubeConfig>();
+  const accesses = new Map<string, Promise<ClusterAccess>>();
   checkContext(first, selected, path, contexts);
 
   return {
@@ -44,9 +48,20 @@ export function createKubeconfigFileConnector(options: { path: string; context?:
       cache.set(cluster, kubeConfig);
       return kubeConfig;
     },
+    access(cluster: string): Promise<ClusterAccess> {
+      // Exec and auth-provider plugins run once per access, as kubectl runs them once per command.
+      let access = accesses.get(cluster);
+      if (!access) {
+        access = this.kubeConfig(cluster).then(accessFromKubeConfig);
+        accesses.set(cluster, access);
+        access.catch(() => accesses.delete(cluster));
+      }
+      return access;
+    },
     invalidate(cluster: string): void {
       // The file may carry a static token that someone just rotated: read it again next time.
       cache.delete(cluster);
+      accesses.delete(cluster);
       try {
         text = readKubeconfig(path);
       } catch {

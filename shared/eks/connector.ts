@@ -1,16 +1,16 @@
 /**
  * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster (skipped
  * when the entry carries `endpoint` + `certificateAuthority`) -> presigned token ->
- * in-memory KubeConfig, with three caches per cluster, because a
+ * in-memory access (server, CA, bearer token: what a generated kubeconfig would
+ * hold, without loading a kubeconfig library), with three caches per cluster, because a
  * warm Lambda serves many requests for the same few clusters:
  * - role credentials, until 5 minutes before they expire;
  * - cluster facts (endpoint + CA), for `factsTtlMs` (they change only on CA rotation);
- * - the KubeConfig, until 14 minutes after signing (one minute before STS stops
+ * - the access, until 14 minutes after signing (one minute before STS stops
  *   honouring the token) or one minute before the signing credentials expire.
  * One refresh per cluster is in flight at a time; concurrent callers share it.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
-import type { ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
+import type { ClusterAccess, ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import {
@@ -47,7 +47,7 @@ export interface EksConnectorOptions {
 export interface EksConnector extends ClusterConnector {
   /** A fresh token for the cluster, with its role assumed if it has one; no DescribeCluster. */
   token(cluster: string): Promise<EksToken>;
-  /** Endpoint and CA, cached like kubeConfig()'s. */
+  /** Endpoint and CA, cached like access()'s. */
   describe(cluster: string): Promise<ClusterFacts>;
 }
 
@@ -64,8 +64,8 @@ interface ClusterState {
   roleCredentialsInFlight?: Promise<AwsCredentials>;
   facts?: { value: ClusterFacts; fetchedAt: number };
   factsInFlight?: Promise<ClusterFacts>;
-  kube?: { kubeConfig: KubeConfig; reuseUntil: number };
-  kubeInFlight?: Promise<KubeConfig>;
+  kube?: { access: ClusterAccess; reuseUntil: number };
+  kubeInFlight?: Promise<ClusterAccess>;
 }
 
 export function createEksConnector(options: EksConnectorOptions): EksConnector {
@@ -150,7 +150,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     });
   }
 
-  async function buildKubeConfig(entry: ClusterEntry, state: ClusterState): Promise<KubeConfig> {
+  async function buildAccess(entry: ClusterEntry, state: ClusterState): Promise<ClusterAccess> {
     const facts = await factsFor(entry, state);
     const credentials = await credentialsFor(entry, state);
     const token = await signToken({
@@ -159,26 +159,24 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       credentials,
       signingDate: clock.now(),
     });
-    // Loaded on first use (see kubeconfig.ts): the `token` command never loads client-node.
-    const { eksKubeConfig } = await import("./kubeconfig.ts");
-    const kubeConfig = eksKubeConfig({
-      name: entry.name,
-      endpoint: facts.endpoint,
-      caData: facts.caData,
-      token: token.token,
-    });
+    // The kubeconfig's content, used as is: TLS verified against the cluster's own CA, the token as bearer.
+    const access: ClusterAccess = {
+      server: facts.endpoint.replace(/\/+$/, ""),
+      ca: Buffer.from(facts.caData, "base64").toString("utf8"),
+      headers: { authorization: `Bearer ${token.token}` },
+    };
     const credentialsEnd = credentials.expiration
       ? credentials.expiration.getTime() - TOKEN_CREDENTIALS_MARGIN_MS
       : Number.POSITIVE_INFINITY;
     const reuseUntil = Math.min(token.expiresAt.getTime(), credentialsEnd);
-    state.kube = { kubeConfig, reuseUntil };
-    // Name and expiry only: the token, CA and kubeconfig never reach the logs.
-    logger.info("EKS kubeconfig ready", {
+    state.kube = { access, reuseUntil };
+    // Name and expiry only: the token and CA never reach the logs.
+    logger.info("EKS credentials ready", {
       cluster: entry.name,
       tokenExpiresAt: token.expiresAt.toISOString(),
       reuseUntil: new Date(reuseUntil).toISOString(),
     });
-    return kubeConfig;
+    return access;
   }
 
   return {
@@ -186,11 +184,11 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       return [...entries.values()].map(({ name, region }) => ({ name, region }));
     },
 
-    async kubeConfig(cluster: string): Promise<KubeConfig> {
+    async access(cluster: string): Promise<ClusterAccess> {
       const { entry, state } = lookup(cluster);
       const cached = state.kube;
-      if (cached && now() < cached.reuseUntil) return cached.kubeConfig;
-      return shared(state, "kubeInFlight", () => buildKubeConfig(entry, state));
+      if (cached && now() < cached.reuseUntil) return cached.access;
+      return shared(state, "kubeInFlight", () => buildAccess(entry, state));
     },
 
     invalidate(cluster: string): void {
@@ -200,7 +198,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       // keep endpoint and CA (a 401 says nothing about them).
       state.kube = undefined;
       state.roleCredentials = undefined;
-      logger.info("EKS kubeconfig invalidated", { cluster });
+      logger.info("EKS credentials invalidated", { cluster });
     },
 
     async token(cluster: string): Promise<EksToken> {

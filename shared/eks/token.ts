@@ -4,9 +4,29 @@
  * to STS and learn who we are. Signing is local CPU work (no network, no permission).
  * Facts: reference eks-auth.md §1-§3.
  */
-import { Sha256 } from "@aws-crypto/sha256-js";
-import { HttpRequest } from "@smithy/protocol-http";
-import { SignatureV4 } from "@smithy/signature-v4";
+
+/**
+ * The signing libraries, loaded on the first signing: @smithy/signature-v4 brings its own copy of @smithy/core
+ * (≈ 135 KB of the Lambda bundle besides the runtime's), which a cold start of a route that reads no cluster
+ * should not evaluate.
+ */
+let signing:
+  | Promise<
+      [
+        typeof import("@aws-crypto/sha256-js"),
+        typeof import("@smithy/protocol-http"),
+        typeof import("@smithy/signature-v4"),
+      ]
+    >
+  | undefined;
+function signingLibraries() {
+  signing ??= Promise.all([
+    import("@aws-crypto/sha256-js"),
+    import("@smithy/protocol-http"),
+    import("@smithy/signature-v4"),
+  ]);
+  return signing;
+}
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -70,6 +90,7 @@ export async function createEksToken(input: {
   // SigV4 has one-second resolution; dropping milliseconds keeps signedAt equal to X-Amz-Date.
   const signedAt = new Date(Math.floor((input.signingDate ?? new Date()).getTime() / 1000) * 1000);
   const host = stsHostForRegion(region);
+  const [{ Sha256 }, { HttpRequest }, { SignatureV4 }] = await signingLibraries();
   const signer = new SignatureV4({
     service: "sts",
     region,

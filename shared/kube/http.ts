@@ -1,37 +1,39 @@
 import { createHash } from "node:crypto";
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
-import type { RequestOptions } from "node:https";
+import { Agent as HttpAgent } from "node:http";
 import { createSecureContext, type SecureContext } from "node:tls";
-import { type KubeConfig, RequestContext } from "@kubernetes/client-node";
-import { Agent as UndiciAgent } from "undici";
+import type { Dispatcher } from "undici";
+import type UndiciAgent from "undici/lib/dispatcher/agent.js";
+import type { ClusterAccess } from "../clusters/connector.ts";
+import { agentRequester, dispatcherRequester } from "./requesters.ts";
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
  * KubeReader (reader.ts) and closed with it.
  *
- * What to send comes from @kubernetes/client-node (`KubeConfig.applyToHTTPSOptions`:
- * CA, client certificate, bearer token, exec and auth-provider plugins), so
- * nothing here interprets credentials by hand. For https the pool is undici's
- * Agent (the class the library itself uses) with `connections` capped — under
- * 200 concurrent statuses the library's own uncapped Agent opened ~1,000
- * connections to one API server — and one TLS SecureContext per cluster, built
- * once from the kubeconfig's CA and client certificate (the system CAs when it
- * has none). Certificate verification is always on: rejectUnauthorized is never
- * set, a kubeconfig asking to skip it is refused. undici is a direct dependency,
- * the same major version the library builds its own dispatchers from (npm
- * dedupes them to one copy). The GET goes through the
- * dispatcher's own `request()` (fetch's Request/Headers/web streams per call
- * cost ≈ 40% more CPU).
+ * What to send comes from the cluster's connector as a ClusterAccess (server,
+ * CA, client certificate, headers), so nothing here interprets credentials and
+ * no kubeconfig library is loaded on this path. For https the pool is undici's
+ * Agent with `connections` capped — under 200 concurrent statuses an uncapped
+ * Agent opened ~1,000 connections to one API server — and one TLS SecureContext
+ * per cluster, built once from the access's CA and client certificate (the
+ * system CAs when it has none). HTTP/2 when the server offers it, as kubectl
+ * does: a status's whole wave on one connection (HTTP/1.1 needed one TLS
+ * handshake per read of a cold wave: ≈ 1.6 ms of CPU each on this side, as much
+ * again on the server's). Certificate verification is always on:
+ * rejectUnauthorized is never set, a kubeconfig asking to skip it is refused by
+ * its connector. The GET goes through the dispatcher's core `dispatch()`
+ * (requesters.ts; fetch's Request/Headers/web streams per call cost ≈ 40% more
+ * CPU).
  *
  * Plain `http://` servers (kubectl proxy, local test servers) go through Node's
  * keep-alive http.Agent with `maxSockets`: no TLS is involved, so nothing is
- * skipped (the library itself refuses them). A cluster behind a `proxy-url`
- * keeps the library's own dispatcher (it knows HTTP and SOCKS proxies); the
- * per-cluster in-flight limit bounds its connections.
+ * skipped. A cluster behind a `proxy-url` uses the dispatcher its connector
+ * built (it knows HTTP and SOCKS proxies); the per-cluster in-flight limit
+ * bounds its connections.
  *
- * A new KubeConfig for a cluster (token rotated, 401) keeps the pool when only
- * the headers changed, and replaces (and closes) it when the server or TLS
- * material did.
+ * New access for a cluster (token rotated, 401) keeps the pool when only the
+ * headers changed, and replaces (and closes) it when the server or TLS material
+ * did.
  */
 
 export interface KubeResponse {
@@ -51,9 +53,9 @@ export interface PoolOptions {
   maxSockets?: number;
   /** Idle sockets kept open per cluster (default: maxSockets, so one wave's sockets serve the next). */
   maxFreeSockets?: number;
+  /** Offer HTTP/2 to https servers (default true); false keeps every cluster on HTTP/1.1 (`DISABLE_HTTP2`). */
+  http2?: boolean;
 }
-
-type Dispatcher = NonNullable<ReturnType<RequestContext["getDispatcher"]>>;
 
 interface Pool {
   /** Server URL + TLS material: a change means a new pool. */
@@ -64,39 +66,40 @@ interface Pool {
 }
 
 interface Connection {
-  kubeConfig: KubeConfig;
-  server: string;
-  headers: Record<string, string>;
+  access: ClusterAccess;
   requester: KubeRequester;
 }
 
-const USER_AGENT = "helm-status-lambda";
 export const DEFAULT_MAX_SOCKETS = 128;
 /** An idle socket is closed after this (EKS's load balancer keeps idle connections 350 s). */
 const IDLE_SOCKET_MS = 60_000;
 /** Matches client-go and the library's own choice: an idle socket is probed before an ELB drops it (60 s). */
 const KEEP_ALIVE_MS = 30_000;
+const H2_CONNECTION_WINDOW = 16 * 2 ** 20;
+const H2_STREAM_WINDOW = 4 * 2 ** 20;
+type UndiciH2Options = NonNullable<ConstructorParameters<typeof UndiciAgent>[0]>["h2Options"];
 
 export class ConnectionPools {
   private readonly connections = new Map<string, Connection>();
   private readonly pools = new Map<string, Pool>();
   private readonly maxSockets: number;
   private readonly maxFreeSockets: number;
+  private readonly http2: boolean;
   private closed = false;
 
   constructor(options: PoolOptions = {}) {
     this.maxSockets = Math.max(1, options.maxSockets ?? DEFAULT_MAX_SOCKETS);
     this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? this.maxSockets);
+    this.http2 = options.http2 ?? true;
   }
 
-  /** The requester for `cluster` with this KubeConfig's credentials, on the cluster's pool. */
-  async requester(cluster: string, kubeConfig: KubeConfig): Promise<KubeRequester> {
-    if (this.closed) throw new Error("the kube reader is closed");
-    const known = this.connections.get(cluster);
-    if (known?.kubeConfig === kubeConfig) return known.requester;
-    const connection = await this.connect(cluster, kubeConfig);
-    this.connections.set(cluster, connection);
-    return connection.requester;
+  /** The requester for `cluster` with these credentials, on the cluster's pool. */
+  async requester(cluster: string, access: ClusterAccess): Promise<KubeRequester> {
+    const cached = this.cachedRequester(cluster, access);
+    if (cached) return cached;
+    const Agent = await undiciAgent();
+    // From here on synchronous: concurrent first callers find the pool the first of them made.
+    return this.cachedRequester(cluster, access) ?? this.connect(cluster, access, Agent);
   }
 
   /** Sockets opened so far per cluster (diagnostics, the benchmark). */
@@ -113,31 +116,33 @@ export class ConnectionPools {
     await Promise.all(pools.map(closePool));
   }
 
-  private async connect(cluster: string, kubeConfig: KubeConfig): Promise<Connection> {
-    const target = kubeConfig.getCurrentCluster();
-    if (!target) throw new Error("the kubeconfig has no current cluster");
-    if (target.skipTLSVerify)
-      throw new Error("the kubeconfig sets insecure-skip-tls-verify; TLS verification stays on");
-    const server = target.server.replace(/\/+$/, "");
+  private cachedRequester(cluster: string, access: ClusterAccess): KubeRequester | undefined {
+    if (this.closed) throw new Error("the kube reader is closed");
+    const known = this.connections.get(cluster);
+    return known?.access === access ? known.requester : undefined;
+  }
+
+  private connect(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
+    const requester = this.pooledRequester(cluster, access, Agent);
+    this.connections.set(cluster, { access, requester });
+    return requester;
+  }
+
+  private pooledRequester(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
+    const { server, headers } = access;
     const url = new URL(server);
     if (url.protocol !== "https:" && url.protocol !== "http:") {
       throw new Error(`unsupported server URL scheme ${url.protocol} (https:// or http://)`);
     }
-    if (target.proxyUrl) return this.connectThroughProxy(cluster, kubeConfig, server);
-
-    const options: RequestOptions & { headers?: Record<string, string> } = {};
-    await credentialOptions(kubeConfig, options, url.protocol === "https:");
-    if (options.rejectUnauthorized === false) throw new Error("TLS verification cannot be disabled");
-    const headers = lowerCased(options.headers ?? {});
-    if (options.auth) headers.authorization = `Basic ${Buffer.from(options.auth).toString("base64")}`;
+    if (access.proxy) return this.connectThroughProxy(cluster, access.proxy, server, headers);
     const tls = url.protocol === "https:";
     const identity = JSON.stringify([
       server,
-      tls ? fingerprint(options.ca) : "",
-      tls ? fingerprint(options.cert) : "",
-      tls ? fingerprint(options.key) : "",
-      tls ? fingerprint(options.pfx) : "",
-      options.servername ?? "",
+      tls ? fingerprint(access.ca) : "",
+      tls ? fingerprint(access.cert) : "",
+      tls ? fingerprint(access.key) : "",
+      tls ? fingerprint(access.pfx) : "",
+      access.servername ?? "",
     ]);
     let pool = this.pools.get(cluster);
     if (pool?.identity !== identity) {
@@ -155,20 +160,34 @@ export class ConnectionPools {
       if (tls) {
         // One SecureContext per cluster: no CA parsing per connection; the system CAs when the kubeconfig has none.
         const secureContext: SecureContext = createSecureContext({
-          ca: options.ca,
-          cert: options.cert,
-          key: options.key,
-          pfx: options.pfx,
-          passphrase: options.passphrase,
+          ca: access.ca,
+          cert: access.cert,
+          key: access.key,
+          pfx: access.pfx,
+          passphrase: access.passphrase,
         });
-        const dispatcher = new UndiciAgent({
+        const dispatcher = new Agent({
           connections: this.maxSockets,
           keepAliveTimeout: IDLE_SOCKET_MS,
+          // HTTP/2 when the server offers it (kube-apiserver does): every read of a wave on one connection, one
+          // TLS handshake per cluster instead of one per read. undici's pool lets a first connection learn the
+          // protocol while the wave waits, then multiplexes (h2) or fans out up to `connections` sockets (h1).
+          allowH2: this.http2,
+          h2Options: {
+            // One connection can carry the whole per-cluster limit; the server's SETTINGS may lower it
+            // (kube-apiserver allows 1,000 streams per connection, Go's default is 250).
+            maxConcurrentStreams: this.maxSockets,
+            // Go's HTTP/2 client windows (client-go): large lists and many parallel bodies never wait for
+            // WINDOW_UPDATEs at 20+ ms of RTT. They are credit, not buffers.
+            connectionWindowSize: H2_CONNECTION_WINDOW,
+            initialWindowSize: H2_STREAM_WINDOW,
+          } as UndiciH2Options,
           connect: {
             secureContext,
-            servername: options.servername,
+            servername: access.servername,
             keepAlive: true,
             keepAliveInitialDelay: KEEP_ALIVE_MS,
+            preferH2: this.http2,
           },
         });
         created = { identity, dispatcher, opened: 0 };
@@ -184,92 +203,36 @@ export class ConnectionPools {
       this.pools.set(cluster, pool);
       if (previous) void closePool(previous);
     }
-    if (pool.dispatcher) {
-      return { kubeConfig, server, headers, requester: dispatcherRequester(server, headers, pool.dispatcher) };
-    }
-    const agent = pool.agent as HttpAgent;
-    const send = httpRequest;
-    const prefix = url.pathname.replace(/\/+$/, "");
-    const requester: KubeRequester = {
-      server,
-      get: (pathAndQuery, accept, signal) =>
-        new Promise<KubeResponse>((resolve, reject) => {
-          if (signal.aborted) return reject(signal.reason);
-          const req = send({
-            agent,
-            protocol: url.protocol,
-            hostname: url.hostname.replace(/^\[|\]$/g, ""),
-            port: url.port || undefined,
-            method: "GET",
-            path: prefix + pathAndQuery,
-            headers: { ...headers, accept, "user-agent": USER_AGENT },
-            signal,
-          });
-          req.on("response", (response: IncomingMessage) => {
-            const chunks: Buffer[] = [];
-            response.on("data", (chunk: Buffer) => chunks.push(chunk));
-            response.on("end", () =>
-              resolve({
-                status: response.statusCode ?? 0,
-                headers: flatHeaders(response.headers),
-                body: Buffer.concat(chunks).toString("utf8"),
-              }),
-            );
-            response.on("error", (error) =>
-              reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)),
-            );
-            response.on("aborted", () =>
-              reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, new Error("response aborted"))),
-            );
-          });
-          // The session tells a timeout from a deadline by the signal's reason.
-          req.on("error", (error) => reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)));
-          req.end();
-        }),
-    };
-    return { kubeConfig, server, headers, requester };
+    if (pool.dispatcher) return dispatcherRequester(server, headers, pool.dispatcher);
+    return agentRequester(server, headers, pool.agent as HttpAgent);
   }
 
-  /** `proxy-url` clusters: the library's dispatcher knows HTTP/SOCKS proxies. */
-  private async connectThroughProxy(cluster: string, kubeConfig: KubeConfig, server: string): Promise<Connection> {
-    const probe = new RequestContext(`${server}/`, "GET");
-    await kubeConfig.applySecurityAuthentication(probe);
-    const headers = lowerCased(probe.getHeaders());
-    const dispatcher = probe.getDispatcher();
-    if (!dispatcher) throw new Error("the kubeconfig's proxy-url gave no dispatcher");
+  /** `proxy-url` clusters: the connector's dispatcher knows HTTP/SOCKS proxies. */
+  private connectThroughProxy(
+    cluster: string,
+    dispatcher: Dispatcher,
+    server: string,
+    headers: Record<string, string>,
+  ): KubeRequester {
     const previous = this.pools.get(cluster);
-    this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
-    if (previous) void closePool(previous);
-    const requester = dispatcherRequester(server, headers, dispatcher);
-    return { kubeConfig, server, headers, requester };
+    if (previous?.dispatcher !== dispatcher) {
+      this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
+      if (previous) void closePool(previous);
+    }
+    return dispatcherRequester(server, headers, dispatcher);
   }
 }
 
-/** GETs through an undici dispatcher's own `request()` (no fetch Request/Headers/web streams per call). */
-function dispatcherRequester(server: string, headers: Record<string, string>, dispatcher: Dispatcher): KubeRequester {
-  const origin = new URL(server).origin;
-  // The server URL may carry a path prefix (a proxy in front of the API server).
-  const prefix = server.slice(origin.length);
-  return {
-    server,
-    async get(pathAndQuery, accept, signal) {
-      try {
-        const response = await dispatcher.request({
-          origin,
-          path: prefix + pathAndQuery,
-          method: "GET",
-          headers: { ...headers, accept, "user-agent": USER_AGENT },
-          signal,
-        });
-        const body = await response.body.text();
-        return { status: response.statusCode, headers: flatHeaders(response.headers), body };
-      } catch (error) {
-        // The session tells a timeout from a deadline by the signal's reason.
-        if (signal.aborted) throw signal.reason;
-        throw failure(server, pathAndQuery, error);
-      }
-    },
-  };
+let agentModule: Promise<typeof UndiciAgent> | undefined;
+
+/**
+ * undici's Agent module (with its HTTP/1.1 and HTTP/2 clients, node:tls and node:http2), loaded when the first
+ * https pool is made: a Lambda's routes that read no cluster (list, history, snapshots) never load it, and the
+ * cold import of the handler does not wait for it.
+ */
+function undiciAgent(): Promise<typeof UndiciAgent> {
+  agentModule ??= import("undici/lib/dispatcher/agent.js").then((module) => module.default);
+  return agentModule;
 }
 
 function countSockets(agent: HttpAgent, pool: Pool): void {
@@ -280,31 +243,6 @@ function countSockets(agent: HttpAgent, pool: Pool): void {
   };
 }
 
-/**
- * The library's TLS material and Authorization header (token, exec and auth-provider plugins). Its public
- * `applyToHTTPSOptions` refuses an http:// server outright (it builds an agent we do not use), so for those
- * the step it is made of, `applyOptions`, is called directly: the same credentials, no TLS to configure.
- */
-async function credentialOptions(kubeConfig: KubeConfig, options: RequestOptions, tls: boolean): Promise<void> {
-  if (tls) return kubeConfig.applyToHTTPSOptions(options);
-  const applyOptions = (kubeConfig as unknown as { applyOptions?: (opts: RequestOptions) => Promise<void> })
-    .applyOptions;
-  if (typeof applyOptions !== "function") throw new Error("this @kubernetes/client-node cannot serve http:// servers");
-  await applyOptions.call(kubeConfig, options);
-  const user = kubeConfig.getCurrentUser();
-  if (user?.username) options.auth = `${user.username}:${user.password ?? ""}`;
-}
-
-function failure(server: string, pathAndQuery: string, cause: unknown): Error {
-  return new Error(`GET ${server}${pathAndQuery} failed`, { cause });
-}
-
-function lowerCased(headers: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = `${value}`;
-  return out;
-}
-
 /** A digest, so the pool's identity holds no copy of a private key. */
 function fingerprint(material: unknown): string {
   if (material === undefined || material === null) return "";
@@ -312,15 +250,6 @@ function fingerprint(material: unknown): string {
   for (const part of Array.isArray(material) ? material : [material])
     hash.update(Buffer.isBuffer(part) ? part : String(part));
   return hash.digest("base64");
-}
-
-function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const key in headers) {
-    const value = headers[key];
-    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return flat;
 }
 
 async function closePool(pool: Pool): Promise<void> {

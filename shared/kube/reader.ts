@@ -47,6 +47,8 @@ export interface KubeReaderOptions {
     /** Their total size in UTF-16 characters (default 32 Mi). */
     manifestChars?: number;
   };
+  /** Offer HTTP/2 to the API servers (default true); see http2-env.ts. */
+  http2?: boolean;
   /** Backoff jitter (default Math.random; tests pin it). */
   random?: () => number;
 }
@@ -61,6 +63,7 @@ export interface KubeReaderSettings {
   discoveryTtlMs: number;
   manifestEntries: number;
   manifestChars: number;
+  http2: boolean;
 }
 
 export const KUBE_READER_DEFAULTS: Readonly<KubeReaderSettings> = Object.freeze({
@@ -73,6 +76,7 @@ export const KUBE_READER_DEFAULTS: Readonly<KubeReaderSettings> = Object.freeze(
   discoveryTtlMs: DEFAULT_DISCOVERY_TTL_MS,
   manifestEntries: 64,
   manifestChars: 32 * 1024 * 1024,
+  http2: true,
 });
 
 export interface LiveStateRequest {
@@ -121,7 +125,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
     maxEntries: settings.manifestEntries,
     maxChars: settings.manifestChars,
   });
-  const pools = new ConnectionPools({ maxSockets: settings.socketsPerCluster });
+  const pools = new ConnectionPools({ maxSockets: settings.socketsPerCluster, http2: settings.http2 });
   const limits = new Map<string, ClusterLimit>();
   const sessions = new Set<KubeSession>();
   let closed = false;
@@ -208,5 +212,6 @@ function resolveSettings(options: KubeReaderOptions): KubeReaderSettings {
     discoveryTtlMs: whole(options.timeouts?.discoveryTtlMs, d.discoveryTtlMs, 0),
     manifestEntries: whole(options.cache?.manifestEntries, d.manifestEntries, 0),
     manifestChars: whole(options.cache?.manifestChars, d.manifestChars, 0),
+    http2: options.http2 ?? d.http2,
   };
 }

@@ -234,8 +234,8 @@ export class KubeSession {
   }
 
   private async connect(): Promise<KubeRequester> {
-    const kubeConfig = await this.connector.kubeConfig(this.cluster);
-    return this.pools.requester(this.cluster, kubeConfig);
+    const access = await this.connector.access(this.cluster);
+    return this.pools.requester(this.cluster, access);
   }
 
   private async reauthenticate(used: KubeRequester): Promise<void> {

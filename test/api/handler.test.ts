@@ -25,7 +25,7 @@ const registryOnly: ClusterConnector = {
     { name: "demo-eu", region: "eu-west-1" },
     { name: "demo-us", region: "us-east-1" },
   ],
-  kubeConfig: async (cluster) => {
+  access: async (cluster) => {
     throw new ClusterUnreachableError(cluster, `cluster "${cluster}" refused the connection`);
   },
   invalidate: () => {},

@@ -19,7 +19,7 @@ import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, Recor
 
 const registryOnly: ClusterConnector = {
   list: () => [{ name: "demo-eu", region: "eu-west-1" }],
-  kubeConfig: async () => assert.fail("import never reads a cluster"),
+  access: async () => assert.fail("import never reads a cluster"),
   invalidate: () => {},
 };
 const target = "/clusters/demo-eu/releases/import";

@@ -12,7 +12,7 @@ import { RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const clusters = {
   list: () => [],
-  kubeConfig: async () => Promise.reject(new Error("unused")),
+  access: async () => Promise.reject(new Error("unused")),
   invalidate: () => {},
 };
 const routes = createRoutes({

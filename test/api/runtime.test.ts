@@ -41,8 +41,26 @@ test("a valid configuration builds the runtime: the registry is the connector's 
   const runtime = createLambdaRuntime(config);
   try {
     assert.deepEqual(runtime.clusters.list(), [{ name: "prod", region: "eu-west-1" }]);
+    assert.equal(runtime.kube.settings.http2, true, "HTTP/2 is offered by default");
   } finally {
     await runtime.close();
+  }
+});
+
+test("DISABLE_HTTP2 (client-go's switch: any non-empty value) keeps the runtime's reader on HTTP/1.1", async () => {
+  for (const [value, http2] of [
+    ["1", false],
+    ["true", false],
+    ["", true],
+  ] as const) {
+    const config = apiConfigFromEnv({ AWS_REGION: "eu-west-1", CLUSTERS: "[]", DISABLE_HTTP2: value });
+    assert.deepEqual(config.kube, { http2 }, `DISABLE_HTTP2=${JSON.stringify(value)}`);
+    const runtime = createLambdaRuntime(config);
+    try {
+      assert.equal(runtime.kube.settings.http2, http2);
+    } finally {
+      await runtime.close();
+    }
   }
 });
 

@@ -49,7 +49,7 @@ function worker() {
       { name: "eu", region: "eu-west-1" },
       { name: "us", region: "us-east-1" },
     ],
-    kubeConfig: async (): Promise<never> => {
+    access: async (): Promise<never> => {
       throw new Error("fleet and timeline read no cluster");
     },
     invalidate() {},

@@ -242,7 +242,7 @@ test("Teams HMAC: good answers a message, bad and missing are 401, a replayed ac
   });
   const clusters = {
     list: () => [{ name: "prod-eu", region: "eu-west-1" }],
-    kubeConfig: async () => {
+    access: async () => {
       throw new Error("no");
     },
     invalidate() {},

@@ -403,8 +403,11 @@ test("the bundle holds the handler and no simulator or AWS SDK code", {
   // The SDK stays external (the runtime ships it): imported by name, its clients' code not bundled.
   assert.match(code.stdout, /from\s*"@aws-sdk\/client-dynamodb"/);
   assert.doesNotMatch(code.stdout, /this,"DynamoDBClient"|class DynamoDBClient\b/);
-  // The generated API client of @kubernetes/client-node is dropped (only KubeConfig is used).
+  // No @kubernetes/client-node at all: the EKS connector generates the access a kubeconfig would hold, and the
+  // kubeconfig-file connector (which interprets kubeconfigs with the library) is the CLI's only.
   assert.doesNotMatch(code.stdout, /CoreV1Api/);
+  assert.doesNotMatch(code.stdout, /(this|[\w$]+),"KubeConfig"\)|class KubeConfig\b/);
+  assert.match(code.stdout, /(this|[\w$]+),"ConnectionPools"\)|class ConnectionPools\b/, "keepNames names are visible");
 });
 
 test("the chatops queue has a dead-letter queue; only the Slack webhook sends to it and only the worker consumes it", () => {

@@ -12,7 +12,7 @@ import {
   type DescribeClusterCommand,
 } from "@aws-sdk/client-eks";
 import { AssumeRoleCommand, type AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
-import type { ClusterEntry } from "../../shared/clusters/connector.ts";
+import type { ClusterAccess, ClusterEntry } from "../../shared/clusters/connector.ts";
 import {
   ClusterAccessDeniedError,
   ClusterNotActiveError,
@@ -98,11 +98,11 @@ function harness(
   return { connector, clock, counts, logs };
 }
 
-const tokenOf = (kubeConfig: { getCurrentUser(): { token?: string } | null }) => kubeConfig.getCurrentUser()?.token;
+const tokenOf = (access: ClusterAccess) => access.headers.authorization?.replace(/^Bearer /, "");
 
 test("an unknown cluster fails before any client is even created", async () => {
   const { connector, counts } = harness([{ name: "known", region: "us-east-1" }]);
-  await assert.rejects(connector.kubeConfig("nope"), (error: unknown) => {
+  await assert.rejects(connector.access("nope"), (error: unknown) => {
     assert.ok(error instanceof UnknownClusterError);
     assert.equal(error.kind, "not-found");
     assert.match(error.message, /^unknown cluster "nope" \(known: known\)$/);
@@ -113,23 +113,22 @@ test("an unknown cluster fails before any client is even created", async () => {
 
 test("20 concurrent callers share one DescribeCluster and one signing", async () => {
   const { connector, counts } = harness([{ name: "c1", region: "us-east-1" }]);
-  const configs = await Promise.all(Array.from({ length: 20 }, () => connector.kubeConfig("c1")));
+  const configs = await Promise.all(Array.from({ length: 20 }, () => connector.access("c1")));
   assert.equal(counts.describe, 1);
   assert.equal(counts.sign, 1);
   assert.ok(configs.every((config) => config === configs[0]));
-  const cluster = configs[0].getCurrentCluster()!;
-  assert.equal(cluster.server, "https://c1.example.test", "trailing slash trimmed");
-  assert.equal(cluster.skipTLSVerify, false);
+  assert.equal(configs[0].server, "https://c1.example.test", "trailing slash trimmed");
+  assert.match(String(configs[0].ca), /^-----BEGIN CERTIFICATE-----/, "the cluster's own CA, decoded");
   assert.match(tokenOf(configs[0])!, /^k8s-aws-v1\./);
 });
 
 test("the kubeconfig is reused for 14 minutes after signing, then re-signed (DescribeCluster still cached)", async () => {
   const { connector, clock, counts } = harness([{ name: "c1", region: "eu-west-1" }]);
-  const first = await connector.kubeConfig("c1");
+  const first = await connector.access("c1");
   clock.advance(14 * MINUTE - 1000);
-  assert.equal(await connector.kubeConfig("c1"), first);
+  assert.equal(await connector.access("c1"), first);
   clock.advance(1000);
-  const second = await connector.kubeConfig("c1");
+  const second = await connector.access("c1");
   assert.notEqual(second, first);
   assert.notEqual(tokenOf(second), tokenOf(first));
   assert.deepEqual([counts.describe, counts.sign], [1, 2]);
@@ -137,9 +136,9 @@ test("the kubeconfig is reused for 14 minutes after signing, then re-signed (Des
 
 test("invalidate() after a 401 causes exactly one re-signing, shared by concurrent retries", async () => {
   const { connector, counts } = harness([{ name: "c1", region: "us-east-1" }]);
-  const first = await connector.kubeConfig("c1");
+  const first = await connector.access("c1");
   connector.invalidate("c1");
-  const retries = await Promise.all([connector.kubeConfig("c1"), connector.kubeConfig("c1")]);
+  const retries = await Promise.all([connector.access("c1"), connector.access("c1")]);
   assert.notEqual(retries[0], first);
   assert.equal(retries[0], retries[1]);
   assert.deepEqual([counts.describe, counts.sign], [1, 2]);
@@ -154,14 +153,14 @@ test("the assumed role is used, cached, and refreshed 5 minutes before it expire
     externalId: "x-1",
   };
   const { connector, clock, counts, logs } = harness([entry], { roleLifetimeMs: 20 * MINUTE });
-  const first = await connector.kubeConfig("c1");
+  const first = await connector.access("c1");
   assert.match(Buffer.from(tokenOf(first)!.slice(11), "base64url").toString(), /X-Amz-Credential=ASIAROLE1%2F/);
   assert.equal(counts.assume, 1);
   clock.advance(14 * MINUTE);
-  await connector.kubeConfig("c1"); // token expired: re-signed with the same role session (6 min left)
+  await connector.access("c1"); // token expired: re-signed with the same role session (6 min left)
   assert.deepEqual([counts.assume, counts.sign], [1, 2]);
   clock.advance(5 * MINUTE); // kubeconfig reused until a minute before the role expires, then everything is renewed
-  const third = await connector.kubeConfig("c1");
+  const third = await connector.access("c1");
   assert.deepEqual([counts.assume, counts.sign], [2, 3]);
   assert.match(Buffer.from(tokenOf(third)!.slice(11), "base64url").toString(), /X-Amz-Credential=ASIAROLE2%2F/);
   const text = JSON.stringify(logs);
@@ -173,11 +172,11 @@ test("a kubeconfig is not reused past a minute before its signing credentials ex
   const entry = { name: "c1", region: "us-east-1", roleArn: "arn:aws:iam::123456789012:role/reader" };
   // A role session of 10 minutes: refreshed at once (under the 5-minute margin after 5 min).
   const { connector, clock, counts } = harness([entry], { roleLifetimeMs: 10 * MINUTE });
-  const first = await connector.kubeConfig("c1");
+  const first = await connector.access("c1");
   clock.advance(9 * MINUTE - 1);
-  assert.equal(await connector.kubeConfig("c1"), first);
+  assert.equal(await connector.access("c1"), first);
   clock.advance(1);
-  assert.notEqual(await connector.kubeConfig("c1"), first);
+  assert.notEqual(await connector.access("c1"), first);
   assert.equal(counts.assume, 2);
 });
 
@@ -188,7 +187,7 @@ test("DescribeCluster AccessDenied is a ClusterAccessDeniedError with the cause,
   });
   const { connector, counts } = harness([{ name: "c1", region: "us-east-1" }], { describeError: denied });
   for (let attempt = 1; attempt <= 2; attempt++) {
-    await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
+    await assert.rejects(connector.access("c1"), (error: unknown) => {
       assert.ok(error instanceof ClusterAccessDeniedError);
       assert.equal(error.kind, "misconfigured", "the product's own role, not the caller, was refused");
       assert.equal(error.cause, denied);
@@ -209,14 +208,14 @@ test("DescribeCluster AccessDenied is a ClusterAccessDeniedError with the cause,
 
 test("a cluster that is CREATING is a ClusterNotActiveError; UPDATING is still served", async () => {
   const creating = harness([{ name: "c1", region: "us-east-1" }], { status: "CREATING" });
-  await assert.rejects(creating.connector.kubeConfig("c1"), (error: unknown) => {
+  await assert.rejects(creating.connector.access("c1"), (error: unknown) => {
     assert.ok(error instanceof ClusterNotActiveError);
     assert.equal(error.kind, "unavailable");
     assert.match(error.message, /cluster "c1" is CREATING, not ACTIVE/);
     return true;
   });
   const updating = harness([{ name: "c1", region: "us-east-1" }], { status: "UPDATING" });
-  assert.ok(await updating.connector.kubeConfig("c1"));
+  assert.ok(await updating.connector.access("c1"));
 });
 
 test("no credentials anywhere is a clear ClusterAccessDeniedError", async () => {
@@ -234,7 +233,7 @@ test("no credentials anywhere is a clear ClusterAccessDeniedError", async () => 
       },
     }),
   });
-  await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
+  await assert.rejects(connector.access("c1"), (error: unknown) => {
     assert.ok(error instanceof ClusterAccessDeniedError);
     assert.match(error.message, /no AWS credentials/);
     return true;
@@ -252,5 +251,5 @@ test("a non-https API endpoint is refused rather than sending the token in clear
       }),
     }),
   });
-  await assert.rejects(connector.kubeConfig("c1"), ClusterUnreachableError);
+  await assert.rejects(connector.access("c1"), ClusterUnreachableError);
 });

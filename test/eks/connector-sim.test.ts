@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { KubeConfig, VersionApi } from "@kubernetes/client-node";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import type { ClusterEntry } from "../../shared/clusters/connector.ts";
+import type { ClusterAccess, ClusterEntry } from "../../shared/clusters/connector.ts";
 import {
   ClusterAccessDeniedError,
   ClusterNotActiveError,
@@ -68,10 +67,17 @@ function connect(overrides: Partial<EksConnectorOptions> = {}) {
   return { connector, counts };
 }
 
-async function serverVersion(kubeConfig: KubeConfig): Promise<string> {
-  const version = await kubeConfig.makeApiClient(VersionApi).getCode();
-  return version.gitVersion;
+/** GET /version through the product's request path with the connector's access (its own pool per call). */
+const versionPools = new ConnectionPools();
+let versionCalls = 0;
+after(() => versionPools.close());
+async function serverVersion(access: ClusterAccess): Promise<string> {
+  const requester = await versionPools.requester(`version-${versionCalls++}`, access);
+  const reply = await requester.get("/version", "application/json", AbortSignal.timeout(10_000));
+  if (reply.status !== 200) throw new Error(`GET /version answered ${reply.status}`);
+  return (JSON.parse(reply.body) as { gitVersion: string }).gitVersion;
 }
+const tokenOf = (access: ClusterAccess) => access.headers.authorization?.replace(/^Bearer /, "");
 
 const entryOf = (name: string) => registry.find((entry) => entry.name === name)!;
 
@@ -82,26 +88,18 @@ test("registry -> DescribeCluster -> token -> GET /version on two clusters in tw
     { name: "beta", region: "eu-west-1" },
   ]);
   for (const name of ["alpha", "beta"]) {
-    const kubeConfig = await connector.kubeConfig(name);
-    assert.equal(kubeConfig.getCurrentCluster()?.server, sim.cluster(name).server);
-    assert.equal(kubeConfig.getCurrentCluster()?.caData, sim.cluster(name).caData);
-    assert.match(await serverVersion(kubeConfig), /^v1\.\d+\.\d+-eks-/);
+    const access = await connector.access(name);
+    assert.equal(access.server, sim.cluster(name).server);
+    assert.equal(access.ca, Buffer.from(sim.cluster(name).caData, "base64").toString("utf8"));
+    assert.match(await serverVersion(access), /^v1\.\d+\.\d+-eks-/);
   }
   assert.deepEqual(counts, { describe: 2, sign: 2 });
 });
 
 test("TLS is verified: alpha's server with beta's CA is refused", async () => {
   const { connector } = connect();
-  const good = await connector.kubeConfig("alpha");
-  const forged = new KubeConfig();
-  forged.loadFromOptions({
-    clusters: [
-      { name: "x", server: sim.cluster("alpha").server, caData: sim.cluster("beta").caData, skipTLSVerify: false },
-    ],
-    users: [{ name: "x", token: good.getCurrentUser()?.token }],
-    contexts: [{ name: "x", cluster: "x", user: "x" }],
-    currentContext: "x",
-  });
+  const good = await connector.access("alpha");
+  const forged: ClusterAccess = { ...good, ca: Buffer.from(sim.cluster("beta").caData, "base64").toString("utf8") };
   await assert.rejects(serverVersion(forged), (error: Error) => {
     assert.match(String((error.cause as Error)?.message ?? error.message), /unable to verify the first certificate/);
     return true;
@@ -110,7 +108,7 @@ test("TLS is verified: alpha's server with beta's CA is refused", async () => {
 
 test("10 concurrent callers cause one DescribeCluster and one signing", async () => {
   const { connector, counts } = connect();
-  const configs = await Promise.all(Array.from({ length: 10 }, () => connector.kubeConfig("alpha")));
+  const configs = await Promise.all(Array.from({ length: 10 }, () => connector.access("alpha")));
   assert.ok(configs.every((config) => config === configs[0]));
   assert.deepEqual(counts, { describe: 1, sign: 1 });
   assert.match(await serverVersion(configs[0]), /-eks-/);
@@ -119,12 +117,12 @@ test("10 concurrent callers cause one DescribeCluster and one signing", async ()
 test("a token is re-signed after its 14-minute window, and the new one is accepted", async () => {
   let offset = -(14 * MINUTE + 30_000); // signed 14.5 minutes ago: still honoured for 30 s
   const { connector, counts } = connect({ clock: { now: () => new Date(Date.now() + offset) } });
-  const old = await connector.kubeConfig("alpha");
+  const old = await connector.access("alpha");
   assert.match(await serverVersion(old), /-eks-/);
   offset += 13 * MINUTE; // 13 minutes after that signing: reused
-  assert.equal(await connector.kubeConfig("alpha"), old);
+  assert.equal(await connector.access("alpha"), old);
   offset = 0;
-  const fresh = await connector.kubeConfig("alpha");
+  const fresh = await connector.access("alpha");
   assert.notEqual(fresh, old);
   assert.match(await serverVersion(fresh), /-eks-/);
   assert.deepEqual(counts, { describe: 1, sign: 2 });
@@ -176,9 +174,9 @@ test("with a roleArn, the role is assumed (with its external id) and its keys si
   const roleArn = `arn:aws:iam::${sim.iam.account}:role/helm-status-reader`;
   sim.iam.addRole(roleArn, { externalId: "ext-42" });
   const { connector } = connect({ registry: [{ ...entryOf("alpha"), roleArn, externalId: "ext-42" }] });
-  const kubeConfig = await connector.kubeConfig("alpha");
+  const kubeConfig = await connector.access("alpha");
   assert.match(await serverVersion(kubeConfig), /-eks-/);
-  const url = decodeEksToken(kubeConfig.getCurrentUser()!.token!);
+  const url = decodeEksToken(tokenOf(kubeConfig)!);
   assert.equal(
     url.host,
     "sts.us-east-1.amazonaws.com",
@@ -196,7 +194,7 @@ test("AssumeRole denied (wrong external id, unknown role) is a ClusterAccessDeni
     { ...entryOf("alpha"), roleArn: `arn:aws:iam::${sim.iam.account}:role/no-such-role` },
   ]) {
     const { connector, counts } = connect({ registry: [entry] });
-    await assert.rejects(connector.kubeConfig("alpha"), (error: unknown) => {
+    await assert.rejects(connector.access("alpha"), (error: unknown) => {
       assert.ok(error instanceof ClusterAccessDeniedError, String(error));
       assert.match(
         error.message,
@@ -214,7 +212,7 @@ test("DescribeCluster denied by IAM is a ClusterAccessDeniedError", async () => 
   sim.iam.denyAction(user.arn, "eks:DescribeCluster");
   try {
     const { connector } = connect();
-    await assert.rejects(connector.kubeConfig("beta"), (error: unknown) => {
+    await assert.rejects(connector.access("beta"), (error: unknown) => {
       assert.ok(error instanceof ClusterAccessDeniedError, String(error));
       assert.match(
         error.message,
@@ -231,7 +229,7 @@ test("a cluster that is not ACTIVE is a ClusterNotActiveError, and it is not cac
   const { connector } = connect();
   sim.cluster("beta").setStatus("CREATING");
   try {
-    await assert.rejects(connector.kubeConfig("beta"), (error: unknown) => {
+    await assert.rejects(connector.access("beta"), (error: unknown) => {
       assert.ok(error instanceof ClusterNotActiveError);
       assert.equal(error.message, 'cluster "beta" is CREATING, not ACTIVE: its API server cannot be used now');
       return true;
@@ -239,12 +237,12 @@ test("a cluster that is not ACTIVE is a ClusterNotActiveError, and it is not cac
   } finally {
     sim.cluster("beta").setStatus("ACTIVE");
   }
-  assert.match(await serverVersion(await connector.kubeConfig("beta")), /-eks-/);
+  assert.match(await serverVersion(await connector.access("beta")), /-eks-/);
 });
 
 test("a registered cluster that EKS does not know, and an unknown one", async () => {
   const { connector, counts } = connect({ registry: [...registry, { ...entryOf("alpha"), name: "gamma" }] });
-  await assert.rejects(connector.kubeConfig("gamma"), (error: unknown) => {
+  await assert.rejects(connector.access("gamma"), (error: unknown) => {
     assert.ok(error instanceof ClusterUnreachableError);
     assert.match(
       error.message,
@@ -253,7 +251,7 @@ test("a registered cluster that EKS does not know, and an unknown one", async ()
     return true;
   });
   const before = counts.describe;
-  await assert.rejects(connector.kubeConfig("delta"), UnknownClusterError);
+  await assert.rejects(connector.access("delta"), UnknownClusterError);
   assert.equal(counts.describe, before, "no call for a cluster outside the registry");
 });
 
@@ -273,6 +271,6 @@ test("a registry entry with endpoint + certificateAuthority skips DescribeCluste
     "CLUSTERS",
   );
   const { connector, counts } = connect({ registry: entry });
-  assert.match(await serverVersion(await connector.kubeConfig("alpha")), /^v1\./);
+  assert.match(await serverVersion(await connector.access("alpha")), /^v1\./);
   assert.equal(counts.describe, 0);
 });

@@ -44,7 +44,7 @@ test("a refused EKS endpoint fails at once with a clear ClusterUnreachableError"
     credentials: async () => keys,
     requestTimeoutMs: 2000,
   });
-  await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
+  await assert.rejects(connector.access("c1"), (error: unknown) => {
     assert.ok(error instanceof ClusterUnreachableError);
     assert.equal(error.kind, "unavailable");
     assert.equal(error.message, `DescribeCluster for cluster "c1": cannot reach ${endpoint} (ECONNREFUSED)`);
@@ -60,7 +60,7 @@ test("an EKS endpoint that never answers fails after the deadline, not the SDK's
     credentials: async () => keys,
     requestTimeoutMs: 300,
   });
-  await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
+  await assert.rejects(connector.access("c1"), (error: unknown) => {
     assert.ok(error instanceof ClusterUnreachableError, String(error));
     assert.equal(error.message, `DescribeCluster for cluster "c1": ${endpoint} did not answer within 300 ms`);
     return true;
@@ -74,7 +74,7 @@ test("an STS endpoint that never answers fails the AssumeRole the same way", asy
     credentials: async () => keys,
     requestTimeoutMs: 300,
   });
-  await assert.rejects(connector.kubeConfig("c1"), (error: unknown) => {
+  await assert.rejects(connector.access("c1"), (error: unknown) => {
     assert.ok(error instanceof ClusterUnreachableError, String(error));
     assert.match(
       error.message,

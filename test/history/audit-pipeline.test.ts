@@ -184,8 +184,8 @@ test("a change is a new snapshot with its changes, logged once and posted to Sla
 
 test("an unreachable cluster makes one Unknown snapshot per release; a store outage fails only its messages", async () => {
   const p = await pipeline();
-  const original = p.connector.kubeConfig.bind(p.connector);
-  p.connector.kubeConfig = async (name) => {
+  const original = p.connector.access.bind(p.connector);
+  p.connector.access = async (name) => {
     if (name === "demo-us") throw new ClusterUnreachableError(name, `cluster "${name}": connection refused`);
     return original(name);
   };

@@ -16,7 +16,7 @@ const base = "/clusters/eu/namespaces/shop/releases/api/snapshots";
 const ids: string[] = [];
 const clusters = {
   list: () => [{ name: "eu", region: "eu-west-1" }],
-  kubeConfig: async () => Promise.reject(new Error("unused")),
+  access: async () => Promise.reject(new Error("unused")),
   invalidate: () => {},
 };
 const handler = createApiHandler({

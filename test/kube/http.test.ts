@@ -1,15 +1,20 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
+import { makeServerCertificates } from "../../local/sim/certs.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 import { ConnectionPools } from "../../shared/kube/http.ts";
 
 /** The request path: one bounded keep-alive pool per cluster, TLS verified with the kubeconfig's CA. */
 
 let sim: SimulatedEks;
 const pools = new ConnectionPools();
-const requesterFor = (cluster: string, kubeConfig: KubeConfig) => pools.requester(cluster, kubeConfig);
+const requesterFor = async (cluster: string, kubeConfig: KubeConfig) =>
+  pools.requester(cluster, await accessFromKubeConfig(kubeConfig));
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "c1" }], seed: 7 });
@@ -62,7 +67,7 @@ test("GETs reuse the cluster's pool; a rotated token keeps it (no reconnect)", a
 test("one cluster never gets more sockets than the cap, however many requests are in flight", async () => {
   const capped = new ConnectionPools({ maxSockets: 3 });
   try {
-    const requester = await capped.requester("c1", kubeConfigOf());
+    const requester = await capped.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
     sim.cluster("c1").faults.set({ latencyMs: 30 });
     const replies = await Promise.all(
       Array.from({ length: 24 }, () =>
@@ -95,7 +100,7 @@ test("a plain http:// server works (kubectl proxy): no TLS involved, the token i
       contexts: [{ name: "proxy", cluster: "proxy", user: "u" }],
       currentContext: "proxy",
     });
-    const requester = await own.requester("proxy", kubeConfig);
+    const requester = await own.requester("proxy", await accessFromKubeConfig(kubeConfig));
     const reply = await requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(5000));
     assert.equal(reply.status, 200);
     assert.deepEqual(seen, [{ path: "/version", authorization: "Bearer proxy-token" }]);
@@ -108,9 +113,7 @@ test("a plain http:// server works (kubectl proxy): no TLS involved, the token i
 test("a kubeconfig asking to skip TLS verification is refused", async () => {
   const kubeConfig = kubeConfigOf();
   kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, skipTLSVerify: true }));
-  const own = new ConnectionPools();
-  await assert.rejects(own.requester("c1", kubeConfig), /TLS verification stays on/);
-  await own.close();
+  await assert.rejects(accessFromKubeConfig(kubeConfig), /TLS verification stays on/);
 });
 
 test("a server URL with a path prefix keeps the prefix", async () => {
@@ -160,5 +163,77 @@ test("TLS is verified: a server whose certificate the kubeconfig's CA did not si
     });
   } finally {
     await other.stop();
+  }
+});
+
+test("HTTP/2 when the server offers it (kube-apiserver and the simulator do): a wave shares one connection", async () => {
+  const fresh = new ConnectionPools();
+  try {
+    const requester = await fresh.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
+    sim.cluster("c1").faults.set({ latencyMs: 30 });
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(10_000)),
+      ),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    // Over HTTP/1.1 a cold wave of 40 opens 40 TLS connections.
+    assert.equal(fresh.opened("c1"), 1, "one TLS connection carried the 40 parallel GETs");
+  } finally {
+    sim.cluster("c1").faults.clear();
+    await fresh.close();
+  }
+});
+
+test("with HTTP/2 turned off (DISABLE_HTTP2) the same wave goes out on HTTP/1.1 connections, up to the cap", async () => {
+  const h1 = new ConnectionPools({ maxSockets: 8, http2: false });
+  try {
+    const requester = await h1.requester("c1", await accessFromKubeConfig(kubeConfigOf()));
+    sim.cluster("c1").faults.set({ latencyMs: 30 });
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        requester.get("/api/v1/namespaces/ns/configmaps/cm", JSON_ACCEPT, AbortSignal.timeout(10_000)),
+      ),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    assert.ok(h1.opened("c1") > 1 && h1.opened("c1") <= 8, `opened ${h1.opened("c1")} connections`);
+  } finally {
+    sim.cluster("c1").faults.clear();
+    await h1.close();
+  }
+});
+
+test("an HTTP/1.1-only TLS server still gets the wave in parallel, on up to the socket cap", async () => {
+  const certificates = await makeServerCertificates("h1-only");
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const versions = new Set<string>();
+  const server = createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, (req, res) => {
+    versions.add(req.httpVersion);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    }, 40);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const capped = new ConnectionPools({ maxSockets: 6 });
+  try {
+    const kubeConfig = kubeConfigOf(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const caData = Buffer.from(certificates.caPem).toString("base64");
+    kubeConfig.clusters = kubeConfig.clusters.map((cluster) => ({ ...cluster, caData }));
+    const requester = await capped.requester("h1", await accessFromKubeConfig(kubeConfig));
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, () => requester.get("/version", JSON_ACCEPT, AbortSignal.timeout(10_000))),
+    );
+    assert.deepEqual(new Set(replies.map((reply) => reply.status)), new Set([200]));
+    assert.deepEqual([...versions], ["1.1"]);
+    assert.ok(maxInFlight > 1, `the GETs ran one at a time (max in flight ${maxInFlight})`);
+    assert.ok(capped.opened("h1") <= 6, `opened ${capped.opened("h1")} sockets, cap 6`);
+  } finally {
+    await capped.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });

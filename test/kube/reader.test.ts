@@ -10,6 +10,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterCertificateError } from "../../shared/clusters/errors.ts";
+import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 import { FairLimiter } from "../../shared/kube/limiter.ts";
 import { parseManifest } from "../../shared/kube/manifest.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
@@ -185,7 +186,11 @@ describe("the cluster's certificate", () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster().kubeconfig());
     kubeConfig.clusters = kubeConfig.clusters.map((entry) => ({ ...entry, server: other.cluster(CLUSTER).server }));
-    const connector: ClusterConnector = { list: () => [], kubeConfig: async () => kubeConfig, invalidate: () => {} };
+    const connector: ClusterConnector = {
+      list: () => [],
+      access: () => accessFromKubeConfig(kubeConfig),
+      invalidate: () => {},
+    };
     const kube = createKubeReader({ connector });
     try {
       await assert.rejects(

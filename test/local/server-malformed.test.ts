@@ -13,7 +13,7 @@ import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
 const registryOnly: ClusterConnector = {
   list: () => [{ name: "demo-eu", region: "eu-west-1" }],
-  kubeConfig: async () => assert.fail("no cluster is read"),
+  access: async () => assert.fail("no cluster is read"),
   invalidate: () => {},
 };
 let server: LocalServer;

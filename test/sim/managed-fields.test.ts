@@ -185,9 +185,8 @@ test("apply without fieldManager, force on a merge patch and a conflicting apply
   assert.equal((await apply("fieldManager=second", "a")).status, 200, "the same value is shared, no conflict");
   assert.equal((await apply("fieldManager=second&force=true", "b")).status, 200);
   const forced = (await call(cluster, `${base}/conflicts`)).json;
-  // biome-ignore lint/suspicious/noExplicitAny: see above
   assert.deepEqual(
-    forced.metadata.managedFields.map((e: any) => e.manager),
+    forced.metadata.managedFields.map((entry: { manager: string }) => entry.manager),
     ["second"],
   );
 });

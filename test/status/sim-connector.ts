@@ -1,11 +1,13 @@
 /**
  * A ClusterConnector over the simulated EKS's own kubeconfig (YAML in memory,
- * loaded with KubeConfig.loadFromString): the status tests need a cluster, not
- * the EKS auth path, which has its own tests.
+ * loaded with KubeConfig.loadFromString and read by the kubeconfig connectors'
+ * accessFromKubeConfig): the status tests need a cluster, not the EKS auth path,
+ * which has its own tests.
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import type { SimulatedEks } from "../../local/sim/index.ts";
-import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import type { ClusterAccess, ClusterConnector } from "../../shared/clusters/connector.ts";
+import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 
 export interface CountingConnector extends ClusterConnector {
   invalidations: number;
@@ -13,12 +15,12 @@ export interface CountingConnector extends ClusterConnector {
 }
 
 export function simConnector(sim: SimulatedEks, tokenFor?: (cluster: string) => string): CountingConnector {
-  const cache = new Map<string, KubeConfig>();
+  const cache = new Map<string, ClusterAccess>();
   const connector: CountingConnector = {
     invalidations: 0,
     kubeConfigs: 0,
     list: () => sim.clusters().map((cluster) => ({ name: cluster.name, region: cluster.region })),
-    async kubeConfig(name) {
+    async access(name) {
       const cached = cache.get(name);
       if (cached) return cached;
       connector.kubeConfigs++;
@@ -28,8 +30,9 @@ export function simConnector(sim: SimulatedEks, tokenFor?: (cluster: string) => 
         const user = kubeConfig.getCurrentUser()!;
         kubeConfig.users = [{ ...user, token: tokenFor(name) }];
       }
-      cache.set(name, kubeConfig);
-      return kubeConfig;
+      const access = await accessFromKubeConfig(kubeConfig);
+      cache.set(name, access);
+      return access;
     },
     invalidate(name) {
       connector.invalidations++;

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterUnreachableError, UnknownClusterError } from "../../shared/clusters/errors.ts";
+import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { createKubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
@@ -36,7 +37,7 @@ function release(version: number, status: ReleaseStatus, manifest = "") {
 /** A connector that must not be used: reading a release with nothing to read never touches the cluster. */
 const noCluster: ClusterConnector = {
   list: () => [{ name: "c1", region: "" }],
-  kubeConfig: async () => assert.fail("the cluster was contacted"),
+  access: async () => assert.fail("the cluster was contacted"),
   invalidate: () => {},
 };
 
@@ -129,7 +130,11 @@ async function refusingConnector(): Promise<ClusterConnector> {
     contexts: [{ name: "c1", cluster: "c1", user: "u" }],
     currentContext: "c1",
   });
-  return { list: () => [{ name: "c1", region: "" }], kubeConfig: async () => kubeConfig, invalidate: () => {} };
+  return {
+    list: () => [{ name: "c1", region: "" }],
+    access: () => accessFromKubeConfig(kubeConfig),
+    invalidate: () => {},
+  };
 }
 
 const manifest = "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: demo\n";
@@ -168,7 +173,7 @@ test("an unknown cluster is the caller's mistake: thrown even for an uninstalled
   const store = await storeWith(release(1, "uninstalled", manifest));
   const unknown: ClusterConnector = {
     list: () => [],
-    kubeConfig: async (cluster) => {
+    access: async (cluster) => {
       throw new UnknownClusterError(cluster, { known: [] });
     },
     invalidate: () => {},

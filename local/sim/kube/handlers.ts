@@ -306,11 +306,8 @@ function streamWatch(
         : rendered;
     return `${JSON.stringify({ type: eventType, object: payload })}\n`;
   };
-  res.writeHead(200, {
-    "content-type": "application/json",
-    "transfer-encoding": "chunked",
-    "cache-control": "no-cache, private",
-  });
+  // No transfer-encoding header: HTTP/1.1 chunks a body of unknown length by itself, HTTP/2 forbids the header.
+  res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache, private" });
   const since = query.get("resourceVersion");
   if (!since || since === "0") {
     for (const object of select(state, type, namespace, query)) res.write(encode("ADDED", object));

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  constants as http2,
+} from "node:http2";
+import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
 import type { SimIam } from "../aws/iam.ts";
@@ -32,6 +38,15 @@ export interface DenyRule {
 }
 
 const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
+/** kube-apiserver's --http2-max-streams-per-connection default. */
+const MAX_STREAMS_PER_CONNECTION = 1000;
+
+/**
+ * Either protocol's exchange: ALPN picks HTTP/2 for clients that offer it, else HTTP/1.1. The handlers are
+ * written against node:http's types; HTTP/2's compatibility objects have every member they use.
+ */
+type Request = IncomingMessage;
+type Response = ServerResponse;
 
 export interface KubeApiServerOptions {
   clusterName: string;
@@ -59,7 +74,8 @@ export class KubeApiServer {
   faults: Faults;
   readonly denyRules: DenyRule[] = [];
   port = 0;
-  private server?: Server;
+  private server?: Http2SecureServer;
+  private readonly sockets = new Set<Socket>();
   private readonly verifiedTokens: VerifiedTokenCache<Caller>;
   private readonly baseFaults: Faults;
   private readonly options: KubeApiServerOptions;
@@ -81,14 +97,28 @@ export class KubeApiServer {
 
   async start(): Promise<number> {
     const { certificates } = this.options;
-    const server = createServer({ cert: certificates.certPem, key: certificates.keyPem }, (req, res) => {
-      this.serve(req, res).catch((error) => {
-        if (!res.headersSent)
-          this.send(res, 500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`));
-        else res.destroy();
-      });
+    // Like kube-apiserver: HTTP/2 when the client offers it (kubectl, helm, undici), HTTP/1.1 otherwise.
+    const server = createSecureServer(
+      {
+        cert: certificates.certPem,
+        key: certificates.keyPem,
+        allowHTTP1: true,
+        settings: { maxConcurrentStreams: MAX_STREAMS_PER_CONNECTION },
+      },
+      (h2req: Http2ServerRequest | IncomingMessage, h2res: Http2ServerResponse | ServerResponse) => {
+        const req = h2req as Request;
+        const res = h2res as unknown as Response;
+        this.serve(req, res).catch((error) => {
+          if (!res.headersSent)
+            this.send(res, 500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`));
+          else destroyExchange(req, res);
+        });
+      },
+    );
+    server.on("secureConnection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
     });
-    server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(0, "127.0.0.1", () => resolve());
@@ -102,11 +132,12 @@ export class KubeApiServer {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
-    server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async serve(req: Request, res: Response): Promise<void> {
     const url = new URL(req.url ?? "/", "https://127.0.0.1");
     const startedAt = Date.now();
     let user = "";
@@ -146,7 +177,7 @@ export class KubeApiServer {
       const delay = faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0);
       if (delay > 0) await sleep(delay);
       if (faults.resetRate > 0 && this.options.random() < faults.resetRate) {
-        req.socket.destroy();
+        resetExchange(req);
         return;
       }
       if (faults.errorRate > 0 && this.options.random() < faults.errorRate) {
@@ -206,7 +237,7 @@ export class KubeApiServer {
     return caller;
   }
 
-  private route(req: IncomingMessage, url: URL, body: Buffer, caller: Caller | undefined): ApiReply {
+  private route(req: Request, url: URL, body: Buffer, caller: Caller | undefined): ApiReply {
     const { state } = this.options;
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const accept = req.headers.accept;
@@ -313,7 +344,7 @@ export class KubeApiServer {
   }
 
   private async send(
-    res: ServerResponse,
+    res: Response,
     status: number,
     body: unknown,
     headers: Record<string, string> = {},
@@ -337,7 +368,24 @@ export class KubeApiServer {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * A reset fault: HTTP/1.1 drops the connection (ECONNRESET for the request on it); HTTP/2 resets the
+ * request's stream (RST_STREAM), which is what a dropped connection costs one request there.
+ */
+function resetExchange(req: Request): void {
+  const stream = (req as { stream?: Http2ServerRequest["stream"] }).stream;
+  if (stream) stream.close(http2.NGHTTP2_INTERNAL_ERROR);
+  else req.socket.destroy();
+}
+
+/** A reply that failed after its headers went out cannot be answered any more: end the exchange. */
+function destroyExchange(req: Request, res: Response): void {
+  const stream = (req as { stream?: Http2ServerRequest["stream"] }).stream;
+  if (stream) stream.close(http2.NGHTTP2_INTERNAL_ERROR);
+  else res.destroy();
+}
+
+async function readBody(req: Request): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -1,0 +1,129 @@
+import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import type { Dispatcher } from "undici";
+import type { KubeRequester, KubeResponse } from "./http.ts";
+
+/** The two ways a pool sends a GET (http.ts picks one per cluster); both collect the body whole. */
+
+const USER_AGENT = "helm-status-lambda";
+
+/** Plain `http://` servers (kubectl proxy, local test servers): Node's keep-alive Agent, no TLS involved. */
+export function agentRequester(server: string, headers: Record<string, string>, agent: HttpAgent): KubeRequester {
+  const url = new URL(server);
+  const prefix = url.pathname.replace(/\/+$/, "");
+  return {
+    server,
+    get: (pathAndQuery, accept, signal) =>
+      new Promise<KubeResponse>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const req = httpRequest({
+          agent,
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ""),
+          port: url.port || undefined,
+          method: "GET",
+          path: prefix + pathAndQuery,
+          headers: { ...headers, accept, "user-agent": USER_AGENT },
+          signal,
+        });
+        req.on("response", (response: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: flatHeaders(response.headers),
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+          response.on("error", (error) =>
+            reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)),
+          );
+          response.on("aborted", () =>
+            reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, new Error("response aborted"))),
+          );
+        });
+        // The session tells a timeout from a deadline by the signal's reason.
+        req.on("error", (error) => reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error)));
+        req.end();
+      }),
+  };
+}
+
+/**
+ * GETs through an undici dispatcher's core `dispatch()` with a handler that collects the body's chunks: no
+ * Readable stream per answer (the `request()` API builds one, and lives in the rest of undici, which is not
+ * loaded: see undici-agent.d.ts), no fetch Request/Headers/web streams. The deadline signal aborts the
+ * exchange through its controller.
+ */
+export function dispatcherRequester(
+  server: string,
+  headers: Record<string, string>,
+  dispatcher: Dispatcher,
+): KubeRequester {
+  const origin = new URL(server).origin;
+  // The server URL may carry a path prefix (a proxy in front of the API server).
+  const prefix = server.slice(origin.length);
+  return {
+    server,
+    get(pathAndQuery, accept, signal) {
+      return new Promise<KubeResponse>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        let controller: Dispatcher.DispatchController | undefined;
+        let status = 0;
+        let responseHeaders: Record<string, string> = {};
+        const chunks: Buffer[] = [];
+        const onAbort = () => controller?.abort(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        const settle = (error?: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          if (error === undefined) {
+            resolve({ status, headers: responseHeaders, body: Buffer.concat(chunks).toString("utf8") });
+          } else {
+            // The session tells a timeout from a deadline by the signal's reason.
+            reject(signal.aborted ? signal.reason : failure(server, pathAndQuery, error));
+          }
+        };
+        dispatcher.dispatch(
+          {
+            origin,
+            path: prefix + pathAndQuery,
+            method: "GET",
+            headers: { ...headers, accept, "user-agent": USER_AGENT },
+          },
+          {
+            onRequestStart(started) {
+              controller = started;
+              if (signal.aborted) started.abort(signal.reason);
+            },
+            onResponseStart(_controller, statusCode, received) {
+              status = statusCode;
+              responseHeaders = flatHeaders(received);
+            },
+            onResponseData(_controller, chunk) {
+              chunks.push(chunk);
+            },
+            onResponseEnd() {
+              settle();
+            },
+            onResponseError(_controller, error) {
+              settle(error);
+            },
+          },
+        );
+      });
+    },
+  };
+}
+
+function failure(server: string, pathAndQuery: string, cause: unknown): Error {
+  return new Error(`GET ${server}${pathAndQuery} failed`, { cause });
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const key in headers) {
+    const value = headers[key];
+    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}
