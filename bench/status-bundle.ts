@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const ROOT = new URL("..", import.meta.url).pathname;
 /** Inside the repo, so the external @aws-sdk/* resolve from node_modules as the runtime's would. */
 const OUT = join(ROOT, ".build", "bench-bundle");
-const IMPORT_RUNS = 5;
+const IMPORT_RUNS = 9;
 
 export interface BundleFigures {
   lines: string[];
@@ -61,16 +61,22 @@ async function bundle(outfile: string, settings: EsbuildSettings, sourcemap: boo
   });
 }
 
-/** ms to import `specifier` in a fresh node process (module graph only: the process start is not counted). */
-async function importMs(specifier: string, flags: string[] = []): Promise<number> {
-  const script = `const t=performance.now();await import(${JSON.stringify(specifier)});process.stdout.write(String(performance.now()-t))`;
+interface ImportTime {
+  ms: number;
+  /** CPU of the importing thread (user + system): steadier than wall time on a shared machine. */
+  cpuMs: number;
+}
+
+/** Time to import `specifier` in a fresh node process (module graph only: the process start is not counted). */
+async function importMs(specifier: string, flags: string[] = []): Promise<ImportTime> {
+  const script = `const c=process.threadCpuUsage();const t=performance.now();await import(${JSON.stringify(specifier)});const u=process.threadCpuUsage(c);process.stdout.write(JSON.stringify({ms:performance.now()-t,cpuMs:(u.user+u.system)/1000}))`;
   const { stdout } = await run(process.execPath, [...flags, "--input-type=module", "-e", script], {
     cwd: OUT,
     timeout: 60_000,
     // What the handler reads at init; nothing is contacted at import time.
     env: { PATH: process.env.PATH ?? "", AWS_REGION: "eu-west-1", CLUSTERS: "[]", POWERTOOLS_LOG_LEVEL: "SILENT" },
   });
-  return Number(stdout);
+  return JSON.parse(stdout) as ImportTime;
 }
 
 /** With `coldStart`, also a Lambda cold start end to end on the same bundle (status-lambda-cold.ts). */
@@ -89,18 +95,20 @@ export async function bundleFigures(
   const mapSize = statSync(`${mapped}.map`).size;
   const mapZipped = deflateRawSync(readFileSync(`${mapped}.map`), { level: 9 }).length;
 
-  const handler: number[] = [];
-  const sdk: number[] = [];
-  const withMaps: number[] = [];
+  const handler: ImportTime[] = [];
+  const sdk: ImportTime[] = [];
+  const withMaps: ImportTime[] = [];
   for (let i = 0; i < IMPORT_RUNS; i++) {
     // Interleaved, so load changes on a shared machine hit all three alike.
     sdk.push(await importMs("@aws-sdk/client-dynamodb"));
     handler.push(await importMs("./handler.mjs"));
     withMaps.push(await importMs("./mapped/handler.mjs", ["--enable-source-maps"]));
   }
-  const h = median(handler);
-  const s = median(sdk);
-  const m = median(withMaps);
+  const wall = (runs: ImportTime[]) => runs.map((run) => run.ms);
+  const cpu = (runs: ImportTime[]) => median(runs.map((run) => run.cpuMs));
+  const h = median(wall(handler));
+  const s = median(wall(sdk));
+  const m = median(wall(withMaps));
   const cold = coldStart ? await lambdaColdStarts({ ...coldStart, bundleDir: OUT, sdkImportMs: s }) : undefined;
   rmSync(OUT, { recursive: true, force: true });
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(2);
@@ -111,9 +119,10 @@ export async function bundleFigures(
     lines: [
       `bundle (serverless.yml custom.esbuild: minify ${settings.minify ?? false}, keepNames ${settings.keepNames ?? false}, sourcemap ${settings.sourcemap ?? false}) and cold import, median (min–max) of ${IMPORT_RUNS} fresh processes`,
       `  API handler bundle          ${mb(size)} MB, ${mb(zipped)} MB zipped (a source map would add ${mb(mapSize)} MB, ${mb(mapZipped)} MB zipped)`,
-      `  import handler.mjs          ${h.toFixed(0).padStart(6)} ms  (${spread(handler)})`,
-      `  import @aws-sdk/client-dynamodb ${s.toFixed(0).padStart(2)} ms  (${spread(sdk)})  (bare SDK client, the baseline)`,
-      `  import with source maps     ${m.toFixed(0).padStart(6)} ms  (${spread(withMaps)})  (--enable-source-maps, mapped build)`,
+      `  import handler.mjs          ${h.toFixed(0).padStart(6)} ms  (${spread(wall(handler))})  thread CPU ${cpu(handler).toFixed(0)} ms`,
+      `  import @aws-sdk/client-dynamodb ${s.toFixed(0).padStart(2)} ms  (${spread(wall(sdk))})  thread CPU ${cpu(sdk).toFixed(0)} ms  (bare SDK client, the baseline)`,
+      `  import with source maps     ${m.toFixed(0).padStart(6)} ms  (${spread(wall(withMaps))})  (--enable-source-maps, mapped build)`,
+      `  handler / SDK import: ${(h / s).toFixed(2)}x wall, ${(cpu(handler) / cpu(sdk)).toFixed(2)}x thread CPU`,
       ...(cold?.lines ?? []),
     ],
   };

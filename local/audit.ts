@@ -109,7 +109,7 @@ export async function startLocalAudit(options: {
 function consoleChanges(out: (line: string) => void): Logger {
   return {
     ...silentLogger,
-    info(message, attributes) {
+    info(_message, attributes) {
       if (attributes?.event !== "release-changed") return;
       const changes = (attributes.changes as string[] | undefined)?.join("; ") ?? "";
       out(

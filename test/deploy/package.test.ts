@@ -403,6 +403,9 @@ test("the bundle holds the handler and no simulator or AWS SDK code", {
   // The SDK stays external (the runtime ships it): imported by name, its clients' code not bundled.
   assert.match(code.stdout, /from\s*"@aws-sdk\/client-dynamodb"/);
   assert.doesNotMatch(code.stdout, /this,"DynamoDBClient"|class DynamoDBClient\b/);
+  // So do the SDK's own dependencies the token signer uses: no second copy of @smithy/core in the bundle.
+  assert.match(code.stdout, /import\(\s*"@smithy\/signature-v4"\s*\)/);
+  assert.doesNotMatch(code.stdout, /(this|[\w$]+),"SignatureV4"\)|class SignatureV4\b/);
   // No @kubernetes/client-node at all: the EKS connector generates the access a kubeconfig would hold, and the
   // kubeconfig-file connector (which interprets kubeconfigs with the library) is the CLI's only.
   assert.doesNotMatch(code.stdout, /CoreV1Api/);
