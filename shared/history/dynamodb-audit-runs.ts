@@ -135,6 +135,11 @@ export class DynamoDbAuditRuns {
   /** A sealed run as stored; any other from its markers, sealed on the way once every sent part is done. */
   async #resolve(item: Item): Promise<AuditRun> {
     if (item.sealed) return runFrom(item, item as unknown as Totals);
+    // A run recorded before the markers (counters and part-id sets on this item): its counters as they are.
+    if (item.sentParts !== undefined || item.doneParts !== undefined) {
+      const legacy = { ...item, clusters: [...((item.clusterSet as Set<string> | undefined) ?? [])] };
+      return runFrom(item, legacy as unknown as Totals);
+    }
     const runId = String(item.runId);
     const markers = await this.#markers(runId);
     const totals = totalsOf(markers);

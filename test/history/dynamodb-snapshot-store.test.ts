@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { DynamoDbSnapshotStore } from "../../shared/history/dynamodb-snapshot-store.ts";
 import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
@@ -89,6 +89,38 @@ test("dynamodb-local: a run's bookkeeping is one small item per message, the run
   // One write unit per marker (each well under 1 KB), whatever the run's size.
   assert.equal(store.stats.writeUnits - start.writeUnits, 120);
   assert.equal((await store.getRun(runId)).done, 600);
+});
+
+test("dynamodb-local: a run recorded before the per-message markers reads with its own counters", async () => {
+  const store = open();
+  const runId = `20251231T235500Z-l${process.pid % 1000}`;
+  await db().send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        PK: "RUN",
+        SK: `R#${runId}`,
+        runId,
+        startedAt: "2025-12-31T23:55:00.000Z",
+        plannedAt: "2025-12-31T23:55:01.000Z",
+        planned: 20,
+        messages: 2,
+        done: 20,
+        failed: 1,
+        unhealthy: 3,
+        changed: 2,
+        lastDoneAt: "2025-12-31T23:55:41.000Z",
+        clusterSet: new Set(["eu", "us"]),
+        sentParts: new Set(["eu-0", "us-0"]),
+        doneParts: new Set(["eu-0", "us-0"]),
+      },
+    }),
+  );
+  const read = await store.getRun(runId);
+  assert.deepEqual(
+    [read.planned, read.messages, read.done, read.failed, read.unhealthy, read.changed, read.clusters, read.durationMs],
+    [20, 2, 20, 1, 3, 2, ["eu", "us"], 41_000],
+  );
 });
 
 test("dynamodb-local: init enables TTL on expiresAt", async () => {
