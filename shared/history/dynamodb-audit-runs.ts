@@ -145,19 +145,23 @@ export class DynamoDbAuditRuns {
     const totals = totalsOf(markers);
     if (item.plannedAt && markers.done.length >= markers.sent.length) {
       // Final: planning is over and every sent part has its marker; a later redelivery writes no marker.
-      await this.#t.conditional(
-        new UpdateCommand({
-          TableName: this.#t.name,
-          Key: { PK: RUN_PK, SK: `R#${runId}` },
-          // Every name aliased: several (clusters, ...) are DynamoDB reserved words.
-          UpdateExpression: `SET ${SEALED_FIELDS.map((f) => `#${f} = :${f}`).join(", ")}`,
-          ExpressionAttributeNames: Object.fromEntries(SEALED_FIELDS.map((f) => [`#${f}`, f])),
-          ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(sealed)",
-          ExpressionAttributeValues: Object.fromEntries(
-            SEALED_FIELDS.map((f) => [`:${f}`, f === "sealed" ? true : (totals[f] ?? "")]),
-          ),
-        }),
-      );
+      // Best effort: the API's role only reads (the planner, reading the newest runs every slot, seals them),
+      // and an unsealed run reads the same, from its markers.
+      await this.#t
+        .conditional(
+          new UpdateCommand({
+            TableName: this.#t.name,
+            Key: { PK: RUN_PK, SK: `R#${runId}` },
+            // Every name aliased: several (clusters, ...) are DynamoDB reserved words.
+            UpdateExpression: `SET ${SEALED_FIELDS.map((f) => `#${f} = :${f}`).join(", ")}`,
+            ExpressionAttributeNames: Object.fromEntries(SEALED_FIELDS.map((f) => [`#${f}`, f])),
+            ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(sealed)",
+            ExpressionAttributeValues: Object.fromEntries(
+              SEALED_FIELDS.map((f) => [`:${f}`, f === "sealed" ? true : (totals[f] ?? "")]),
+            ),
+          }),
+        )
+        .catch(() => false);
     }
     return runFrom(item, totals);
   }
