@@ -208,7 +208,9 @@ function printTour(url: string, demo: boolean): void {
   );
   out(`  curl -s '${release}/web/history?max=2'`);
   out(`  curl -s '${release}/web/revisions/3/manifest'          # Secret values redacted`);
-  out(`  curl -s '${release}/web/status?revision=abc'           # a 400 that says why (0 or less is the latest, as in helm)`);
+  out(
+    `  curl -s '${release}/web/status?revision=abc'           # a 400 that says why (0 or less is the latest, as in helm)`,
+  );
 }
 
 main().catch(async (error) => {
