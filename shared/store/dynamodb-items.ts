@@ -1,8 +1,15 @@
 /** How a revision maps to DynamoDB items (layout in table-schema.ts). */
-import type { ChartMetadata, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
-import type { ManifestRecord } from "./manifest-chunks.ts";
-import { revisionSortKey } from "./manifest-chunks.ts";
-import { assembleMetadata, type MutableFields, type RevisionParts } from "./revision-content.ts";
+import type {
+  ChartMetadata,
+  Release,
+  ReleaseKey,
+  ReleaseMetadata,
+  ReleaseStatus,
+  ReleaseSummary,
+} from "../release/model.ts";
+import { ManifestCorruptError } from "./errors.ts";
+import { type ManifestRecord, revisionSortKey, unpackBody } from "./manifest-chunks.ts";
+import { assembleMetadata, assembleRelease, type MutableFields, type RevisionParts } from "./revision-content.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX } from "./table-schema.ts";
 
 export type Item = Record<string, unknown>;
@@ -127,4 +134,25 @@ export function mutableUpdate(
     .filter(Boolean)
     .join(" ");
   return { expression, names, values };
+}
+
+/**
+ * A revision item's manifest record, checked, and how to turn its chunks into the release: the one place both
+ * reads (a single release's chunk Query, `getLatestOfEach`'s batched chunk reads) decode a stored body, so a
+ * damaged one is the same ManifestCorruptError for either.
+ */
+export function storedBody(key: ReleaseKey, item: Item) {
+  const revision = Number(item.revision);
+  const record = item.manifest as ManifestRecord;
+  const problem = (message: string, cause?: unknown): never => {
+    throw new ManifestCorruptError(key, revision, message, { cause });
+  };
+  if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
+  return {
+    revision,
+    record,
+    problem,
+    release: (chunks: { index: number; data: Uint8Array }[]): Release =>
+      assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem)),
+  };
 }

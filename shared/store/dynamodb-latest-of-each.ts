@@ -6,12 +6,11 @@
  */
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import { type Item, LATEST_SORT_KEY, metadataFromItem, releasePartitionKey } from "./dynamodb-items.ts";
+import { type Item, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
 import type { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
-import { blobSortKey, type ManifestRecord, unpackBody } from "./manifest-chunks.ts";
+import { blobSortKey, type ManifestRecord } from "./manifest-chunks.ts";
 import type { LatestRead } from "./release-store.ts";
-import { assembleRelease } from "./revision-content.ts";
 
 export async function readLatestOfEach(table: TableClient, keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
   const valid = keys.map((key) => validateReleaseKey(key));
@@ -43,16 +42,11 @@ export async function readLatestOfEach(table: TableClient, keys: readonly Releas
 }
 
 function releaseFrom(key: ReleaseKey, item: Item, chunks: Map<string, Item>) {
-  const revision = Number(item.revision);
-  const record = item.manifest as ManifestRecord;
-  const problem = (message: string, cause?: unknown): never => {
-    throw new ManifestCorruptError(key, revision, message, { cause });
-  };
-  if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
+  const body = storedBody(key, item);
   const found: { index: number; data: Uint8Array }[] = [];
-  for (let i = 0; i < record.chunks; i++) {
-    const chunk = chunks.get(`${item.PK}|${blobSortKey(revision, record.blobId, i)}`);
+  for (let i = 0; i < body.record.chunks; i++) {
+    const chunk = chunks.get(`${item.PK}|${blobSortKey(body.revision, body.record.blobId, i)}`);
     if (chunk) found.push({ index: i, data: chunk.data as Uint8Array });
   }
-  return assembleRelease(metadataFromItem(item), unpackBody(record, found, problem));
+  return body.release(found);
 }

@@ -17,19 +17,13 @@ import {
   mutableUpdate,
   releasePartitionKey,
   revisionItem,
+  storedBody,
 } from "./dynamodb-items.ts";
 import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
 import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
 import { TableClient } from "./dynamodb-table.ts";
-import { ManifestCorruptError, ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
-import {
-  blobPrefix,
-  blobSortKey,
-  type ManifestRecord,
-  packBody,
-  revisionSortKey,
-  unpackBody,
-} from "./manifest-chunks.ts";
+import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
+import { blobPrefix, blobSortKey, type ManifestRecord, packBody, revisionSortKey } from "./manifest-chunks.ts";
 import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
 import type {
   LatestRead,
@@ -41,7 +35,6 @@ import type {
   RevisionFilter,
 } from "./release-store.ts";
 import {
-  assembleRelease,
   checkMetadataSize,
   type MutableFields,
   sameMutable,
@@ -244,12 +237,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   }
 
   async #withBody(key: ReleaseKey, item: Item): Promise<Release> {
-    const revision = Number(item.revision);
-    const record = item.manifest as ManifestRecord;
-    const problem = (message: string, cause?: unknown): never => {
-      throw new ManifestCorruptError(key, revision, message, { cause });
-    };
-    if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
+    const { revision, record, problem, release } = storedBody(key, item);
     const chunks: { index: number; data: Uint8Array }[] = [];
     const prefix = blobPrefix(revision, record.blobId);
     await this.#table.queryAll(
@@ -264,8 +252,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
         if (chunks.length > record.chunks) problem(`more than ${record.chunks} chunk(s) stored`);
       },
     );
-    const body = unpackBody(record, chunks, problem);
-    return assembleRelease(metadataFromItem(item), body);
+    return release(chunks);
   }
 
   async #writeChunks(pk: string, revision: number, record: ManifestRecord, chunks: Buffer[]): Promise<void> {
