@@ -17,7 +17,7 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { localLambdaContext } from "../../shared/queue/lambda-event.ts";
+import { localLambdaContext, sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
 import { createLocalPoller } from "../../shared/queue/local-poller.ts";
 import { StoreUnavailableError } from "../../shared/store/errors.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -147,22 +147,9 @@ test("a change is a new snapshot with its changes, logged once and posted to Sla
   // Deliver the api message twice (SQS is at least once) before the poller deletes it.
   const bodies = await drainBodies(sqs.client, p.queue.queueUrl);
   const event: SQSEvent = {
-    Records: bodies.map((body, i) => ({
-      messageId: `m${i}`,
-      receiptHandle: `r${i}`,
-      body,
-      attributes: {
-        ApproximateReceiveCount: "1",
-        SentTimestamp: "0",
-        SenderId: "x",
-        ApproximateFirstReceiveTimestamp: "0",
-      },
-      messageAttributes: {},
-      md5OfBody: "",
-      eventSource: "aws:sqs",
-      eventSourceARN: p.queue.queueArn,
-      awsRegion: "us-east-1",
-    })),
+    Records: bodies.map((body, i) =>
+      sqsRecordFrom({ MessageId: `m${i}`, ReceiptHandle: `r${i}`, Body: body }, p.queue.queueArn, "us-east-1"),
+    ),
   };
   for (let i = 0; i < 2; i++) {
     const answer = await p.worker(event, localLambdaContext("worker", 30_000));
@@ -228,22 +215,9 @@ test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount)
   const p = await pipeline();
   await p.planner({ time: "2026-12-02T13:00:00Z" });
   const bodies = await drainBodies(sqs.client, p.queue.queueUrl);
-  const records = [...bodies, "{not json", JSON.stringify({ v: 1, runId: "x" })].map((body, i) => ({
-    messageId: `m${i}`,
-    receiptHandle: `r${i}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: "1",
-      SentTimestamp: "0",
-      SenderId: "x",
-      ApproximateFirstReceiveTimestamp: "0",
-    },
-    messageAttributes: {},
-    md5OfBody: "",
-    eventSource: "aws:sqs" as const,
-    eventSourceARN: p.queue.queueArn,
-    awsRegion: "us-east-1",
-  }));
+  const records = [...bodies, "{not json", JSON.stringify({ v: 1, runId: "x" })].map((body, i) =>
+    sqsRecordFrom({ MessageId: `m${i}`, ReceiptHandle: `r${i}`, Body: body }, p.queue.queueArn, "us-east-1"),
+  );
   const answer = await p.worker({ Records: records }, localLambdaContext("worker", 30_000));
   assert.deepEqual(
     answer.batchItemFailures.map((f) => f.itemIdentifier),
