@@ -9,7 +9,8 @@
  * and no write is billed on more than its own ~0.2 KB; a run whose every part is done is sealed (its totals
  * written onto the run item once), so listing old runs reads one item each.
  */
-import { BatchWriteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchWriteAll } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import type { Item, SnapshotTable } from "./dynamodb-snapshot-table.ts";
@@ -23,7 +24,6 @@ const RUN_PK = "RUN";
 const partsKey = (runId: string) => `RUN#${runId}`;
 /** Bounds: a run of 100,000 parts' markers is a few 1 MB pages; unprocessed batch writes retried 8 times. */
 const MAX_MARKER_PAGES = 50;
-const MAX_BATCH_RETRIES = 8;
 
 interface Markers {
   sent: { part: string; releases: number; cluster: string }[];
@@ -72,17 +72,11 @@ export class DynamoDbAuditRuns {
         },
       },
     }));
-    for (let start = 0; start < pending.length; start += 25) {
-      let chunk = pending.slice(start, start + 25);
-      for (let attempt = 0; chunk.length > 0; attempt++) {
-        if (attempt === MAX_BATCH_RETRIES) throw new Error(`run ${runId}: sent markers left unprocessed (throttled)`);
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        const result = await this.#t.send(new BatchWriteCommand({ RequestItems: { [this.#t.name]: chunk as never } }));
-        const left = (result.UnprocessedItems?.[this.#t.name] as object[] | undefined) ?? [];
-        this.#t.stats.items += chunk.length - left.length;
-        chunk = left;
-      }
-    }
+    await batchWriteAll((command) => this.#t.send(command), this.#t.name, pending, {
+      written: (count) => {
+        this.#t.stats.items += count;
+      },
+    });
   }
 
   async finishPlanning(runId: string, plannedAt: string): Promise<void> {

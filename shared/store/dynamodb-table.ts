@@ -36,20 +36,7 @@ export class TableClient {
 
   async batchWrite(requests: object[]): Promise<void> {
     // 25 items per call is DynamoDB's limit; 20 chunks keep a call under its 16 MB cap with room to spare.
-    for (let start = 0; start < requests.length; start += 20) {
-      let pending: object[] = requests.slice(start, start + 20);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt === MAX_BATCH_RETRIES) {
-          throw new StoreUnavailableError(
-            `DynamoDB table "${this.tableName}" left items unprocessed after ${MAX_BATCH_RETRIES} attempts (throttled)`,
-            "StoreThrottled",
-          );
-        }
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        const result = await this.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending as never } }));
-        pending = (result.UnprocessedItems?.[this.tableName] as object[] | undefined) ?? [];
-      }
-    }
+    await batchWriteAll((command) => this.send(command), this.tableName, requests, { perCall: 20 });
   }
 
   /**
@@ -149,6 +136,37 @@ export class TableClient {
       return await this.#db.send(command as never);
     } catch (error) {
       throw translateAwsError(error, this.#location);
+    }
+  }
+}
+
+/**
+ * BatchWriteItem of any number of requests to one table: `perCall` per call (DynamoDB allows 25), unprocessed
+ * items retried with backoff, a bounded number of times, then a StoreUnavailableError (throttled). `send` is the
+ * caller's choke point (its error translation and write accounting); `written` is told how many each call wrote.
+ */
+export async function batchWriteAll(
+  // biome-ignore lint/suspicious/noExplicitAny: the choke points return each command's own output type
+  send: (command: BatchWriteCommand) => Promise<any>,
+  tableName: string,
+  requests: object[],
+  options: { perCall?: number; written?: (count: number) => void } = {},
+): Promise<void> {
+  const perCall = options.perCall ?? 25;
+  for (let start = 0; start < requests.length; start += perCall) {
+    let pending: object[] = requests.slice(start, start + perCall);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt === MAX_BATCH_RETRIES) {
+        throw new StoreUnavailableError(
+          `DynamoDB table "${tableName}" left items unprocessed after ${MAX_BATCH_RETRIES} attempts (throttled)`,
+          "StoreThrottled",
+        );
+      }
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      const result = await send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+      const left = (result.UnprocessedItems?.[tableName] as object[] | undefined) ?? [];
+      options.written?.(pending.length - left.length);
+      pending = left;
     }
   }
 }
