@@ -42,20 +42,15 @@ const event = () => ({
   },
   isBase64Encoded: false,
 });
-const context = () => {
-  const deadline = Date.now() + 29000;
-  return {
-    callbackWaitsForEmptyEventLoop: true, functionName: "helm-status-api", functionVersion: "$LATEST",
-    invokedFunctionArn: "arn:aws:lambda:eu-west-1:123456789012:function:helm-status-api", memoryLimitInMB: "1024",
-    awsRequestId: String(Math.random()), logGroupName: "/aws/lambda/helm-status-api", logStreamName: "bench",
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()), done() {}, fail() {}, succeed() {},
-  };
-};
+// The Lambda context as the local server builds it (local/server.ts), loaded after the timed import.
+const { lambdaContext } = await import(process.env.BENCH_LOCAL_SERVER);
+const context = () => lambdaContext(29000, "helm-status-api");
+const t1b = performance.now();
 const first = await handler(event(), context());
 const t2 = performance.now();
 const second = await handler(event(), context());
 const t3 = performance.now();
-process.stdout.write(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, statuses: [first.statusCode, second.statusCode] }));
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1b, secondMs: t3 - t2, statuses: [first.statusCode, second.statusCode] }));
 process.exit(0);
 `;
 
@@ -72,7 +67,12 @@ export async function lambdaColdStarts(setup: LambdaColdSetup): Promise<{ lines:
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", CHILD], {
       cwd: setup.bundleDir,
       timeout: 60_000,
-      env: { PATH: process.env.PATH ?? "", ...setup.env, BENCH_STATUS_PATH: setup.statusPath },
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...setup.env,
+        BENCH_STATUS_PATH: setup.statusPath,
+        BENCH_LOCAL_SERVER: new URL("../local/server.ts", import.meta.url).href,
+      },
     });
     const result = JSON.parse(stdout) as ColdRun;
     if (result.statuses.some((status) => status !== 200)) {
