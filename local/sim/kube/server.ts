@@ -110,7 +110,10 @@ export class KubeApiServer {
         const res = h2res as unknown as Response;
         this.serve(req, res).catch((error) => {
           if (!res.headersSent)
-            this.send(res, 500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`));
+            this.send(
+              res,
+              prepared(500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`)),
+            );
           else destroyExchange(req, res);
         });
       },
@@ -138,6 +141,7 @@ export class KubeApiServer {
   }
 
   private async serve(req: Request, res: Response): Promise<void> {
+    const arrivedAt = performance.now(); // the added latency counts from here (see below)
     const url = new URL(req.url ?? "/", "https://127.0.0.1");
     const startedAt = Date.now();
     let user = "";
@@ -160,6 +164,10 @@ export class KubeApiServer {
     res.on("finish", () => record(res.statusCode));
     res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
 
+    // With a latency to add, the other requests that came in with this one are stamped before any of them is
+    // worked on (a wave of HTTP/2 streams arrives in one read, and each handler's continuations would otherwise
+    // run before the next stream's handler): a multi-core server would take them in at once.
+    if (this.faults.latencyMs > 0 || this.faults.jitterMs > 0) await new Promise((resolve) => setImmediate(resolve));
     const body = await readBody(req);
     // Authenticated first only so the request log names the caller; a bad token still meets the faults.
     let caller: Caller | undefined;
@@ -173,9 +181,17 @@ export class KubeApiServer {
     }
     const faults = this.faults;
     const faulty = faults.match ? faults.match(url.pathname) : true;
+    const delay = faulty ? faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0) : 0;
+    // The added latency stands for the network between a remote client and a multi-core API server, whose
+    // work on a request overlaps it. So it counts from the request's arrival, not from when this one thread got
+    // round to it, and a read is answered on arrival (its answer travels back during the latency): a wave of
+    // 50 GETs does not wait for the simulator to work through 50 requests one after another. A write still
+    // takes effect after the delay (and not at all when a fault below answers it).
+    const read = req.method === "GET" || req.method === "HEAD";
+    let answer = read ? this.answer(req, url, body, caller, rejected) : undefined;
+    const wait = arrivedAt + delay - performance.now();
+    if (wait > 0) await sleep(wait);
     if (faulty) {
-      const delay = faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0);
-      if (delay > 0) await sleep(delay);
       if (faults.resetRate > 0 && this.options.random() < faults.resetRate) {
         resetExchange(req);
         return;
@@ -191,33 +207,37 @@ export class KubeApiServer {
             : status === 503
               ? ["ServiceUnavailable", "the server is currently unable to handle the request"]
               : ["InternalError", "Internal error occurred: injected fault"];
-        this.send(res, status, statusBody(status, reason, message), headers);
+        this.send(res, prepared(status, statusBody(status, reason, message), headers));
         return;
       }
     }
-
-    if (rejected) {
-      this.send(res, 401, statusBody(401, "Unauthorized", "Unauthorized"));
+    answer ??= this.answer(req, url, body, caller, rejected);
+    if ("stream" in answer) {
+      answer.stream(res);
       return;
     }
+    await this.send(res, answer, faulty ? faults.slowBodyMs : 0);
+  }
+
+  /** The reply to a request, its body serialized; a watch's stream starts only when it is sent. */
+  private answer(
+    req: Request,
+    url: URL,
+    body: Buffer,
+    caller: Caller | undefined,
+    rejected: boolean,
+  ): PreparedReply | { stream: NonNullable<ApiReply["stream"]> } {
+    if (rejected) return prepared(401, statusBody(401, "Unauthorized", "Unauthorized"));
     let reply: ApiReply;
     try {
       reply = this.route(req, url, body, caller);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      this.send(res, error.status.code, error.status, error.headers);
-      return;
+      return prepared(error.status.code, error.status, error.headers);
     }
-    if (reply.stream) {
-      reply.stream(res);
-      return;
-    }
-    if (reply.status === 304) {
-      res.writeHead(304, reply.headers);
-      res.end();
-      return;
-    }
-    await this.send(res, reply.status, reply.body, reply.headers, faulty ? faults.slowBodyMs : 0);
+    if (reply.stream) return { stream: reply.stream };
+    if (reply.status === 304) return { status: 304, headers: reply.headers ?? {} };
+    return prepared(reply.status, reply.body, reply.headers);
   }
 
   private async authenticate(header: string | undefined, path: string): Promise<Caller | undefined> {
@@ -343,15 +363,13 @@ export class KubeApiServer {
     };
   }
 
-  private async send(
-    res: Response,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-    slowBodyMs = 0,
-  ) {
-    const text = typeof body === "string" ? body : JSON.stringify(body);
-    const payload = Buffer.from(text);
+  private async send(res: Response, reply: PreparedReply, slowBodyMs = 0) {
+    const { status, headers, payload } = reply;
+    if (!payload) {
+      res.writeHead(status, headers);
+      res.end();
+      return;
+    }
     res.writeHead(status, { "content-type": "application/json", ...headers, "content-length": String(payload.length) });
     if (slowBodyMs <= 0 || payload.length < 2) {
       res.end(payload);
@@ -366,6 +384,17 @@ export class KubeApiServer {
     }
     res.end();
   }
+}
+
+/** A reply ready to go out: status, headers and the serialized body (none for a 304). */
+interface PreparedReply {
+  status: number;
+  headers: Record<string, string>;
+  payload?: Buffer;
+}
+
+function prepared(status: number, body: unknown, headers: Record<string, string> = {}): PreparedReply {
+  return { status, headers, payload: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
 }
 
 /**
