@@ -44,8 +44,26 @@ export function revisionItem(key: ReleaseKey, parts: RevisionParts, record: Mani
   return item;
 }
 
-/** The LATEST pointer is a full copy of the revision item plus the index keys. */
-export function latestItemFrom(revision: Item): Item {
+/**
+ * A compressed body up to this size is also kept in the LATEST item, so reading the latest revision (every
+ * status, every audit snapshot) is one GetItem instead of a GetItem and a chunk Query. Bigger ones (and any
+ * that would take the item past LATEST_ITEM_BUDGET) are read from their chunks, which stay the record of truth.
+ */
+export const INLINE_BODY_MAX_BYTES = 64 * 1024;
+/** Under DynamoDB's 400 KB per item, with room for the estimate's error (attribute overheads). */
+const LATEST_ITEM_BUDGET = 380 * 1024;
+const INLINE_BODY_ATTRIBUTE = "inlineBody";
+
+export function hasInlineBody(item: Item): boolean {
+  return item[INLINE_BODY_ATTRIBUTE] instanceof Uint8Array;
+}
+
+/**
+ * The LATEST pointer is a full copy of the revision item plus the index keys, and the compressed body when it is
+ * one chunk that fits (see INLINE_BODY_MAX_BYTES). The copy is not in the indexes' projections, so listings
+ * do not carry it; it is checked like a chunk (size, sha256) when read.
+ */
+export function latestItemFrom(revision: Item, compressedBody?: Uint8Array): Item {
   const item: Item = { ...revision, SK: LATEST_SORT_KEY };
   const position = `${revision.cluster}#${revision.namespace}#${revision.name}`;
   item[RELEASES_INDEX.partitionKey] = RELEASES_INDEX.value;
@@ -53,6 +71,16 @@ export function latestItemFrom(revision: Item): Item {
   if (revision.status === "deployed") {
     item[DEPLOYED_INDEX.partitionKey] = DEPLOYED_INDEX.value;
     item[DEPLOYED_INDEX.sortKey] = position;
+  }
+  const record = revision.manifest as ManifestRecord;
+  if (
+    compressedBody &&
+    record.chunks === 1 &&
+    compressedBody.length <= INLINE_BODY_MAX_BYTES &&
+    // JSON's quotes and punctuation over-count DynamoDB's per-attribute overheads: a safe estimate.
+    Buffer.byteLength(JSON.stringify(item)) + INLINE_BODY_ATTRIBUTE.length + compressedBody.length <= LATEST_ITEM_BUDGET
+  ) {
+    item[INLINE_BODY_ATTRIBUTE] = compressedBody;
   }
   return item;
 }
@@ -137,9 +165,9 @@ export function mutableUpdate(
 }
 
 /**
- * A revision item's manifest record, checked, and how to turn its chunks into the release: the one place both
- * reads (a single release's chunk Query, `getLatestOfEach`'s batched chunk reads) decode a stored body, so a
- * damaged one is the same ManifestCorruptError for either.
+ * A revision item's manifest record, checked, and how to turn its chunks (or the LATEST item's inline copy) into
+ * the release: the one place every read (a single release's chunk Query, `getLatestOfEach`'s batched chunk
+ * reads, the inline copy) decodes a stored body, so a damaged one is the same ManifestCorruptError for each.
  */
 export function storedBody(key: ReleaseKey, item: Item) {
   const revision = Number(item.revision);
@@ -148,11 +176,16 @@ export function storedBody(key: ReleaseKey, item: Item) {
     throw new ManifestCorruptError(key, revision, message, { cause });
   };
   if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
+  const release = (chunks: { index: number; data: Uint8Array }[]): Release =>
+    assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem));
+  const inline = item[INLINE_BODY_ATTRIBUTE];
   return {
     revision,
     record,
     problem,
-    release: (chunks: { index: number; data: Uint8Array }[]): Release =>
-      assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem)),
+    release,
+    /** From the LATEST item's own copy of its body, when it has one: no chunk to read. */
+    inlineRelease: (): Release | undefined =>
+      inline instanceof Uint8Array ? release([{ index: 0, data: inline }]) : undefined,
   };
 }

@@ -1,12 +1,12 @@
 /**
  * `getLatestOfEach` on DynamoDB: the LATEST items of every release in one BatchGetItem, then every manifest
  * chunk they name in another (their keys follow from the item: revision, blob id, chunk count), instead of a
- * GetItem and a chunk Query per release. The same checks as a single read: a damaged body is a
- * ManifestCorruptError for that release alone.
+ * GetItem and a chunk Query per release; a LATEST item that carries its body inline needs no chunk read. The
+ * same checks as a single read: a damaged body is a ManifestCorruptError for that release alone.
  */
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import { type Item, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
+import { hasInlineBody, type Item, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
 import type { TableClient } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
 import { blobSortKey, type ManifestRecord } from "./manifest-chunks.ts";
@@ -23,6 +23,7 @@ export async function readLatestOfEach(table: TableClient, keys: readonly Releas
   for (const item of latest.values()) {
     const record = item.manifest as ManifestRecord | undefined;
     if (record?.storage !== "chunks" || !Number.isInteger(record.chunks)) continue;
+    if (hasInlineBody(item)) continue; // its body came with it
     for (let i = 0; i < record.chunks; i++) {
       chunkKeys.push({ PK: item.PK, SK: blobSortKey(Number(item.revision), record.blobId, i) });
     }
@@ -43,6 +44,8 @@ export async function readLatestOfEach(table: TableClient, keys: readonly Releas
 
 function releaseFrom(key: ReleaseKey, item: Item, chunks: Map<string, Item>) {
   const body = storedBody(key, item);
+  const inline = body.inlineRelease();
+  if (inline) return inline;
   const found: { index: number; data: Uint8Array }[] = [];
   for (let i = 0; i < body.record.chunks; i++) {
     const chunk = chunks.get(`${item.PK}|${blobSortKey(body.revision, body.record.blobId, i)}`);

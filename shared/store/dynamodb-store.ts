@@ -122,7 +122,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const item = revisionItem(key, parts, record, this.#now().toISOString());
     await this.#writeChunks(pk, release.version, record, chunks);
     try {
-      await this.#createRevision(key, item);
+      await this.#createRevision(key, item, chunks[0]);
       return "created";
     } catch (error) {
       if (!(error instanceof RevisionExistsSignal)) throw error;
@@ -160,7 +160,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   }
 
   /** Creates REV#n and, unless a newer revision is already the latest, moves LATEST to it. */
-  async #createRevision(key: ReleaseKey, item: Item): Promise<void> {
+  async #createRevision(key: ReleaseKey, item: Item, firstChunk: Uint8Array | undefined): Promise<void> {
     const revision = item.revision as number;
     const putRevision = {
       Put: { TableName: this.#name, Item: item, ConditionExpression: "attribute_not_exists(PK)" },
@@ -168,7 +168,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const putLatest = {
       Put: {
         TableName: this.#name,
-        Item: latestItemFrom(item),
+        Item: latestItemFrom(item, firstChunk),
         ConditionExpression: "attribute_not_exists(PK) OR revision < :rev",
         ExpressionAttributeValues: { ":rev": revision },
       },
@@ -237,7 +237,9 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   }
 
   async #withBody(key: ReleaseKey, item: Item): Promise<Release> {
-    const { revision, record, problem, release } = storedBody(key, item);
+    const { revision, record, problem, release, inlineRelease } = storedBody(key, item);
+    const inline = inlineRelease();
+    if (inline) return inline;
     const chunks: { index: number; data: Uint8Array }[] = [];
     const prefix = blobPrefix(revision, record.blobId);
     await this.#table.queryAll(

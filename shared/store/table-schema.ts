@@ -6,7 +6,8 @@
  *     SK = REV#0000000007              revision metadata (small: no manifest)
  *     SK = BLOB#0000000007#<id>#0000   gzip manifest + hook manifests, <= 350 KB per chunk
  *                                      (not under REV#, so a descending REV# query never meets a chunk)
- *     SK = LATEST                      copy of the highest revision's metadata + index keys
+ *     SK = LATEST                      copy of the highest revision's metadata + index keys, and of its
+ *                                      compressed body when that is <= 64 KB (one GetItem per status)
  *   GSI1 (sparse): GSI1PK = DEPLOYED, GSI1SK = <cluster>#<namespace>#<name>, only while latest is deployed
  *   GSI2: GSI2PK = RELEASES, GSI2SK = <cluster>#<namespace>#<name>, on every LATEST item (helm list)
  *   TTL: expiresAt (epoch seconds), for status-history snapshots (SNAP# items)

@@ -5,7 +5,7 @@ import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynam
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, openReleaseStore, type StoreConfig } from "../../shared/store/config.ts";
-import type { DynamoDbReleaseStore } from "../../shared/store/dynamodb-store.ts";
+import { DynamoDbReleaseStore } from "../../shared/store/dynamodb-store.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { storeContract } from "./contract.ts";
 import { highEntropyManifest, makeRelease, uniqueName } from "./fixtures.ts";
@@ -75,6 +75,97 @@ describe("dynamodb-local: storage details", () => {
     assert.equal((await store.history(key(name))).items[0].version, 1);
     assert.ok((await store.listReleases({ cluster: "local" })).items.some((s) => s.name === name));
     await assert.rejects(store.getRevision(key(name), 1), { name: "ManifestCorruptError", kind: "corrupt" });
+  });
+
+  /** The same table through a client that names every DynamoDB operation it sends. */
+  function countingStore(): { store: DynamoDbReleaseStore; calls: string[] } {
+    const calls: string[] = [];
+    const client = createDocumentClient(cfg);
+    client.middlewareStack.add(
+      (next, context) => (args) => {
+        calls.push(String(context.commandName).replace(/Command$/, "")); // the wire operation: GetItem, Query…
+        return next(args);
+      },
+      { step: "initialize" },
+    );
+    const counted = new DynamoDbReleaseStore({ client, tableName: cfg.tableName, region: "us-east-1" });
+    return { store: counted, calls };
+  }
+  const latestItem = async (name: string) =>
+    (await db().send(new GetCommand({ TableName: cfg.tableName, Key: { PK: pk(name), SK: "LATEST" } }))).Item;
+
+  test("the latest revision of a small release is one GetItem: LATEST carries its body; older ones and big ones read chunks", async () => {
+    const [small, big] = [uniqueName("small"), uniqueName("big")];
+    await store.putRevision("local", makeRelease({ name: small, version: 1 }));
+    await store.putRevision("local", makeRelease({ name: small, version: 2 }));
+    await store.putRevision("local", makeRelease({ name: big, manifest: highEntropyManifest(200_000) }));
+    const { store: counted, calls } = countingStore();
+
+    const latest = await counted.getLatest(key(small));
+    assert.deepEqual(latest, makeRelease({ name: small, version: 2 }));
+    assert.deepEqual(calls.splice(0), ["GetItem"]);
+    assert.ok((await latestItem(small))?.inlineBody instanceof Uint8Array);
+    // The REV# items do not carry it (history pages stay small); an older revision reads its chunk.
+    const revision = await db().send(
+      new GetCommand({ TableName: cfg.tableName, Key: { PK: pk(small), SK: "REV#0000000001" } }),
+    );
+    assert.equal(revision.Item?.inlineBody === undefined, true);
+    assert.deepEqual(await counted.getRevision(key(small), 1), makeRelease({ name: small, version: 1 }));
+    assert.deepEqual(calls.splice(0), ["GetItem", "Query"]);
+    // Over 64 KB compressed: chunks only, LATEST stays small.
+    assert.equal((await counted.getLatest(key(big))).manifest.length, 200_000);
+    assert.deepEqual(calls.splice(0), ["GetItem", "Query"]);
+    assert.equal((await latestItem(big))?.inlineBody === undefined, true);
+    // getLatestOfEach: no chunk read for an inline body, one batched read for the others.
+    const reads = await counted.getLatestOfEach([key(small), key(big)]);
+    assert.deepEqual(
+      reads.map((read) => ("release" in read ? read.release.version : read.error.name)),
+      [2, 1],
+    );
+    assert.deepEqual(calls.splice(0), ["BatchGetItem", "BatchGetItem"]);
+    await counted.getLatestOfEach([key(small)]);
+    assert.deepEqual(calls.splice(0), ["BatchGetItem"]);
+  });
+
+  test("a LATEST item without the inline copy (stored before it existed) reads its chunks; a damaged copy is ManifestCorruptError", async () => {
+    const [old, damaged] = [uniqueName("old"), uniqueName("damaged")];
+    for (const name of [old, damaged]) await store.putRevision("local", makeRelease({ name }));
+    const { store: counted, calls } = countingStore();
+    await db().send(
+      new UpdateCommand({
+        TableName: cfg.tableName,
+        Key: { PK: pk(old), SK: "LATEST" },
+        UpdateExpression: "REMOVE inlineBody",
+      }),
+    );
+    assert.deepEqual(await counted.getLatest(key(old)), makeRelease({ name: old }));
+    assert.deepEqual(calls.splice(0), ["GetItem", "Query"]);
+    assert.ok("release" in (await counted.getLatestOfEach([key(old)]))[0]);
+
+    const copy = (await latestItem(damaged))?.inlineBody as Uint8Array;
+    const flipped = Uint8Array.from(copy);
+    flipped[flipped.length >> 1] ^= 0xff;
+    await db().send(
+      new UpdateCommand({
+        TableName: cfg.tableName,
+        Key: { PK: pk(damaged), SK: "LATEST" },
+        UpdateExpression: "SET inlineBody = :b",
+        ExpressionAttributeValues: { ":b": flipped },
+      }),
+    );
+    await assert.rejects(counted.getLatest(key(damaged)), { name: "ManifestCorruptError", message: /sha256/ });
+    const [read] = await counted.getLatestOfEach([key(damaged)]);
+    assert.ok("error" in read && read.error.name === "ManifestCorruptError");
+  });
+
+  test("metadata near its 350 KB limit: LATEST stays under DynamoDB's 400 KB item limit without the inline copy", async () => {
+    const name = uniqueName("values");
+    // ≈ 352 KB of values and a manifest that compresses to ≈ 40 KB: the item cannot carry both.
+    const release = makeRelease({ name, manifest: highEntropyManifest(60_000) });
+    release.config = { blob: "v".repeat(352_000) };
+    assert.equal(await store.putRevision("local", release), "created");
+    assert.equal((await latestItem(name))?.inlineBody === undefined, true);
+    assert.deepEqual(await store.getLatest(key(name)), release);
   });
 
   test("a missing, damaged or extra chunk reads as ManifestCorruptError, never a truncated manifest", async () => {
