@@ -273,7 +273,7 @@ async function main(): Promise<void> {
           )
         : "  helm v4 status            (no helm binary: skipped)",
       row("limit (1 read + 1 RTT)", samples.limit),
-      row("  of which the store read", samples.store, " (GetItem + manifest chunk Query on DynamoDB Local)"),
+      row("  of which the store read", samples.store, " (one GetItem on DynamoDB Local: the body is inline in LATEST)"),
       row("  of which the API RTT", samples.rtt),
       "ratios (from the medians above)",
       samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
