@@ -414,7 +414,11 @@ function destroyExchange(req: Request, res: Response): void {
   else res.destroy();
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(req: Request): Promise<Buffer> {
+  // An HTTP/2 request whose HEADERS frame ended the stream (every GET) has no body: no stream to iterate.
+  if ((req as { stream?: Http2ServerRequest["stream"] }).stream?.endAfterHeaders) return NO_BODY;
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
