@@ -49,7 +49,7 @@ export function revisionItem(key: ReleaseKey, parts: RevisionParts, record: Mani
  * status, every audit snapshot) is one GetItem instead of a GetItem and a chunk Query. Bigger ones (and any
  * that would take the item past LATEST_ITEM_BUDGET) are read from their chunks, which stay the record of truth.
  */
-export const INLINE_BODY_MAX_BYTES = 64 * 1024;
+const INLINE_BODY_MAX_BYTES = 64 * 1024;
 /** Under DynamoDB's 400 KB per item, with room for the estimate's error (attribute overheads). */
 const LATEST_ITEM_BUDGET = 380 * 1024;
 const INLINE_BODY_ATTRIBUTE = "inlineBody";

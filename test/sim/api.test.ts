@@ -452,6 +452,44 @@ describe("access, faults and statistics", () => {
     assert.match(stats.log[0].user, /:user\/sim-admin$/);
   });
 
+  test("latency: a read is answered as of its arrival, a write takes effect after it, and never under an error fault", async () => {
+    const path = "/api/v1/namespaces/lists/configmaps";
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const original = cluster().get("v1", "ConfigMap", "cm-a", "lists");
+    cluster().resetStats();
+    cluster().faults.set({ latencyMs: 300 });
+    try {
+      const reading = call(cluster(), `${path}/cm-a`);
+      await wait(100); // the GET has arrived; its latency is not over
+      cluster().apply([{ ...original, data: { k: "changed" } }]);
+      assert.deepEqual((await reading).json.data, original?.data);
+
+      const body = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "late" }, data: {} };
+      const creating = call(cluster(), path, { method: "POST", body });
+      await wait(100);
+      assert.equal(cluster().get("v1", "ConfigMap", "late", "lists"), undefined, "created before its latency was over");
+      assert.equal((await creating).status, 201);
+      assert.ok(cluster().get("v1", "ConfigMap", "late", "lists"));
+
+      cluster().faults.set({ errorRate: 1, errorStatus: 503 });
+      const refused = await call(cluster(), path, { method: "POST", body: { ...body, metadata: { name: "refused" } } });
+      assert.equal(refused.status, 503);
+      assert.equal(cluster().get("v1", "ConfigMap", "refused", "lists"), undefined);
+      // The server logs an exchange when its side ends, just after the client read the answer: wait (bounded).
+      for (let i = 0; i < 100 && cluster().stats().log.length < 3; i++) await wait(20);
+      assert.deepEqual(
+        cluster()
+          .stats()
+          .log.map((e) => `${e.method} ${e.status}`),
+        ["GET 200", "POST 201", "POST 503"],
+      );
+    } finally {
+      cluster().faults.clear();
+      cluster().apply([{ ...original, data: original?.data }]);
+      cluster().remove("v1", "ConfigMap", "late", "lists");
+    }
+  });
+
   test("latency and slow bodies hold requests in flight together: maxInFlight counts them", async () => {
     cluster().resetStats();
     cluster().faults.set({ latencyMs: 150, slowBodyMs: 50 });

@@ -1,6 +1,9 @@
 /** Faults injected into an API server's answers, settable at run time. */
 export interface Faults {
-  /** Added to every matching request before it is handled. */
+  /**
+   * The time every matching request takes, counted from its arrival: a read is answered on arrival and sent
+   * when it is over; a write takes effect after it.
+   */
   latencyMs: number;
   /** Uniform random extra latency in [0, jitterMs). */
   jitterMs: number;

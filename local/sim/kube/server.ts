@@ -4,10 +4,9 @@ import {
   type Http2SecureServer,
   type Http2ServerRequest,
   type Http2ServerResponse,
-  constants as http2,
 } from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
 import type { SimIam } from "../aws/iam.ts";
 import type { ServerCertificates } from "../certs.ts";
@@ -20,6 +19,17 @@ import {
   apiVersions,
   etagOf,
 } from "./discovery.ts";
+import {
+  destroyExchange,
+  injectedError,
+  type PreparedReply,
+  prepared,
+  type Request,
+  type Response,
+  readBody,
+  resetExchange,
+  send,
+} from "./exchange.ts";
 import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
 import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
@@ -40,13 +50,6 @@ export interface DenyRule {
 const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
 /** kube-apiserver's --http2-max-streams-per-connection default. */
 const MAX_STREAMS_PER_CONNECTION = 1000;
-
-/**
- * Either protocol's exchange: ALPN picks HTTP/2 for clients that offer it, else HTTP/1.1. The handlers are
- * written against node:http's types; HTTP/2's compatibility objects have every member they use.
- */
-type Request = IncomingMessage;
-type Response = ServerResponse;
 
 export interface KubeApiServerOptions {
   clusterName: string;
@@ -110,10 +113,7 @@ export class KubeApiServer {
         const res = h2res as unknown as Response;
         this.serve(req, res).catch((error) => {
           if (!res.headersSent)
-            this.send(
-              res,
-              prepared(500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`)),
-            );
+            send(res, prepared(500, statusBody(500, "InternalError", `internal error: ${(error as Error).message}`)));
           else destroyExchange(req, res);
         });
       },
@@ -164,10 +164,16 @@ export class KubeApiServer {
     res.on("finish", () => record(res.statusCode));
     res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
 
-    // With a latency to add, the other requests that came in with this one are stamped before any of them is
-    // worked on (a wave of HTTP/2 streams arrives in one read, and each handler's continuations would otherwise
-    // run before the next stream's handler): a multi-core server would take them in at once.
-    if (this.faults.latencyMs > 0 || this.faults.jitterMs > 0) await new Promise((resolve) => setImmediate(resolve));
+    const faults = this.faults;
+    const faulty = faults.match ? faults.match(url.pathname) : true;
+    const delay = faulty ? faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0) : 0;
+    // The added latency stands for the network between a remote client and a multi-core API server, whose work
+    // on a request overlaps it. So it counts from the request's arrival, not from when this one thread got round
+    // to it: the other requests that came in with this one (a wave of HTTP/2 streams arrives in one read, and
+    // each handler's continuations would otherwise run before the next stream's handler) are stamped before any
+    // is worked on, and a read is answered on arrival, its answer sent when the latency is over. A write still
+    // takes effect after the delay (and not at all when a fault below answers it).
+    if (delay > 0) await nextTurn();
     const body = await readBody(req);
     // Authenticated first only so the request log names the caller; a bad token still meets the faults.
     let caller: Caller | undefined;
@@ -179,14 +185,6 @@ export class KubeApiServer {
       if (!(error instanceof TokenRejected)) throw error;
       rejected = true;
     }
-    const faults = this.faults;
-    const faulty = faults.match ? faults.match(url.pathname) : true;
-    const delay = faulty ? faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0) : 0;
-    // The added latency stands for the network between a remote client and a multi-core API server, whose
-    // work on a request overlaps it. So it counts from the request's arrival, not from when this one thread got
-    // round to it, and a read is answered on arrival (its answer travels back during the latency): a wave of
-    // 50 GETs does not wait for the simulator to work through 50 requests one after another. A write still
-    // takes effect after the delay (and not at all when a fault below answers it).
     const read = req.method === "GET" || req.method === "HEAD";
     let answer = read ? this.answer(req, url, body, caller, rejected) : undefined;
     const wait = arrivedAt + delay - performance.now();
@@ -197,17 +195,7 @@ export class KubeApiServer {
         return;
       }
       if (faults.errorRate > 0 && this.options.random() < faults.errorRate) {
-        const status = faults.errorStatus;
-        const headers: Record<string, string> = {};
-        if (status !== 500 && faults.retryAfterSeconds !== undefined)
-          headers["retry-after"] = String(faults.retryAfterSeconds);
-        const [reason, message] =
-          status === 429
-            ? ["TooManyRequests", "Too many requests, please try again later."]
-            : status === 503
-              ? ["ServiceUnavailable", "the server is currently unable to handle the request"]
-              : ["InternalError", "Internal error occurred: injected fault"];
-        this.send(res, prepared(status, statusBody(status, reason, message), headers));
+        send(res, injectedError(faults));
         return;
       }
     }
@@ -216,7 +204,7 @@ export class KubeApiServer {
       answer.stream(res);
       return;
     }
-    await this.send(res, answer, faulty ? faults.slowBodyMs : 0);
+    await send(res, answer, faulty ? faults.slowBodyMs : 0);
   }
 
   /** The reply to a request, its body serialized; a watch's stream starts only when it is sent. */
@@ -362,64 +350,4 @@ export class KubeApiServer {
       platform: "linux/amd64",
     };
   }
-
-  private async send(res: Response, reply: PreparedReply, slowBodyMs = 0) {
-    const { status, headers, payload } = reply;
-    if (!payload) {
-      res.writeHead(status, headers);
-      res.end();
-      return;
-    }
-    res.writeHead(status, { "content-type": "application/json", ...headers, "content-length": String(payload.length) });
-    if (slowBodyMs <= 0 || payload.length < 2) {
-      res.end(payload);
-      return;
-    }
-    const chunks = Math.min(10, payload.length);
-    const size = Math.ceil(payload.length / chunks);
-    for (let offset = 0; offset < payload.length; offset += size) {
-      if (res.destroyed) return;
-      res.write(payload.subarray(offset, offset + size));
-      await sleep(slowBodyMs / chunks);
-    }
-    res.end();
-  }
-}
-
-/** A reply ready to go out: status, headers and the serialized body (none for a 304). */
-interface PreparedReply {
-  status: number;
-  headers: Record<string, string>;
-  payload?: Buffer;
-}
-
-function prepared(status: number, body: unknown, headers: Record<string, string> = {}): PreparedReply {
-  return { status, headers, payload: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
-}
-
-/**
- * A reset fault: HTTP/1.1 drops the connection (ECONNRESET for the request on it); HTTP/2 resets the
- * request's stream (RST_STREAM), which is what a dropped connection costs one request there.
- */
-function resetExchange(req: Request): void {
-  const stream = (req as { stream?: Http2ServerRequest["stream"] }).stream;
-  if (stream) stream.close(http2.NGHTTP2_INTERNAL_ERROR);
-  else req.socket.destroy();
-}
-
-/** A reply that failed after its headers went out cannot be answered any more: end the exchange. */
-function destroyExchange(req: Request, res: Response): void {
-  const stream = (req as { stream?: Http2ServerRequest["stream"] }).stream;
-  if (stream) stream.close(http2.NGHTTP2_INTERNAL_ERROR);
-  else res.destroy();
-}
-
-const NO_BODY = Buffer.alloc(0);
-
-async function readBody(req: Request): Promise<Buffer> {
-  // An HTTP/2 request whose HEADERS frame ended the stream (every GET) has no body: no stream to iterate.
-  if ((req as { stream?: Http2ServerRequest["stream"] }).stream?.endAfterHeaders) return NO_BODY;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
