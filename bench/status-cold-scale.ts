@@ -123,7 +123,7 @@ export async function scaling(
   runs = 3,
 ): Promise<ScaleFigures> {
   const lines = [
-    `scale: N ConfigMaps (N reads), warm, default per-status cap, median of ${runs} (of ${SMALL_STATUS_READS} / N runs below N=${SMALL_STATUS_READS})`,
+    `scale: N ConfigMaps (N reads), warm, default per-status cap, median of ${runs} runs (of ${SMALL_STATUS_READS} / N below N=${SMALL_STATUS_READS}, after a GC)`,
   ];
   const gc = collector();
   const cpuPerRead: Record<number, number> = {};
