@@ -11,7 +11,8 @@ const run = promisify(execFile);
 
 /**
  * A release of `perKind` each of ServiceAccount, ConfigMap, Service and Deployment,
- * with `perKind` distinct selectors: 4 × perKind GETs plus perKind related-pod LISTs.
+ * with `perKind` distinct selectors `app=app-<i>`: 4 × perKind GETs plus the related-pods LISTs (one per 32
+ * selectors: they differ in one label, so they share one).
  */
 export function benchRelease(name: string, namespace: string, perKind: number): Release {
   let manifest = "";

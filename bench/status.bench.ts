@@ -2,7 +2,7 @@
  * `npm run bench`: how fast is a status read, against the simulated EKS with 20 ms
  * added to every API request (a far-away API server), for a 40-resource release
  * (10 each of ServiceAccount, ConfigMap, Service, Deployment; 10 distinct
- * selectors, so 50 reads per status)? See docs/bench.md.
+ * selectors sharing one pods LIST, so 41 reads per status)? See docs/bench.md.
  *
  *   engine      releaseStatus + Helm text, warm (KubeReader pools open), default caps: one wave
  *   engine@16   the same at concurrency 16 (the default before issue #12: four waves)

@@ -5,16 +5,18 @@ import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
-import { isRecord, type ManifestObject } from "./manifest.ts";
+import type { ManifestObject } from "./manifest.ts";
+import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
 import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";
 
 /**
- * The fan-out: one server-side Table GET per manifest object and one pods LIST
- * per distinct workload selector, all started at once (one wave) and bounded by
- * the session's limits. Helm v4 does the same requests one after the other
- * (wall time ≈ (N + S) × RTT); here it is ≈ ceil((N + S) / concurrency) × RTT,
- * one RTT for a release under the per-status cap.
+ * The fan-out: one server-side Table GET per manifest object and the pods LISTs
+ * of the workload selectors (related-pods.ts: selectors that differ in one label
+ * share one), all started at once (one wave) and bounded by the session's limits.
+ * Helm v4 does the same requests one after the other (wall time ≈ (N + S) × RTT);
+ * here it is ≈ ceil((N + lists) / concurrency) × RTT, one RTT for a release under
+ * the per-status cap.
  *
  * Every outcome is per resource: a 404, a 403, an unknown kind or a 500 after
  * retries never hides the other resources. Secret values are redacted here,
@@ -40,17 +42,6 @@ export interface FetchedResource {
   notServed?: true;
 }
 
-export interface RelatedPods {
-  namespace: string;
-  /** `spec.selector.matchLabels` (or a ReplicationController's `spec.selector`) from the manifest. */
-  selector: Record<string, string>;
-  /** Manifest indexes of the workloads sharing this selector. */
-  owners: number[];
-  outcome: ReadOutcome;
-  message?: string;
-  table?: Table;
-}
-
 export interface FetchResult {
   resources: FetchedResource[];
   related: RelatedPods[];
@@ -72,8 +63,6 @@ export interface LiveReadContext {
   now: () => Date;
 }
 
-const MATCH_LABELS_KINDS = new Set(["Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job"]);
-
 /**
  * Throws only for cluster-level failures (ClusterUnreachableError,
  * ClusterAccessDeniedError, ClusterCertificateError, the connector's own
@@ -84,11 +73,10 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   await session.start();
   // Related pods need no discovery (pods are core v1, workloads are namespaced): one wave with the resources.
   const selectors = relatedSelectors(request.objects, request.namespace);
-  const relatedWave = selectors.map((related) =>
-    // Never left rejected: if the resources fail the whole read, nobody awaits these.
-    readRelated(session, related, context.now).catch(
-      (error): RelatedPods => ({ ...related, outcome: "error", message: (error as Error).message }),
-    ),
+  // Never left rejected (a failed LIST is that selector's outcome): if the resources fail the whole read,
+  // nobody awaits this.
+  const relatedWave = readRelatedPods(selectors, (namespace, labelSelector) =>
+    listPods(session, namespace, labelSelector, context.now),
   );
   let resources: FetchedResource[];
   try {
@@ -96,7 +84,7 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   } catch (error) {
     throw session.fatal ?? error;
   }
-  const relatedRead = await Promise.all(relatedWave);
+  const relatedRead = await relatedWave;
   if (session.fatal) throw session.fatal;
   if (session.answers === 0 && session.firstFailure) {
     throw new ClusterUnreachableError(
@@ -182,14 +170,14 @@ function sameMapping(a: ResourceMapping, b: ResourceMapping): boolean {
   return a.group === b.group && a.version === b.version && a.resource === b.resource && a.namespaced === b.namespaced;
 }
 
-async function readRelated(session: KubeSession, related: RelatedPods, now: () => Date): Promise<RelatedPods> {
-  const selector = Object.keys(related.selector)
-    .sort()
-    .map((key) => `${key}=${related.selector[key]}`)
-    .join(",");
-  const path = `/api/v1/namespaces/${encodeURIComponent(related.namespace)}/pods?includeObject=Object&labelSelector=${encodeURIComponent(selector)}`;
-  const result = await session.request(path, TABLE_ACCEPT);
-  return { ...related, ...interpret(result, "Pod", now) };
+async function listPods(
+  session: KubeSession,
+  namespace: string,
+  labelSelector: string,
+  now: () => Date,
+): Promise<PodsAnswer> {
+  const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods?includeObject=Object&labelSelector=${encodeURIComponent(labelSelector)}`;
+  return interpret(await session.request(path, TABLE_ACCEPT), "Pod", now);
 }
 
 function interpret(
@@ -276,33 +264,4 @@ export function resourcePath(mapping: ResourceMapping, namespace: string | undef
   const base = mapping.group ? `/apis/${mapping.group}/${mapping.version}` : `/api/${mapping.version}`;
   const scope = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : "";
   return `${base}${scope}/${mapping.resource}`;
-}
-
-/**
- * Helm's related-pods rule (helm-status.md §2.4), with identical selectors
- * (same namespace) read once. A selector without matchLabels is skipped:
- * Helm would list every pod of the namespace.
- */
-export function relatedSelectors(objects: readonly ManifestObject[], releaseNamespace: string): RelatedPods[] {
-  const byKey = new Map<string, RelatedPods>();
-  for (const object of objects) {
-    const selector = selectorOf(object);
-    if (!selector || Object.keys(selector).length === 0) continue;
-    const namespace = object.namespace ?? releaseNamespace;
-    const key = `${namespace}|${JSON.stringify(Object.entries(selector).sort(([a], [b]) => a.localeCompare(b)))}`;
-    const existing = byKey.get(key);
-    if (existing) existing.owners.push(object.index);
-    else byKey.set(key, { namespace, selector, owners: [object.index], outcome: "not-read-in-time" });
-  }
-  return [...byKey.values()];
-}
-
-function selectorOf(object: ManifestObject): Record<string, string> | undefined {
-  const spec = isRecord(object.object.spec) ? object.object.spec : undefined;
-  if (!spec || !isRecord(spec.selector)) return undefined;
-  let labels: unknown;
-  if (MATCH_LABELS_KINDS.has(object.kind)) labels = spec.selector.matchLabels;
-  else if (object.kind === "ReplicationController") labels = spec.selector;
-  if (!isRecord(labels)) return undefined;
-  return Object.fromEntries(Object.entries(labels).map(([key, value]) => [key, String(value)]));
 }
