@@ -59,6 +59,8 @@ const BACKOFF_CAP_MS = 2_000;
 /** Without a deadline, a Retry-After longer than this is not waited for. */
 const MAX_RETRY_AFTER_MS = 10_000;
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
+/** What a closed session's signal carries: made once, where a default AbortError would build a stack per status. */
+const SESSION_CLOSED = new Error("the status's reads are over");
 
 export class KubeSession {
   readonly cluster: string;
@@ -80,6 +82,8 @@ export class KubeSession {
   private readonly random: () => number;
   private readonly deadlineController = new AbortController();
   private readonly deadlineTimer?: NodeJS.Timeout;
+  /** The controllers of the requests in flight: the deadline (or close, or a fatal error) aborts them all. */
+  private readonly inFlight = new Set<AbortController>();
   private requester?: Promise<KubeRequester>;
 
   constructor(options: SessionOptions) {
@@ -93,6 +97,14 @@ export class KubeSession {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    const deadline = this.deadlineController.signal;
+    deadline.addEventListener(
+      "abort",
+      () => {
+        for (const controller of this.inFlight) controller.abort(deadline.reason);
+      },
+      { once: true },
+    );
     if (this.deadline !== undefined) {
       const remaining = this.deadline - this.now();
       if (remaining <= 0) this.deadlineController.abort();
@@ -112,7 +124,7 @@ export class KubeSession {
   close(): void {
     if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     // Queued requests leave their queues (the limiters listen to this signal) instead of hanging.
-    this.deadlineController.abort();
+    this.deadlineController.abort(SESSION_CLOSED);
   }
 
   /** Ends the session for every request: they would all fail the same way. */
@@ -182,26 +194,26 @@ export class KubeSession {
   }
 
   /**
-   * Aborted by the per-request timeout or the session's deadline. One controller
-   * and one timer cleared on completion: AbortSignal.timeout + AbortSignal.any
-   * per request cost weak references, a composite-signal registry and a
-   * TimeoutError built when each 10 s timer fired long after its answer, all of
-   * it on the hot path of a 50-request burst.
+   * Aborted by the per-request timeout or the session's deadline. One controller and one timer cleared on
+   * completion, the deadline reaching it through the session's set of them (one listener per session, not one
+   * per request): AbortSignal.timeout + AbortSignal.any per request cost weak references, a composite-signal
+   * registry and a TimeoutError built when each 10 s timer fired long after its answer, all of it on the hot
+   * path of a 50-request burst.
    */
   private requestSignal(): { signal: AbortSignal; done: () => void } {
     const controller = new AbortController();
     const deadline = this.deadlineController.signal;
-    const onDeadline = () => controller.abort(deadline.reason);
+    if (deadline.aborted) controller.abort(deadline.reason);
     const timer = setTimeout(
       () => controller.abort(new DOMException(`no answer within ${this.requestTimeoutMs} ms`, "TimeoutError")),
       this.requestTimeoutMs,
     );
-    deadline.addEventListener("abort", onDeadline, { once: true });
+    this.inFlight.add(controller);
     return {
       signal: controller.signal,
       done: () => {
         clearTimeout(timer);
-        deadline.removeEventListener("abort", onDeadline);
+        this.inFlight.delete(controller);
       },
     };
   }
