@@ -37,6 +37,7 @@ interface EsbuildSettings {
   target?: string;
   exclude?: string[];
   banner?: { js?: string };
+  alias?: Record<string, string>;
 }
 
 function serverlessEsbuild(): EsbuildSettings {
@@ -57,6 +58,8 @@ async function bundle(outfile: string, settings: EsbuildSettings, sourcemap: boo
     keepNames: settings.keepNames ?? false,
     sourcemap,
     banner: settings.banner?.js ? { js: settings.banner.js } : undefined,
+    alias: settings.alias,
+    absWorkingDir: ROOT,
     logLevel: "error",
   });
 }

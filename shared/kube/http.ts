@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { Agent as HttpAgent } from "node:http";
+import type { Agent as HttpAgent } from "node:http";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { Dispatcher } from "undici";
 import type UndiciAgent from "undici/lib/dispatcher/agent.js";
 import type { ClusterAccess } from "../clusters/connector.ts";
-import { agentRequester, dispatcherRequester } from "./requesters.ts";
+import { agentRequester, dispatcherRequester, nodeHttp } from "./requesters.ts";
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
@@ -195,7 +195,7 @@ export class ConnectionPools {
           created.opened++;
         });
       } else {
-        const agent = new HttpAgent(agentOptions);
+        const agent = new (nodeHttp().Agent)(agentOptions);
         created = { identity, agent, opened: 0 };
         countSockets(agent, created);
       }

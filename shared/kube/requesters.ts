@@ -1,10 +1,20 @@
-import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import type { Agent as HttpAgent, IncomingMessage } from "node:http";
 import type { Dispatcher } from "undici";
 import type { KubeRequester, KubeResponse } from "./http.ts";
 
 /** The two ways a pool sends a GET (http.ts picks one per cluster); both collect the body whole. */
 
 const USER_AGENT = "helm-status-lambda";
+
+/**
+ * node:http through process.getBuiltinModule, not an ESM import: importing it builds the module's ESM facade,
+ * which reads every export, and its lazy `WebSocket`/`CloseEvent`/`MessageEvent` getters load Node's internal
+ * undici — about 50 ms of a Lambda cold start (docs/bench.md) for servers that are plain http:// only
+ * (kubectl proxy, local tests).
+ */
+export function nodeHttp(): typeof import("node:http") {
+  return process.getBuiltinModule("node:http");
+}
 
 /** Plain `http://` servers (kubectl proxy, local test servers): Node's keep-alive Agent, no TLS involved. */
 export function agentRequester(server: string, headers: Record<string, string>, agent: HttpAgent): KubeRequester {
@@ -15,7 +25,7 @@ export function agentRequester(server: string, headers: Record<string, string>, 
     get: (pathAndQuery, accept, signal) =>
       new Promise<KubeResponse>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);
-        const req = httpRequest({
+        const req = nodeHttp().request({
           agent,
           protocol: url.protocol,
           hostname: url.hostname.replace(/^\[|\]$/g, ""),
