@@ -50,6 +50,7 @@ import {
   timedHelmVersion,
 } from "./lib.ts";
 import { bundleFigures } from "./status-bundle.ts";
+import { cannedComparison } from "./status-canned.ts";
 import { type BenchContext, coldStatus, scaling } from "./status-cold-scale.ts";
 import { apiUnderLoad, manyStatuses } from "./status-load.ts";
 import { cliStatusPeakRss } from "./status-rss.ts";
@@ -308,6 +309,8 @@ async function main(): Promise<void> {
 
     const ctx: BenchContext = { sim: simulator, cluster, clusterName: CLUSTER, store, limitMs: l };
     const section = (lines: string[]) => process.stdout.write(`${lines.join("\n")}\n`);
+    const canned = await cannedComparison(ctx, reader, { name: "bench", namespace: "bench" }, LATENCY_MS);
+    section(canned.lines);
     const cold = await coldStatus(ctx, { name: "bench", namespace: "bench" });
     section(cold.lines);
     const scale = await scaling(ctx, (name, namespace) => status(name, namespace), [10, 40, 160, 640]);
@@ -341,6 +344,7 @@ async function main(): Promise<void> {
     section([
       "targets (issue #12), this run",
       target("warm 40-resource status: engine / limit", `${(e / l).toFixed(2)}x`, "<= 1.3x", e / l <= 1.3),
+      `  ${"  the same against canned answers".padEnd(44)}${`${canned.engineOverLimit.toFixed(2)}x`.padStart(12)}   (no target: the engine's own part, no simulator work)`,
       samples.helm.length
         ? target("warm: helm v4 / engine", `${(h / e).toFixed(1)}x`, ">= 25x", h / e >= 25)
         : "  warm: helm v4 / engine                      n/a (no helm)",
