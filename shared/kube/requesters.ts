@@ -9,8 +9,8 @@ const USER_AGENT = "helm-status-lambda";
 /**
  * node:http through process.getBuiltinModule, not an ESM import: importing it builds the module's ESM facade,
  * which reads every export, and its lazy `WebSocket`/`CloseEvent`/`MessageEvent` getters load Node's internal
- * undici — about 50 ms of a Lambda cold start (docs/bench.md) for servers that are plain http:// only
- * (kubectl proxy, local tests).
+ * undici: 30–50 ms of a cold import (docs/bench.md), while only plain http:// servers (kubectl proxy, local
+ * tests) use node:http here at all.
  */
 export function nodeHttp(): typeof import("node:http") {
   return process.getBuiltinModule("node:http");
