@@ -36,7 +36,6 @@ import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/init-table.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
-import { detectCpuMs, driftInputs } from "./drift-cost.ts";
 import {
   benchRelease,
   floors,
@@ -45,7 +44,6 @@ import {
   median,
   memoryGrowth,
   memoryLine,
-  spread,
   timed,
   timedHelmVersion,
 } from "./lib.ts";
@@ -53,6 +51,7 @@ import { bundleFigures } from "./status-bundle.ts";
 import { cannedComparison } from "./status-canned.ts";
 import { type BenchContext, coldStatus, scaling } from "./status-cold-scale.ts";
 import { apiUnderLoad, manyStatuses } from "./status-load.ts";
+import { driftAlone, driftCost, type Sample, sampleRow, targetLines, zero } from "./status-report.ts";
 import { cliStatusPeakRss } from "./status-rss.ts";
 
 const LATENCY_MS = 20;
@@ -65,23 +64,6 @@ const STORE_WARM_MAX_MS = 15_000;
 const CLUSTER = "bench";
 /** Everything must be over well within this: a hung piece fails the bench instead of stalling it. */
 const WATCHDOG_MS = 8 * 60_000;
-
-interface Sample {
-  ms: number;
-  requests: number;
-  maxInFlight: number;
-  discovery: number;
-  /** The main thread's event loop busy time (ELU active, wall clock: includes time the OS ran something else). */
-  busyMs?: number;
-  /** CPU time the main thread itself used (user + system). */
-  cpuMs?: number;
-  /** CPU time the simulator's thread used meanwhile (the API server's side). */
-  simCpuMs?: number;
-  /** In flight as the engine counts them (the simulator's own count can be one higher: see docs/bench.md). */
-  engineMaxInFlight?: number;
-  /** TCP+TLS connections the engine's HTTP client opened during the run (0 when its pool is warm). */
-  connects?: number;
-}
 
 const watchdog = setTimeout(() => {
   process.stderr.write(`bench: not finished after ${WATCHDOG_MS / 1000} s, giving up\n`);
@@ -247,36 +229,28 @@ async function main(): Promise<void> {
     const l = median(samples.limit.map((s) => s.ms));
     const h = median(samples.helm.map((s) => s.ms));
     const hs = median(samples.helmStart.map((s) => s.ms));
-    const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms`;
-    const row = (label: string, list: Sample[], note = "") => {
-      const last = list.at(-1) ?? zero();
-      const engine = last.engineMaxInFlight !== undefined;
-      const med = (pick: (x: Sample) => number | undefined) => median(list.map((x) => pick(x) ?? 0)).toFixed(0);
-      const inFlight = engine ? `${last.engineMaxInFlight} (simulator saw ${last.maxInFlight})` : `${last.maxInFlight}`;
-      const busy = engine
-        ? `; CPU: engine ${med((x) => x.cpuMs)} ms (event loop busy ${med((x) => x.busyMs)} ms), simulator ${med((x) => x.simCpuMs)} ms; new connections ${list.reduce((n, x) => n + (x.connects ?? 0), 0)}`
-        : "";
-      const times = `${fmt(median(list.map((x) => x.ms)))}  (${spread(list.map((x) => x.ms))})`;
-      return `  ${label.padEnd(26)}${times}  requests ${last.requests} (discovery ${last.discovery}), max in flight ${inFlight}${busy}${note}`;
-    };
     const out = [
       `machine: ${loadBefore}`,
       `status of a ${smallReport.resources.length + smallReport.missing.length}-resource release (10 selectors, ${smallReport.counters.requests} reads by the engine), API latency +${LATENCY_MS} ms per request,`,
       `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
-      row("engine (one wave)", samples.engine),
-      row("  the same, --no-drift", samples.noDrift),
-      row("engine (concurrency 16)", samples.engine16),
-      row("engine (concurrency 1)", samples.serial),
+      sampleRow("engine (one wave)", samples.engine),
+      sampleRow("  the same, --no-drift", samples.noDrift),
+      sampleRow("engine (concurrency 16)", samples.engine16),
+      sampleRow("engine (concurrency 1)", samples.serial),
       samples.helm.length
-        ? row(
+        ? sampleRow(
             `helm ${helmVersion} status`,
             samples.helm,
             `; process start included (helm version alone: ${hs.toFixed(0)} ms)`,
           )
         : "  helm v4 status            (no helm binary: skipped)",
-      row("limit (1 read + 1 RTT)", samples.limit),
-      row("  of which the store read", samples.store, " (one GetItem on DynamoDB Local: the body is inline in LATEST)"),
-      row("  of which the API RTT", samples.rtt),
+      sampleRow("limit (1 read + 1 RTT)", samples.limit),
+      sampleRow(
+        "  of which the store read",
+        samples.store,
+        " (one GetItem on DynamoDB Local: the body is inline in LATEST)",
+      ),
+      sampleRow("  of which the API RTT", samples.rtt),
       "ratios (from the medians above)",
       samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
       `  serial / engine           ${(s / e).toFixed(1)}x`,
@@ -294,8 +268,8 @@ async function main(): Promise<void> {
         simulatorCpu: median(samples.engine.map((x) => x.simCpuMs ?? 0)),
       }),
       `scale: ${largeReport.resources.length + largeReport.missing.length}-resource release (${largeReport.counters.requests} reads), engine only, median (min–max) of ${LARGE_RUNS}`,
-      row("engine (cap 64)", largeSamples),
-      row("  the same, --no-drift", largeNoDrift),
+      sampleRow("engine (cap 64)", largeSamples),
+      sampleRow("  the same, --no-drift", largeNoDrift),
       driftCost("40 resources", samples.engine, samples.noDrift),
       driftCost("300 resources", largeSamples, largeNoDrift),
       ...driftAlone(smallReport, small.manifest ?? "", median(samples.noDrift.map((x) => x.cpuMs ?? 0))),
@@ -339,81 +313,27 @@ async function main(): Promise<void> {
     });
     section(bundled.lines);
     await cluster.faults.clear();
-    const target = (label: string, value: string, goal: string, met: boolean) =>
-      `  ${label.padEnd(44)}${value.padStart(12)}   target ${goal.padEnd(10)} ${met ? "met" : "NOT met"}`;
-    section([
-      "targets (issue #12), this run",
-      target("warm 40-resource status: engine / limit", `${(e / l).toFixed(2)}x`, "<= 1.3x", e / l <= 1.3),
-      `  ${"  the same against canned answers".padEnd(44)}${`${canned.engineOverLimit.toFixed(2)}x`.padStart(12)}   (no target: the engine's own part, no simulator work)`,
-      samples.helm.length
-        ? target("warm: helm v4 / engine", `${(h / e).toFixed(1)}x`, ">= 25x", h / e >= 25)
-        : "  warm: helm v4 / engine                      n/a (no helm)",
-      target("cold: engine / limit", `${cold.engineOverLimit.toFixed(2)}x`, "<= 2.5x", cold.engineOverLimit <= 2.5),
-      target(
-        "cold (registry endpoint + CA): engine / limit",
-        `${cold.withFactsOverLimit.toFixed(2)}x`,
-        "<= 2.5x",
-        cold.withFactsOverLimit <= 2.5,
-      ),
-      target("cold: discovery requests (built-in kinds)", String(cold.discovery), "0", cold.discovery === 0),
-      ...[10, 40, 160, 640].map((n) =>
-        target(
-          `engine CPU per read, N=${n}`,
-          `${scale.cpuPerRead[n].toFixed(3)} ms`,
-          "<= 0.3 ms",
-          scale.cpuPerRead[n] <= 0.3,
-        ),
-      ),
-      target(
-        "per-cluster limit honoured (engine max in flight)",
-        `${many.maxInFlight}`,
-        `<= ${many.limit}`,
-        many.maxInFlight <= many.limit,
-      ),
-      target("429 storm: statuses with errors", String(many.stormErrors), "0", many.stormErrors === 0),
-      `  ${"statuses/s calm -> 429 storm".padEnd(44)}${`${many.perSecond.toFixed(1)} -> ${many.stormPerSecond.toFixed(1)}`.padStart(12)}`,
-      target(
-        "handler import / bare SDK import",
-        `${bundled.importRatio.toFixed(2)}x`,
-        "<= 2x",
-        bundled.importRatio <= 2,
-      ),
-      target("API zip", `${bundled.zippedMb.toFixed(2)} MB`, "<= 1.5 MB", bundled.zippedMb <= 1.5),
-      `  ${"Lambda cold start (import + first status) / (SDK import + limit)".padEnd(44)}${bundled.coldStartOverFloor === undefined ? "n/a" : `${bundled.coldStartOverFloor.toFixed(2)}x`.padStart(12)}   (no target: the end-to-end view)`,
-      `  ${"marginal engine CPU per read".padEnd(44)}${`${scale.marginal.toFixed(3)} ms`.padStart(12)}   (no target: N=10's figure is mostly fixed cost)`,
-      target("cli status peak RSS, 5 MB manifest", `${rss.peakMb.toFixed(0)} MB`, "<= 256 MB", rss.peakMb <= 256),
-      target("local API under 200 clients: 5xx", String(api.fiveHundreds), "0", api.fiveHundreds === 0),
-      `  ${"local API RSS before -> after".padEnd(44)}${`${api.rssBeforeMb.toFixed(0)} -> ${api.rssAfterMb.toFixed(0)} MB`.padStart(12)}`,
-      `machine after: ${machineLoad()}`,
-    ]);
+    section(
+      targetLines({
+        warm: {
+          engine: e,
+          limit: l,
+          helm: samples.helm.length ? h : undefined,
+          cannedOverLimit: canned.engineOverLimit,
+        },
+        cold,
+        scale,
+        many,
+        bundled,
+        rss,
+        api,
+        machineAfter: machineLoad(),
+      }),
+    );
   } finally {
     await Promise.allSettled([kube?.close(), rttPools.close()]);
     await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
   }
-}
-
-/** What comparing live objects with the manifest adds to the engine's CPU per status (docs/drift.md). */
-function driftCost(label: string, withDrift: Sample[], without: Sample[]): string {
-  const on = median(withDrift.map((x) => x.cpuMs ?? 0));
-  const off = median(without.map((x) => x.cpuMs ?? 0));
-  const share = off > 0 ? ((on - off) / off) * 100 : 0;
-  return `  drift A/B, ${label.padEnd(15)} CPU per status ${on.toFixed(1)} ms with drift, ${off.toFixed(1)} ms without: ${share >= 0 ? "+" : ""}${share.toFixed(1)}% (within run-to-run noise)`;
-}
-
-function driftAlone(report: StatusReport, manifest: string, engineCpuMs: number): string[] {
-  const { clean, drifted } = driftInputs(report, manifest);
-  const share = (ms: number) =>
-    `${((ms / engineCpuMs) * 100).toFixed(1)}% of the engine's ${engineCpuMs.toFixed(0)} ms`;
-  const a = detectCpuMs(clean);
-  const b = detectCpuMs(drifted);
-  return [
-    `  drift alone, measured      ${clean.length} objects as read: ${a.ms.toFixed(2)} ms CPU per status (${share(a.ms)})`,
-    `                             every Deployment drifted (${b.fields} fields, managedFields read): ${b.ms.toFixed(2)} ms (${share(b.ms)})`,
-  ];
-}
-
-function zero(): Sample {
-  return { ms: 0, requests: 0, maxInFlight: 0, discovery: 0 };
 }
 
 function mb(bytes: number): string {
