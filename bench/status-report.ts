@@ -100,12 +100,7 @@ export function targetLines({ warm, cold, scale, many, bundled, rss, api, machin
           warm.helm / warm.engine >= 25,
         )
       : "  warm: helm v4 / engine                      n/a (no helm)",
-    target(
-      "cold: engine / limit",
-      `${cold.engineOverLimit.toFixed(2)}x`,
-      "<= 2.5x",
-      cold.engineOverLimit <= 2.5,
-    ),
+    target("cold: engine / limit", `${cold.engineOverLimit.toFixed(2)}x`, "<= 2.5x", cold.engineOverLimit <= 2.5),
     target(
       "cold (registry endpoint + CA): engine / limit",
       `${cold.withFactsOverLimit.toFixed(2)}x`,
