@@ -131,13 +131,13 @@ export async function readRelatedPods(
       if (table.rows.some((row) => !isRecord(row.object))) {
         await Promise.all(
           members.map(async (member) => {
-            results.set(member, { ...member, ...(await read(member.namespace, single(member).labelSelector)) });
+            results.set(member, { ...member, ...(await read(member.namespace, equalitySelector(member.selector))) });
           }),
         );
         return;
       }
       for (const member of members) {
-        const rows = table.rows.filter((row) => selects(member.selector, row.object));
+        const rows = table.rows.filter((row) => labelsMatch(member.selector, row.object));
         results.set(member, { ...member, ...answer, table: { ...table, rows } });
       }
     }),
@@ -156,16 +156,20 @@ function shared(members: RelatedPods[], varying: string): PodsList {
 }
 
 function single(related: RelatedPods): PodsList {
-  const selector = related.selector;
-  const labelSelector = Object.keys(selector)
+  return { namespace: related.namespace, labelSelector: equalitySelector(related.selector), members: [related] };
+}
+
+/** Helm's own form of a selector: keys sorted, `k=v,…`. */
+function equalitySelector(selector: Record<string, string>): string {
+  return Object.keys(selector)
     .sort()
     .map((key) => `${key}=${selector[key]}`)
     .join(",");
-  return { namespace: related.namespace, labelSelector, members: [related] };
 }
 
-function selects(selector: Record<string, string>, pod: unknown): boolean {
-  const metadata = isRecord(pod) && isRecord(pod.metadata) ? pod.metadata : undefined;
+/** Whether an object's labels carry every `key: value` of a matchLabels selector (equality only, like Helm). */
+export function labelsMatch(selector: Record<string, string>, object: unknown): boolean {
+  const metadata = isRecord(object) && isRecord(object.metadata) ? object.metadata : undefined;
   const labels = metadata && isRecord(metadata.labels) ? metadata.labels : {};
   for (const key in selector) if (labels[key] !== selector[key]) return false;
   return true;

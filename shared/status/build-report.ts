@@ -2,6 +2,7 @@ import { type DriftObject, detectDrift } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
 import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
+import { labelsMatch } from "../kube/related-pods.ts";
 import type { Release } from "../release/model.ts";
 import { redactManifest } from "./redact.ts";
 import {
@@ -199,9 +200,9 @@ function podsSelectedBy(workload: Record<string, unknown>, pods: Record<string, 
   if (!matchLabels || Object.keys(matchLabels).length === 0) return [];
   const namespace = (workload.metadata as { namespace?: string } | undefined)?.namespace;
   return pods.filter((pod) => {
-    const metadata = pod.metadata as { namespace?: string; labels?: Record<string, string> } | undefined;
+    const metadata = pod.metadata as { namespace?: string } | undefined;
     if (namespace && metadata?.namespace && metadata.namespace !== namespace) return false;
-    return Object.entries(matchLabels).every(([key, value]) => metadata?.labels?.[key] === value);
+    return labelsMatch(matchLabels, pod);
   });
 }
 
