@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { LocalJwtAuthorizer } from "./jwt-authorizer.ts";
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -27,6 +28,8 @@ export interface LocalServerOptions {
    * RSS growing with every extra connection pool in use).
    */
   maxConcurrency?: number;
+  /** API Gateway's JWT authorizer for the routes under its path prefix (local/jwt-authorizer.ts); none: no check. */
+  jwt?: Pick<LocalJwtAuthorizer, "pathPrefix" | "verify">;
 }
 
 export interface LocalServer {
@@ -43,7 +46,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const timeoutMs = options.timeoutMs ?? 29_000;
   const slots = new Slots(options.maxConcurrency ?? 16);
   const server: Server = createServer((req, res) => {
-    serve(req, res, options.handler, timeoutMs, slots).catch((error) => {
+    serve(req, res, options.handler, timeoutMs, slots, options.jwt).catch((error) => {
       process.stderr.write(`local server: ${(error as Error).stack ?? error}\n`);
       if (res.headersSent) {
         res.destroy();
@@ -111,6 +114,7 @@ async function serve(
   handler: LambdaHttpHandler,
   timeoutMs: number,
   slots: Slots,
+  jwt?: LocalServerOptions["jwt"],
 ) {
   const arrived = Date.now();
   const chunks: Buffer[] = [];
@@ -129,6 +133,21 @@ async function serve(
     chunks.push(chunk as Buffer);
   }
   const event = toApiGatewayEvent(req, Buffer.concat(chunks));
+  if (jwt && event.rawPath.startsWith(jwt.pathPrefix)) {
+    const verified = await jwt.verify(event.headers.authorization);
+    if (!verified) {
+      // API Gateway's own answer for a missing or refused token (the function is never called).
+      const body = JSON.stringify({ message: "Unauthorized" });
+      res.writeHead(401, {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+        "www-authenticate": "Bearer",
+      });
+      res.end(body);
+      return;
+    }
+    (event.requestContext as { authorizer?: unknown }).authorizer = { jwt: verified };
+  }
   const result = await slots.run(async () => {
     if (res.destroyed) return undefined; // the client gave up while waiting
     const context = lambdaContext(Math.max(0, timeoutMs - (Date.now() - arrived)));

@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { buildDashboard } from "../dashboard/build.ts";
 import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
@@ -25,6 +26,7 @@ import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
 import { seedDemo } from "./demo/seed.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
+import { type LocalJwtAuthorizer, localJwtAuthorizer } from "./jwt-authorizer.ts";
 import { startLocalServer } from "./server.ts";
 import { startSimulatedEks } from "./sim/index.ts";
 
@@ -108,6 +110,11 @@ async function main(): Promise<void> {
     }
   }
 
+  // The dashboard on the same port: its client built now, sign-in off unless an OIDC issuer is configured.
+  const dashboard = await buildDashboard();
+  env.DASHBOARD_ASSETS_DIR = dashboard.dir;
+  env.DASHBOARD_AUTH ??= env.DASHBOARD_OIDC_ISSUER?.trim() ? "jwt" : "off";
+
   const deps = apiDepsFromEnv(env);
   started.push({ name: "kube reader", stop: () => deps.kube.close() });
   if (sim) {
@@ -125,7 +132,8 @@ async function main(): Promise<void> {
   const api = createApiHandler(deps);
   let chat: LocalChatops | undefined;
   const handler: typeof api = (event, context) => chat?.handle(event) ?? api(event, context);
-  const server = await startLocalServer({ handler, port }).catch((error) => {
+  const jwt = deps.dashboard?.auth === "jwt" ? localJwtAuthorizer(env) : undefined;
+  const server = await startLocalServer({ handler, port, jwt }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new Error(`port ${port} on 127.0.0.1 is in use: set PORT to another port (PORT=0 picks a free one)`);
     }
@@ -142,10 +150,21 @@ async function main(): Promise<void> {
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));
+  printDashboard(server.url, deps.dashboard?.auth ?? "jwt", jwt);
   printChatTour(server.url, chat);
   const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
   started.push({ name: "audits", stop: () => audit.stop() });
   printAuditTour(server.url, audit);
+}
+
+function printDashboard(url: string, auth: "jwt" | "off", jwt: LocalJwtAuthorizer | undefined): void {
+  out();
+  out(`Dashboard ready on ${url}/dashboard/`);
+  out(
+    auth === "off"
+      ? "  sign-in off (set DASHBOARD_OIDC_ISSUER and DASHBOARD_OIDC_CLIENT_ID to sign in; DASHBOARD_ACCESS maps groups to clusters)"
+      : `  sign-in with ${jwt?.issuer}: tokens checked here as API Gateway's JWT authorizer would (audience ${jwt?.audience.join(", ")})`,
+  );
 }
 
 function printAuditTour(url: string, audit: LocalAudit): void {

@@ -18,9 +18,9 @@ interface Edge {
 
 function edges(): Edge[] {
   const found: Edge[] = [];
-  for (const top of ["shared", "functions", "bin", "local"]) {
+  for (const top of ["shared", "functions", "bin", "local", "dashboard"]) {
     for (const entry of readdirSync(join(ROOT, top), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith(".ts")) continue;
+      if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || entry.parentPath.includes("node_modules")) continue;
       const file = join(entry.parentPath, entry.name);
       const from = relative(ROOT, file);
       for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
@@ -44,6 +44,12 @@ function violation({ from, to }: Edge): string | undefined {
     return "a function imports only its own folder and functions/_shared/, never another function";
   }
   if (from.startsWith("local/sim/") && !to.startsWith("local/sim/")) return "local/sim/ stands alone";
+  if (source === "dashboard" && target !== "dashboard") {
+    return "dashboard/ (the browser client) imports only dashboard/ and npm packages";
+  }
+  if (target === "dashboard" && source !== "dashboard" && !(source === "local" && to === "dashboard/build.ts")) {
+    return "nothing ships the browser client's code: only local/ may import dashboard/build.ts (to build it)";
+  }
   return undefined;
 }
 
@@ -62,6 +68,9 @@ test("the rules catch what they forbid", () => {
   assert.ok(violation({ from: "functions/chatops/handler.ts", to: "functions/api/deps.ts" }));
   assert.ok(violation({ from: "functions/api/app.ts", to: "bin/lib/run.ts" }));
   assert.ok(violation({ from: "local/sim/cli.ts", to: "shared/errors.ts" }));
+  assert.ok(violation({ from: "dashboard/src/api.ts", to: "shared/errors.ts" }));
+  assert.ok(violation({ from: "functions/api/app.ts", to: "dashboard/src/route.ts" }));
+  assert.equal(violation({ from: "local/start.ts", to: "dashboard/build.ts" }), undefined);
   assert.equal(violation({ from: "functions/audit/worker.ts", to: "functions/_shared/runtime.ts" }), undefined);
   assert.equal(violation({ from: "bin/lib/store.ts", to: "local/dynamodb-local.ts" }), undefined);
 });

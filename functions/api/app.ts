@@ -2,18 +2,21 @@ import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import httpRouterHandler from "@middy/http-router";
 import { telemetryMiddlewares } from "../_shared/telemetry.ts";
+import { LOCKED_DASHBOARD } from "./dashboard-config.ts";
 import { MethodNotAllowedError, RouteNotFoundError } from "./errors.ts";
 import { compression } from "./middleware/compression.ts";
 import { domainErrorsToHttp } from "./middleware/error-mapping.ts";
 import { responseSizeLimit } from "./middleware/response-limit.ts";
 import { requestTelemetry } from "./middleware/telemetry.ts";
 import { type RouteDefinition, templateMatcher } from "./route.ts";
+import { dashboardRoutes } from "./routes/dashboard.ts";
 import { historyRoutes } from "./routes/history.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
 import { statusRoutes } from "./routes/status.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
+import { dashboardMount } from "./viewer.ts";
 
 /** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
 export function createRoutes(deps: ApiDeps): RouteDefinition[] {
@@ -23,6 +26,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...statusRoutes(deps),
     ...importRoutes(deps),
     ...historyRoutes(deps),
+    ...dashboardRoutes(deps),
   ];
 }
 
@@ -57,6 +61,7 @@ export function createApiHandler(deps: ApiDeps): ApiHandler {
     .use(responseSizeLimit(deps.settings.maxResponseBytes))
     .use(compression())
     .use(domainErrorsToHttp(deps.logger))
+    .use(dashboardMount(deps.dashboard ?? LOCKED_DASHBOARD))
     .handler(router as unknown as ApiHandler);
   return handler as unknown as ApiHandler;
 }

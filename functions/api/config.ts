@@ -1,5 +1,6 @@
 import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
 import { type Env, intSettings, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import { type DashboardConfig, dashboardConfigFromEnv } from "./dashboard-config.ts";
 
 /**
  * The API function's own settings, read once at cold start. A bad value stops
@@ -39,6 +40,8 @@ export interface ApiConfig extends RuntimeConfig {
   settings: ApiSettings;
   /** SNAPSHOTS_TABLE, SNAPSHOT_RETENTION_DAYS: the history routes' table. */
   snapshots: SnapshotsConfig;
+  /** The dashboard: sign-in, access map, static files (docs/dashboard.md). */
+  dashboard: DashboardConfig;
 }
 
 /** Reads and validates the whole configuration, reporting every problem at once, each named by its variable. */
@@ -47,6 +50,7 @@ export function apiConfigFromEnv(env: Env): ApiConfig {
     ...runtimeConfigReaders(env, API_SERVICE_NAME),
     settings: () => apiSettingsFromEnv(env),
     snapshots: () => snapshotsConfigFromEnv(env),
+    dashboard: () => dashboardConfigFromEnv(env),
   });
 }
 

@@ -1,7 +1,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { Grants } from "../../shared/access/grants.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
+import type { DashboardConfig } from "./dashboard-config.ts";
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -27,11 +29,15 @@ export interface ApiContext extends Context {
   /** Set by the compression middleware for @middy/http-content-encoding. */
   preferredEncoding?: string;
   preferredEncodings?: string[];
+  /** A dashboard request (functions/api/viewer.ts): who signed in, and what they may read (none: sign-in off). */
+  viewer?: { subject: string; grants?: Grants };
 }
 
 /** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
 export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
   settings: ApiSettings;
+  /** The dashboard's settings; absent (tests): sign-in required, nobody granted anything. */
+  dashboard?: DashboardConfig;
   /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
   snapshots?: SnapshotStore;
 }

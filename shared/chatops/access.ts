@@ -20,10 +20,18 @@
  * Several bindings may match one request: the grants add up, and the defaults
  * come from the first matching binding that has them (file order).
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import {
+  asRecord,
+  attempt,
+  Grants,
+  includes,
+  type Names,
+  parseGrant,
+  parseNames,
+  parseRuleDocument,
+  readRuleDocument,
+} from "../access/grants.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import { firstLine } from "../values.ts";
 import { ChatopsConfigError } from "./errors.ts";
 
 export type ChatPlatform = "slack" | "teams";
@@ -35,8 +43,6 @@ export interface ChatCaller {
   channel: string;
   user: string;
 }
-
-type Names = "*" | readonly string[];
 
 export interface AccessBinding {
   team: string;
@@ -54,41 +60,18 @@ export interface AccessMap {
 
 export const EMPTY_ACCESS: AccessMap = { slack: [], teams: [] };
 
-/** What one caller may do, resolved once per request. */
-export class ChannelAccess {
+/** What one caller may do, resolved once per request: the matching bindings' grants and the channel's defaults. */
+export class ChannelAccess extends Grants {
   readonly #bindings: readonly AccessBinding[];
   constructor(bindings: readonly AccessBinding[]) {
+    super(bindings);
     this.#bindings = bindings;
-  }
-  /** No binding matched: the channel (or user) may read nothing. */
-  get none(): boolean {
-    return this.#bindings.length === 0;
   }
   get defaults(): { cluster?: string; namespace?: string } {
     return {
       cluster: this.#bindings.find((b) => b.defaults.cluster)?.defaults.cluster,
       namespace: this.#bindings.find((b) => b.defaults.namespace)?.defaults.namespace,
     };
-  }
-  /** May read `namespace` of `cluster` (no namespace: any namespace at all of it). */
-  allows(cluster: string, namespace?: string): boolean {
-    return this.#bindings.some(
-      (b) => includes(b.clusters, cluster) && (namespace === undefined || includes(b.namespaces, namespace)),
-    );
-  }
-  /** The namespaces of `cluster` this caller may read ("*" for all). */
-  namespacesOf(cluster: string): "*" | Set<string> {
-    const names = new Set<string>();
-    for (const b of this.#bindings) {
-      if (!includes(b.clusters, cluster)) continue;
-      if (b.namespaces === "*") return "*";
-      for (const ns of b.namespaces) names.add(ns);
-    }
-    return names;
-  }
-  /** The clusters (of `known`) this caller may read at least one namespace of. */
-  clustersOf(known: readonly string[]): string[] {
-    return known.filter((cluster) => this.allows(cluster));
   }
 }
 
@@ -104,40 +87,17 @@ export function resolveAccess(map: AccessMap, caller: ChatCaller): ChannelAccess
   );
 }
 
-function includes(names: Names, name: string): boolean {
-  return names === "*" || names.includes(name);
-}
-
 /** CHATOPS_ACCESS (inline) or CHATOPS_ACCESS_FILE; neither is the empty map (everything denied). */
 export function loadAccessMap(env: Record<string, string | undefined>): AccessMap {
-  const inline = env.CHATOPS_ACCESS?.trim() ? env.CHATOPS_ACCESS : undefined;
-  const file = env.CHATOPS_ACCESS_FILE?.trim() ? env.CHATOPS_ACCESS_FILE : undefined;
-  if (inline !== undefined && file !== undefined) {
-    throw new ChatopsConfigError("both CHATOPS_ACCESS and CHATOPS_ACCESS_FILE are set: set only one of them");
-  }
-  if (inline !== undefined) return parseAccessMap(inline, "CHATOPS_ACCESS");
-  if (file === undefined) return EMPTY_ACCESS;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ChatopsConfigError(`CHATOPS_ACCESS_FILE ${file}: cannot read the file (${reason})`, { cause: error });
-  }
-  return parseAccessMap(text, `CHATOPS_ACCESS_FILE ${file}`);
+  const document = readRuleDocument(env, "CHATOPS_ACCESS", "CHATOPS_ACCESS_FILE", ChatopsConfigError);
+  return document ? parseAccessMap(document.text, document.source) : EMPTY_ACCESS;
 }
 
 const BINDING_FIELDS = ["team", "tenant", "channel", "channels", "users", "clusters", "namespaces", "defaults"];
 
 /** Parses and validates the whole document, reporting every problem at once. */
 export function parseAccessMap(text: string, source: string): AccessMap {
-  let document: unknown;
-  try {
-    document = parse(text, { uniqueKeys: true, prettyErrors: false, maxAliasCount: 0 });
-  } catch (error) {
-    const reason = firstLine(error);
-    throw new ChatopsConfigError(`${source}: not valid JSON or YAML: ${reason}`, { cause: error });
-  }
+  const document = parseRuleDocument(text, source, ChatopsConfigError);
   if (document === null || document === undefined) return EMPTY_ACCESS;
   const problems: string[] = [];
   if (typeof document !== "object" || Array.isArray(document)) {
@@ -170,11 +130,8 @@ function parseBinding(
   where: string,
   problems: string[],
 ): AccessBinding | undefined {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) {
-    problems.push(`${where}: expected an object {team, channels, clusters, ...}`);
-    return undefined;
-  }
-  const record = item as Record<string, unknown>;
+  const record = asRecord(item, where, "an object {team, channels, clusters, ...}", problems);
+  if (!record) return undefined;
   const before = problems.length;
   for (const key of Object.keys(record)) {
     if (!BINDING_FIELDS.includes(key)) problems.push(`${where}: unknown field "${key}"`);
@@ -189,20 +146,18 @@ function parseBinding(
   if (record.channel !== undefined && record.channels !== undefined) {
     problems.push(`${where}: give "channel" or "channels", not both`);
   }
-  const channels = names(
+  const channels = parseNames(
     record.channels ?? (typeof record.channel === "string" ? [record.channel] : record.channel),
     `${where}.channels`,
     problems,
     true,
   );
-  const clusters = names(record.clusters, `${where}.clusters`, problems, true, (name) => validateClusterName(name));
-  const namespaces =
-    record.namespaces === undefined
-      ? "*"
-      : names(record.namespaces, `${where}.namespaces`, problems, true, (name) => validateNamespace(name));
+  const grant = parseGrant(record, where, problems);
+  const clusters = grant?.clusters;
+  const namespaces = grant?.namespaces;
   let users: string[] | undefined;
   if (record.users !== undefined) {
-    const list = names(record.users, `${where}.users`, problems, false);
+    const list = parseNames(record.users, `${where}.users`, problems, false);
     if (list === "*") problems.push(`${where}.users: leave it out to allow every user`);
     else users = [...(list ?? [])];
   }
@@ -233,39 +188,4 @@ function parseBinding(
   }
   if (problems.length > before || !channels || !clusters || !namespaces) return undefined;
   return { team: (team as string).trim(), channels, ...(users ? { users } : {}), clusters, namespaces, defaults };
-}
-
-function names(
-  value: unknown,
-  where: string,
-  problems: string[],
-  required: boolean,
-  validate?: (name: string) => string,
-): Names | undefined {
-  if (value === undefined || value === null) {
-    if (required) problems.push(`${where}: required (a list of names, or "*")`);
-    return undefined;
-  }
-  if (value === "*") return "*";
-  const list = typeof value === "string" ? [value] : value;
-  if (!Array.isArray(list) || list.some((name) => typeof name !== "string" || name.trim() === "")) {
-    problems.push(`${where}: expected a list of names, or "*"`);
-    return undefined;
-  }
-  if (list.includes("*")) return "*";
-  const out: string[] = [];
-  for (const name of list as string[]) {
-    const checked = validate ? attempt(() => validate(name), where, problems) : name.trim();
-    if (checked) out.push(checked);
-  }
-  return out;
-}
-
-function attempt<T>(read: () => T, where: string, problems: string[]): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    problems.push(`${where}: ${(error as Error).message}`);
-    return undefined;
-  }
 }

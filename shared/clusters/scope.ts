@@ -1,30 +1,44 @@
+import { AccessDeniedError } from "../access/errors.ts";
+import type { Grants } from "../access/grants.ts";
 import type { ClusterSummary } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
 /**
- * Which clusters a use case may serve or accept data for. Every use case that takes a cluster name checks it
- * here before it reads or writes anything, so no adapter (API, CLI, audit worker, chatops) can forget it.
+ * Which clusters (and namespaces) a use case may serve or accept data for. Every use case that takes a cluster
+ * name checks it here before it reads or writes anything, so no adapter (API, CLI, audit worker, chatops, the
+ * dashboard) can forget it.
  *
  * - A registry (`{ list() }`, which every ClusterConnector is): only its clusters; any other is an
  *   UnknownClusterError (404), even for reads that only touch DynamoDB.
+ * - A registry narrowed to a person's `grants` (viewerScope: the dashboard's signed-in caller): first the
+ *   grants (an AccessDeniedError, 403, the same whether the cluster exists or not), then the registry.
  * - `"any"`: no registry is configured, the store alone defines the clusters. Only the CLI passes it, and only
  *   when neither CLUSTERS nor CLUSTERS_FILE is set (its embedded/local mode: `--cluster local`). The rule is
  *   "a registry is enforced whenever one is configured".
  */
-export type ClusterScope = { list(): ClusterSummary[] } | "any";
+export type ClusterScope = { list(): ClusterSummary[]; readonly grants?: Grants } | "any";
 
-export function requireKnownCluster(scope: ClusterScope, cluster: string): void {
+/** `cluster` (and `namespace`, when the read is about one) must be in scope. */
+export function requireKnownCluster(scope: ClusterScope, cluster: string, namespace?: string): void {
   if (scope === "any") return;
+  if (scope.grants && !scope.grants.allows(cluster, namespace)) throw new AccessDeniedError();
   const known = scope.list().map((entry) => entry.name);
   if (!known.includes(cluster)) throw new UnknownClusterError(cluster, { known });
 }
 
-/** Whether `cluster` is in scope, for filtering listings that span clusters. */
-export function inScope(scope: ClusterScope, cluster: string): boolean {
-  return scope === "any" || scope.list().some((entry) => entry.name === cluster);
+/** Whether `cluster` (and `namespace`) is in scope, for filtering listings that span clusters. */
+export function inScope(scope: ClusterScope, cluster: string, namespace?: string): boolean {
+  if (scope === "any") return true;
+  if (scope.grants && !scope.grants.allows(cluster, namespace)) return false;
+  return scope.list().some((entry) => entry.name === cluster);
 }
 
 /** A registry's entries as a scope (names only are compared). */
 export function registryScope(entries: readonly ClusterSummary[]): ClusterScope {
   return { list: () => entries.map(({ name, region }) => ({ name, region })) };
+}
+
+/** The registry as one person may see it: only the clusters their grants reach, every check by their grants. */
+export function viewerScope(registry: { list(): ClusterSummary[] }, grants: Grants): ClusterScope {
+  return { list: () => registry.list().filter((entry) => grants.allows(entry.name)), grants };
 }

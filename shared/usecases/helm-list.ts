@@ -4,7 +4,7 @@
  * the name regex, the label selector, then the sort, the offset and the max. Every adapter (CLI,
  * API, chatops) asks this one use case, so the same query gives the same releases.
  */
-import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
 import { parseLabelSelector } from "../release/label-selector.ts";
 import type { ReleaseKey, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
@@ -71,7 +71,7 @@ export async function helmList(
   const selector = query.selector ? parseLabelSelector(query.selector) : undefined;
   const max = wholeNumber("max", query.max ?? DEFAULT_LIST_MAX, Number.NEGATIVE_INFINITY);
   const offset = wholeNumber("offset", query.offset ?? 0, 0);
-  requireKnownCluster(deps.clusters, cluster);
+  requireKnownCluster(deps.clusters, cluster, namespace);
 
   // "By definition, superseded releases are never shown if only the latest releases are returned":
   // --superseded alone lists every superseded revision instead.
@@ -83,7 +83,10 @@ export async function helmList(
       : deps.store.listReleases({ cluster, namespace, status, statuses }, { limit: 1000, cursor }),
   );
   let releases = candidates.filter(
-    (r) => (!nameFilter || nameFilter.test(r.name)) && (status === undefined || r.status === status),
+    (r) =>
+      inScope(deps.clusters, cluster, r.namespace) &&
+      (!nameFilter || nameFilter.test(r.name)) &&
+      (status === undefined || r.status === status),
   );
   if (selector) {
     const labels = await Promise.all(releases.map((r) => storageLabels(deps.store, r)));

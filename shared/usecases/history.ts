@@ -19,7 +19,7 @@ export async function releaseHistory(
   options: ReleaseHistoryOptions = {},
 ): Promise<Page<HistoryEntry>> {
   const k = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, k.cluster);
+  requireKnownCluster(deps.clusters, k.cluster, k.namespace);
   const page = await deps.store.history(k, { limit: options.max, cursor: options.cursor });
   return { ...page, items: page.items.map(({ config: _config, ...revision }) => revision) };
 }

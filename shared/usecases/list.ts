@@ -21,9 +21,9 @@ export async function listReleases(
     namespace: input.namespace === undefined ? undefined : validateNamespace(input.namespace),
     status: input.status === undefined ? undefined : validateStatus(input.status),
   };
-  if (filter.cluster !== undefined) requireKnownCluster(deps.clusters, filter.cluster);
+  if (filter.cluster !== undefined) requireKnownCluster(deps.clusters, filter.cluster, filter.namespace);
   const page = await deps.store.listReleases(filter, { limit: input.limit, cursor: input.cursor });
   // A listing across clusters shows only the clusters in scope.
-  if (filter.cluster !== undefined || deps.clusters === "any") return page;
-  return { ...page, items: page.items.filter((release) => inScope(deps.clusters, release.cluster)) };
+  if (deps.clusters === "any") return page;
+  return { ...page, items: page.items.filter((release) => inScope(deps.clusters, release.cluster, release.namespace)) };
 }

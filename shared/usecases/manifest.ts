@@ -21,7 +21,7 @@ export async function getManifest(
   revision?: number,
 ): Promise<StoredManifest> {
   const k = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, k.cluster);
+  requireKnownCluster(deps.clusters, k.cluster, k.namespace);
   // Helm's rule: a revision of 0 or less is the latest.
   const wanted = revisionOrLatest(revision);
   const release = wanted === undefined ? await deps.store.getLatest(k) : await deps.store.getRevision(k, wanted);

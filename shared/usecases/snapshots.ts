@@ -95,7 +95,7 @@ export async function listSnapshots(
   request: { since?: string; until?: string } & PageRequest,
 ): Promise<{ snapshots: SnapshotSummary[]; cursor?: string }> {
   const release = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, release.cluster);
+  requireKnownCluster(deps.clusters, release.cluster, release.namespace);
   const now = deps.clock.now();
   const since = parseTime("since", request.since, now);
   const until = parseTime("until", request.until, now);
@@ -109,7 +109,7 @@ export async function listSnapshots(
 /** One snapshot by id; `release`, when given (the API path), must be the id's own. */
 export async function showSnapshot(deps: HistoryDeps, id: string, release?: ReleaseKey): Promise<Snapshot> {
   const parsed = parseSnapshotId(id);
-  requireKnownCluster(deps.clusters, parsed.release.cluster);
+  requireKnownCluster(deps.clusters, parsed.release.cluster, parsed.release.namespace);
   if (
     release &&
     (release.cluster !== parsed.release.cluster ||
@@ -171,14 +171,23 @@ export async function fleetHealth(
     deps.clock.now(),
   );
   // Releases of clusters outside the registry are not shown (the registry is the product's scope).
-  return { ...page, items: page.items.filter((entry) => inScope(deps.clusters, entry.release.cluster)) };
+  return {
+    ...page,
+    items: page.items.filter((entry) => inScope(deps.clusters, entry.release.cluster, entry.release.namespace)),
+  };
 }
 
+/** Audit runs; their cluster lists name only the clusters in scope (the totals are the run's, fleet-wide). */
 export async function listAudits(deps: HistoryDeps, page: PageRequest): Promise<Page<AuditRun>> {
-  return deps.snapshots.listRuns(page);
+  const runs = await deps.snapshots.listRuns(page);
+  return { ...runs, items: runs.items.map((run) => visibleRun(deps.clusters, run)) };
 }
 
 export async function getAudit(deps: HistoryDeps, runId: string): Promise<AuditRun> {
   if (!isRunId(runId)) throw new AuditRunNotFoundError(String(runId).slice(0, 60));
-  return deps.snapshots.getRun(runId);
+  return visibleRun(deps.clusters, await deps.snapshots.getRun(runId));
+}
+
+function visibleRun(scope: ClusterScope, run: AuditRun): AuditRun {
+  return scope === "any" ? run : { ...run, clusters: run.clusters.filter((cluster) => inScope(scope, cluster)) };
 }

@@ -33,6 +33,8 @@ export interface StatusDeps {
   /** Pools, limits, discovery and manifest caches, and the clock (created once per composition root). */
   kube: KubeReader;
   logger: Logger;
+  /** Who may be read (default: the reader's connector, i.e. the registry); the dashboard narrows it per person. */
+  scope?: ClusterScope;
 }
 
 export interface StatusRequest {
@@ -63,7 +65,7 @@ const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
-  const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
+  const release = await loadStatusRelease({ store: deps.store, scope: deps.scope ?? deps.kube.connector }, request);
   return readReleaseState(
     { kube: deps.kube, logger: deps.logger },
     {
@@ -84,7 +86,7 @@ export async function loadStatusRelease(
 ): Promise<Release> {
   const key = parseKey(request);
   // Before the store read: a cluster outside the registry is a 404 even if the store holds data for it.
-  requireKnownCluster(scope, key.cluster);
+  requireKnownCluster(scope, key.cluster, key.namespace);
   // Helm: `version <= 0` means the latest; anything else must be a valid revision number.
   const revision = request.revision;
   const wantLatest = revision === undefined || (typeof revision === "number" && revision <= 0);

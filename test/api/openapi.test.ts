@@ -52,25 +52,49 @@ test("every path parameter in a template is declared, and only those", () => {
   }
 });
 
-test("serverless.yml deploys exactly the router's routes", () => {
+const DASHBOARD_PUBLIC = ["GET /dashboard", "GET /dashboard/config.json", "GET /dashboard/{proxy+}"];
+const DASHBOARD_API = "/dashboard/api";
+
+function deployedEvents() {
   const config = parse(readFileSync(new URL("../../serverless.yml", import.meta.url), "utf8"), {
     customTags: [{ tag: "!Ref", resolve: (value: string) => ({ Ref: value }) }],
-  }) as { functions: { api: { events: { httpApi: { method: string; path: string } }[] } } };
-  const deployed = config.functions.api.events.map((e) => `${e.httpApi.method} ${e.httpApi.path}`).sort();
-  assert.deepEqual(deployed, routerKeys);
+  }) as {
+    functions: {
+      api: { events: { httpApi: { method: string; path: string; authorizer?: { type?: string; name?: string } } }[] };
+    };
+  };
+  return config.functions.api.events.map((e) => e.httpApi);
+}
+
+test("serverless.yml deploys exactly the router's routes (and the dashboard's mount of its GET routes)", () => {
+  const events = deployedEvents();
+  const direct = events.filter((e) => !e.path.startsWith(`${DASHBOARD_API}/`)).map((e) => `${e.method} ${e.path}`);
+  // API Gateway's /dashboard/{proxy+} also serves /dashboard/config.json.
+  assert.deepEqual(
+    direct.sort(),
+    routerKeys.filter((key) => key !== "GET /dashboard/config.json"),
+  );
+  const mounted = events.filter((e) => e.path.startsWith(`${DASHBOARD_API}/`));
+  assert.ok(mounted.length >= 10, "the dashboard's API routes are deployed");
+  for (const e of mounted) {
+    assert.equal(e.method, "GET", `${e.path}: the dashboard only reads`);
+    assert.ok(routerKeys.includes(`GET ${e.path.slice(DASHBOARD_API.length)}`), `${e.path} mounts a router route`);
+  }
 });
 
-test("the document's security matches the deployment: every route requires IAM (SigV4), none is public", () => {
-  const config = parse(readFileSync(new URL("../../serverless.yml", import.meta.url), "utf8"), {
-    customTags: [{ tag: "!Ref", resolve: (value: string) => ({ Ref: value }) }],
-  }) as { functions: { api: { events: { httpApi: { path: string; authorizer?: { type?: string } } }[] } } };
-  for (const { httpApi } of config.functions.api.events) {
-    assert.equal(httpApi.authorizer?.type, "aws_iam", `serverless.yml ${httpApi.path}`);
+test("the document's security matches the deployment: IAM (SigV4) on every API route, the JWT authorizer on the dashboard's mount, only the dashboard's static files public", () => {
+  for (const httpApi of deployedEvents()) {
+    const key = `${httpApi.method} ${httpApi.path}`;
+    if (httpApi.path.startsWith(`${DASHBOARD_API}/`)) assert.equal(httpApi.authorizer?.name, "dashboardJwt", key);
+    else if (DASHBOARD_PUBLIC.includes(key)) assert.equal(httpApi.authorizer, undefined, key);
+    else assert.equal(httpApi.authorizer?.type, "aws_iam", `serverless.yml ${key}`);
   }
   assert.deepEqual(openapi.security, [{ sigv4: [] }]);
   for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, object>>)) {
     for (const [method, operation] of Object.entries(operations)) {
-      assert.ok(!("security" in operation), `${method} ${path} overrides the document's IAM requirement`);
+      const key = `${method.toUpperCase()} ${path}`;
+      if (DASHBOARD_PUBLIC.includes(key)) assert.deepEqual((operation as { security?: unknown }).security, [], key);
+      else assert.ok(!("security" in operation), `${key} overrides the document's IAM requirement`);
     }
   }
 });

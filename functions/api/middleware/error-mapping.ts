@@ -32,6 +32,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 const STATUS_BY_CODE: Record<string, number> = {
   MethodNotAllowed: 405,
   NotAcceptable: 406,
+  SignInRequired: 401,
 };
 
 export interface HttpErrorBody {

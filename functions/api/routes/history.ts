@@ -19,20 +19,21 @@ import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
-import type { ApiDeps, ApiEvent } from "../types.ts";
+import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
+import { scopeFor } from "../viewer.ts";
 import { annotate, releaseKey } from "./releases.ts";
 
 const SNAPSHOTS = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots";
 
 export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
-  const history = (): HistoryDeps => {
+  const history = (context: ApiContext): HistoryDeps => {
     if (!deps.snapshots) {
       throw new StoreUnavailableError(
         "the snapshots table is not configured (SNAPSHOTS_TABLE)",
         "SnapshotsNotConfigured",
       );
     }
-    return { snapshots: deps.snapshots, clusters: deps.clusters, clock: deps.clock };
+    return { snapshots: deps.snapshots, clusters: scopeFor(deps, context), clock: deps.clock };
   };
   const documentFormat = (event: ApiEvent) =>
     chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml"], "json") as
@@ -45,7 +46,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["since", "until", "limit", "cursor", "output"]);
       annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
-      const page = await listSnapshots(history(), key, {
+      const page = await listSnapshots(history(context), key, {
         since: query?.since,
         until: query?.until,
         limit: optionalLimit(query, "limit", 1000),
@@ -60,7 +61,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(query, ["output"]);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
-      const snapshot = await showSnapshot(history(), snapshotIdParam(event), key);
+      const snapshot = await showSnapshot(history(context), snapshotIdParam(event), key);
       if (format === "table") return text(snapshot.text ?? "", MEDIA_TYPES.table);
       return structured(detailOf(snapshot), format as "json" | "yaml");
     }),
@@ -71,15 +72,15 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(query, ["against", "output"]);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
-      const result = await diffSnapshots(history(), snapshotIdParam(event), query?.against, key);
+      const result = await diffSnapshots(history(context), snapshotIdParam(event), query?.against, key);
       if (format === "table") return text(result.diff, MEDIA_TYPES.table);
       return structured(result, format as "json" | "yaml");
     }),
 
-    defineRoute("GET", "/fleet/health", async (event) => {
+    defineRoute("GET", "/fleet/health", async (event, context) => {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["health", "cluster", "limit", "cursor", "output"]);
-      const page = await fleetHealth(history(), {
+      const page = await fleetHealth(history(context), {
         health: query?.health,
         cluster: query?.cluster,
         limit: optionalLimit(query, "limit", 1000),
@@ -91,19 +92,19 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       );
     }),
 
-    defineRoute("GET", "/audits", async (event) => {
+    defineRoute("GET", "/audits", async (event, context) => {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["limit", "cursor", "output"]);
-      const page = await listAudits(history(), {
+      const page = await listAudits(history(context), {
         limit: optionalLimit(query, "limit", 1000),
         cursor: optionalCursor(query),
       });
       return structured({ audits: page.items, ...(page.cursor ? { cursor: page.cursor } : {}) }, documentFormat(event));
     }),
 
-    defineRoute("GET", "/audits/{runId}", async (event) => {
+    defineRoute("GET", "/audits/{runId}", async (event, context) => {
       onlyKnownQuery(event.queryStringParameters, ["output"]);
-      const run = await getAudit(history(), String(event.pathParameters?.runId ?? ""));
+      const run = await getAudit(history(context), String(event.pathParameters?.runId ?? ""));
       return structured(run, documentFormat(event));
     }),
   ];

@@ -3,6 +3,7 @@ import { onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
+import { scopeFor } from "../viewer.ts";
 
 /** Routes about the service itself: health, its contract, and the clusters it may reach. */
 export function metaRoutes(deps: ApiDeps): RouteDefinition[] {
@@ -17,9 +18,10 @@ export function metaRoutes(deps: ApiDeps): RouteDefinition[] {
       return json(openapi);
     }),
     // Names and regions only: role ARNs, external ids and endpoints stay inside the function.
-    defineRoute("GET", "/clusters", async (event) => {
+    defineRoute("GET", "/clusters", async (event, context) => {
       onlyKnownQuery(event.queryStringParameters, []);
-      const clusters = deps.clusters.list().map(({ name, region }) => ({ name, region }));
+      const scope = scopeFor(deps, context);
+      const clusters = (scope === "any" ? [] : scope.list()).map(({ name, region }) => ({ name, region }));
       return json({ clusters });
     }),
   ];

@@ -21,12 +21,13 @@ import {
 import { json, structured, text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
+import { scopeFor } from "../viewer.ts";
 
 const PAGE_MAX = 1000;
 
 /** Reads of stored releases (DynamoDB only, no cluster calls): helm list, helm history, helm get manifest. */
 export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
-  const { store, clusters } = deps;
+  const { store } = deps;
 
   const list = async (event: ApiEvent, context: ApiContext, withNamespace: boolean) => {
     const path = event.pathParameters;
@@ -37,7 +38,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
     const list = listQueryFrom(query);
     const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
     annotate(context, { cluster, sizeHint: "ask for a smaller page with ?max=" });
-    const result = await helmList({ store, clusters }, { cluster, namespace, ...list.query });
+    const result = await helmList({ store, clusters: scopeFor(deps, context) }, { cluster, namespace, ...list.query });
     if (format === "table") {
       return text(renderHelmListAs(result.releases, "table", { short: list.short, timeFormat: list.timeFormat }));
     }
@@ -67,7 +68,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
         sizeHint: "ask for fewer revisions with ?max=",
       });
       // Metadata only: the use case never returns the user-supplied values.
-      const page = await releaseHistory({ store, clusters }, key, options);
+      const page = await releaseHistory({ store, clusters: scopeFor(deps, context) }, key, options);
       if (format === "table") return text(renderHelmHistory(page.items));
       // The CLI's document (helm history -o json|yaml), wrapped with the cursor to older revisions.
       const history = helmHistoryElements(page.items);
@@ -91,7 +92,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
         // Secret values are redacted by the use case.
-        const stored = await getManifest({ store, clusters }, key, revision);
+        const stored = await getManifest({ store, clusters: scopeFor(deps, context) }, key, revision);
         const manifest = stored.manifest;
         if (format === "json") return json({ ...key, revision: stored.revision, manifest });
         return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);

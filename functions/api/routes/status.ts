@@ -8,6 +8,7 @@ import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
+import { scopeFor } from "../viewer.ts";
 import { annotate, releaseKey } from "./releases.ts";
 
 /**
@@ -32,7 +33,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
         sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
       });
       const report = await releaseStatus(
-        { store: deps.store, kube: deps.kube, logger },
+        { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
         {
           ...key,
           revision,

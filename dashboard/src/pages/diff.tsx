@@ -1,0 +1,115 @@
+/** Two snapshots of a release (two points on its timeline) and what changed between them. */
+import { getJson, query, releasePath } from "../api.ts";
+import { when } from "../format.ts";
+import { href, navigate, type Route } from "../route.ts";
+import { Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
+
+type Key = { cluster: string; namespace: string; name: string };
+
+interface Summary {
+  id: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  revision: number;
+  health: { overall: string; message: string };
+}
+
+interface Diff {
+  from: string;
+  to: string;
+  changes: { kind: string; subject?: string; from?: string | number; to?: string | number }[];
+  diff: string;
+}
+
+export function DiffPage({ route }: { route: Route }) {
+  const key = route.release as Key;
+  const base = releasePath(key);
+  const list = useLoad(base, () => getJson<{ snapshots: Summary[] }>(`${base}/snapshots?since=90d&limit=200`));
+  const snapshots = list.data?.snapshots ?? [];
+  const to = route.query.get("to") ?? snapshots[0]?.id ?? "";
+  const index = snapshots.findIndex((s) => s.id === to);
+  const from = route.query.get("from") ?? (index >= 0 ? (snapshots[index + 1]?.id ?? "") : "");
+  const diff = useLoad(`${to}|${from}`, async () =>
+    to && from
+      ? getJson<Diff>(`${base}/snapshots/${encodeURIComponent(to)}/diff${query({ against: from })}`)
+      : undefined,
+  );
+  const pick = (which: "from" | "to", id: string) => navigate(href("diff", key, { from, to, [which]: id }));
+  const option = (s: Summary) => (
+    <option key={s.id} value={s.id}>
+      {when(s.firstSeenAt)} — {s.health.overall}, revision {s.revision}
+    </option>
+  );
+  return (
+    <main>
+      <p class="crumbs">
+        <a href={href("fleet")}>Fleet</a> / <a href={href("release", key)}>{`${key.namespace}/${key.name}`}</a> on{" "}
+        {key.cluster}
+      </p>
+      <h1>Snapshot diff</h1>
+      <Problem error={list.error} />
+      <Loading when={list.loading && !list.data} />
+      {list.data && snapshots.length < 2 ? <p>Only one snapshot so far: nothing to compare yet.</p> : null}
+      {snapshots.length > 0 && (
+        <div class="filters">
+          <label>
+            From
+            <select value={from} onChange={(e) => pick("from", e.currentTarget.value)}>
+              <option value="">choose…</option>
+              {snapshots.map(option)}
+            </select>
+          </label>
+          <label>
+            To
+            <select value={to} onChange={(e) => pick("to", e.currentTarget.value)}>
+              {snapshots.map(option)}
+            </select>
+          </label>
+        </div>
+      )}
+      <Problem error={diff.error} />
+      {diff.data && (
+        <>
+          <Section title="What changed" id="changes">
+            {diff.data.changes.length === 0 ? (
+              <p>Nothing the history tracks changed.</p>
+            ) : (
+              <div class="scroll">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Change</th>
+                      <th scope="col">Subject</th>
+                      <th scope="col">From</th>
+                      <th scope="col">To</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {diff.data.changes.map((c, i) => (
+                      <tr key={i}>
+                        <td>{c.kind}</td>
+                        <td>{c.subject ?? ""}</td>
+                        <td>{c.kind === "health" ? <Health health={String(c.from)} /> : String(c.from ?? "")}</td>
+                        <td>{c.kind === "health" ? <Health health={String(c.to)} /> : String(c.to ?? "")}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </Section>
+          <Section title="Status text, before and after" id="textdiff">
+            <pre class="text diff">
+              {diff.data.diff.split("\n").map((line, i) => (
+                <span key={i} class={line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : undefined}>
+                  {line}
+                  {"\n"}
+                </span>
+              ))}
+            </pre>
+          </Section>
+        </>
+      )}
+    </main>
+  );
+}

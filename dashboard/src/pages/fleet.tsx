@@ -1,0 +1,162 @@
+/** Every release of every cluster the person may see, worst health first; filters and pages in the URL. */
+import { getJson, query } from "../api.ts";
+import { ago } from "../format.ts";
+import { href, navigate, type Route } from "../route.ts";
+import { HEALTHS, Health, Loading, Problem, useLoad } from "../ui.tsx";
+
+interface FleetRow {
+  cluster: string;
+  namespace: string;
+  name: string;
+  revision: number;
+  status: string;
+  chart?: string;
+  appVersion?: string;
+  lastDeployed?: string;
+  health: string;
+  healthMessage?: string;
+  since?: string;
+  checkedAt?: string;
+  auditedRevision?: number;
+  driftCount?: number;
+}
+
+interface FleetPage {
+  releases: FleetRow[];
+  counts: Record<string, number>;
+  total: number;
+  cursor?: string;
+}
+
+const PAGE = 50;
+
+export function FleetPage({ route, clusters }: { route: Route; clusters: string[] }) {
+  const q = route.query;
+  const filters = {
+    cluster: q.get("cluster") ?? "",
+    namespace: q.get("namespace") ?? "",
+    health: q.get("health") ?? "",
+    q: q.get("q") ?? "",
+  };
+  const at = Number(q.get("at") ?? 0) || 0;
+  const key = JSON.stringify({ ...filters, at });
+  const { data, error, loading } = useLoad(key, () =>
+    getJson<FleetPage>(`/fleet/releases${query({ ...filters, limit: PAGE, cursor: at || undefined })}`),
+  );
+  const go = (change: Record<string, string | number | undefined>) =>
+    navigate(href("fleet", undefined, { ...filters, at: undefined, ...change }));
+
+  return (
+    <main>
+      <h1>Fleet</h1>
+      <form
+        class="filters"
+        aria-label="Filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          go({ q: String(form.get("q") ?? ""), namespace: String(form.get("namespace") ?? "") });
+        }}
+      >
+        <label>
+          Cluster
+          <select value={filters.cluster} onChange={(e) => go({ cluster: e.currentTarget.value })}>
+            <option value="">all</option>
+            {clusters.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Namespace
+          <input name="namespace" defaultValue={filters.namespace} placeholder="any" size={12} />
+        </label>
+        <label>
+          Text
+          <input name="q" type="search" defaultValue={filters.q} placeholder="name, chart…" size={16} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      <nav class="counts" aria-label="Health">
+        <a href={href("fleet", undefined, { ...filters, health: undefined })} aria-current={!filters.health}>
+          all <b>{data ? Object.values(data.counts).reduce((a, b) => a + b, 0) : "…"}</b>
+        </a>
+        {HEALTHS.map((h) => (
+          <a key={h} href={href("fleet", undefined, { ...filters, health: h })} aria-current={filters.health === h}>
+            <Health health={h} /> <b>{data?.counts[h] ?? "…"}</b>
+          </a>
+        ))}
+      </nav>
+      <Problem error={error} />
+      <Loading when={loading && !data} />
+      {data && (
+        <div class="scroll">
+          <table class="fleet">
+            <caption>
+              {data.total} release{data.total === 1 ? "" : "s"}
+              {data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Health</th>
+                <th scope="col">Release</th>
+                <th scope="col">Cluster</th>
+                <th scope="col">Rev</th>
+                <th scope="col">Chart</th>
+                <th scope="col">Last deployed</th>
+                <th scope="col">In this health</th>
+                <th scope="col">Drift</th>
+                <th scope="col">Checked</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.releases.map((r) => (
+                <tr key={`${r.cluster}/${r.namespace}/${r.name}`}>
+                  <td>
+                    <Health health={r.health} title={r.healthMessage} />
+                  </td>
+                  <td>
+                    <a href={href("release", r)}>
+                      <span class="ns">{r.namespace}/</span>
+                      {r.name}
+                    </a>
+                  </td>
+                  <td>{r.cluster}</td>
+                  <td>
+                    {r.revision}
+                    {r.auditedRevision !== undefined && r.auditedRevision !== r.revision ? (
+                      <span class="stale" title={`the last audit read revision ${r.auditedRevision}`}>
+                        {" "}
+                        (audited {r.auditedRevision})
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    {r.chart}
+                    {r.appVersion ? <span class="muted"> ({r.appVersion})</span> : null}
+                  </td>
+                  <td title={r.lastDeployed}>{ago(r.lastDeployed)}</td>
+                  <td title={r.since}>{r.since ? `since ${ago(r.since)}` : ""}</td>
+                  <td>
+                    {r.driftCount ? <span class="drift">{r.driftCount} drifted</span> : r.driftCount === 0 ? "—" : ""}
+                  </td>
+                  <td title={r.checkedAt}>{ago(r.checkedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && (at > 0 || data.cursor) ? (
+        <nav class="pager" aria-label="Pages">
+          {at > 0 ? (
+            <a href={href("fleet", undefined, { ...filters, at: Math.max(0, at - PAGE) || undefined })}>← previous</a>
+          ) : null}
+          {data.cursor ? <a href={href("fleet", undefined, { ...filters, at: data.cursor })}>next →</a> : null}
+        </nav>
+      ) : null}
+    </main>
+  );
+}

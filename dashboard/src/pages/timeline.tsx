@@ -1,0 +1,68 @@
+/** The fleet over time: how many releases (of those the person may see) were Failed, InProgress, Unknown. */
+import { getJson, query } from "../api.ts";
+import { DEFAULT_RANGE, RANGES } from "../format.ts";
+import { href, navigate, type Route } from "../route.ts";
+import { FleetTimelineChart } from "../timeline-chart.tsx";
+import { Loading, Problem, useLoad } from "../ui.tsx";
+
+interface FleetTimeline {
+  since: string;
+  until: string;
+  buckets: string[];
+  counts: Record<string, number[]>;
+  releases: number;
+  truncated: boolean;
+}
+
+export function RangePicker({ value, link }: { value: string; link: (range: string) => string }) {
+  return (
+    <nav class="ranges" aria-label="Time range">
+      {RANGES.map((r) => (
+        <a key={r} href={link(r)} aria-current={r === value}>
+          {r}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+export function TimelinePage({ route, clusters }: { route: Route; clusters: string[] }) {
+  const range = route.query.get("range") ?? DEFAULT_RANGE;
+  const cluster = route.query.get("cluster") ?? "";
+  const { data, error, loading } = useLoad(`${range}/${cluster}`, () =>
+    getJson<FleetTimeline>(`/fleet/timeline${query({ since: range, cluster })}`),
+  );
+  return (
+    <main>
+      <h1>Fleet timeline</h1>
+      <div class="filters">
+        <label>
+          Cluster
+          <select
+            value={cluster}
+            onChange={(e) => navigate(href("timeline", undefined, { range, cluster: e.currentTarget.value }))}
+          >
+            <option value="">all</option>
+            {clusters.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <RangePicker value={range} link={(r) => href("timeline", undefined, { range: r, cluster })} />
+      </div>
+      <Problem error={error} />
+      <Loading when={loading && !data} />
+      {data && (
+        <>
+          <FleetTimelineChart buckets={data.buckets} counts={data.counts} until={data.until} />
+          <p class="muted">
+            {data.releases} audited release{data.releases === 1 ? "" : "s"}
+            {data.truncated ? " (the first 1,000 by health; narrow by cluster for the rest)" : ""}.
+          </p>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,95 @@
+/** Small pieces every page uses: health badges, loading and error states, a table from a text section. */
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import type { TextTable } from "./status-text.ts";
+
+export const HEALTHS = ["Failed", "Unknown", "NotFound", "Terminating", "InProgress", "Current", "NotAudited"] as const;
+
+export function Health({ health, title }: { health: string; title?: string }) {
+  return (
+    <span class={`health h-${health}`} title={title}>
+      {health === "NotAudited" ? "not audited" : health}
+    </span>
+  );
+}
+
+/** Loads `load()` whenever `key` changes; `reload()` loads again (Refresh). */
+export function useLoad<T>(key: string, load: () => Promise<T>) {
+  const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ data: s.data, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: Error) => live && setState({ error, loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, tick]);
+  return { ...state, reload: () => setTick((t) => t + 1) };
+}
+
+export function Problem({ error }: { error?: Error }) {
+  if (!error) return null;
+  return (
+    <p class="problem" role="alert">
+      {error.message}
+    </p>
+  );
+}
+
+export function Loading({ when }: { when: boolean }) {
+  return when ? (
+    <p class="loading" aria-live="polite">
+      loading…
+    </p>
+  ) : null;
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export function TextTableView({ table, caption }: { table: TextTable; caption?: string }) {
+  return (
+    <div class="scroll">
+      <table class="helm">
+        <caption>{caption ?? table.title}</caption>
+        <thead>
+          <tr>
+            {table.columns.map((c) => (
+              <th scope="col" key={c}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((cell, j) => (
+                <td key={j} class={cellClass(table.columns[j], cell)}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Marks the cells people scan for: a bad pod status, a health verdict. */
+function cellClass(column: string, cell: string): string | undefined {
+  if (column === "STATUS" && /CrashLoopBackOff|Error|Failed|ImagePull|OOMKilled|NotFound/.test(cell)) return "bad";
+  if (column === "STATUS" && HEALTHS.includes(cell as (typeof HEALTHS)[number])) return `h-${cell}`;
+  return undefined;
+}
