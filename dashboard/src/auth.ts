@@ -36,10 +36,18 @@ function redirectUri(): string {
   return `${location.origin}${location.pathname}`;
 }
 
+/** Plain http only to a loopback issuer (a local test provider); oauth4webapi refuses it otherwise. */
+function insecureOk(): { [oauth.allowInsecureRequests]?: boolean } {
+  const url = new URL(config.issuer!);
+  return url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)
+    ? { [oauth.allowInsecureRequests]: true }
+    : {};
+}
+
 async function discover(): Promise<oauth.AuthorizationServer> {
   if (server) return server;
   const issuer = new URL(config.issuer!);
-  const response = await oauth.discoveryRequest(issuer, { algorithm: "oidc" });
+  const response = await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...insecureOk() });
   server = await oauth.processDiscoveryResponse(issuer, response);
   return server;
 }
@@ -63,6 +71,7 @@ export async function initAuth(auth: AuthConfig): Promise<void> {
       params,
       redirectUri(),
       verifier,
+      insecureOk(),
     );
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
     token = { value: result.access_token, expiresAt: Date.now() + (result.expires_in ?? 300) * 1000 };
