@@ -50,7 +50,9 @@ interface HistoryEntry {
   description: string;
 }
 
-const kindOf = (r: { apiVersion?: string; kind?: string }) => (r.kind ? `${r.apiVersion ?? ""}/${r.kind}` : "");
+/** Helm's group key: the version without its API group, then the kind (`v1/Deployment`). */
+const kindOf = (r: { apiVersion?: string; kind?: string }) =>
+  r.kind ? `${(r.apiVersion ?? "").split("/").at(-1)}/${r.kind}` : "";
 
 function healthTable(status: StatusJson): TextTable {
   return {
