@@ -363,13 +363,29 @@ test("alarms: errors, throttles, p99 duration per function, the HTTP API's 5xx, 
   assert.match(JSON.stringify(dashboard.Properties.DashboardBody), /RequestLatency/);
 });
 
-test("every HTTP API route requires IAM authorization, except the chat webhooks (POST /chatops/..., signature-checked)", () => {
+test("every HTTP API route requires IAM authorization, except the chat webhooks (POST /chatops/..., signature-checked) and the dashboard (its static files public, its API mount behind the JWT authorizer)", () => {
   const routes = resourcesOfType("AWS::ApiGatewayV2::Route");
   assert.ok(routes.length >= 9);
   const integrations = Object.fromEntries(resourcesOfType("AWS::ApiGatewayV2::Integration"));
+  const [[jwtId, jwt]] = resourcesOfType("AWS::ApiGatewayV2::Authorizer");
+  assert.equal(jwt.Properties.AuthorizerType, "JWT");
+  assert.deepEqual(jwt.Properties.IdentitySource, ["$request.header.Authorization"]);
   for (const [, route] of routes) {
     const key = String(route.Properties.RouteKey);
     if (route.Properties.AuthorizationType === "AWS_IAM") continue;
+    if (key.startsWith("GET /dashboard/api/")) {
+      assert.equal(route.Properties.AuthorizationType, "JWT", key);
+      assert.match(JSON.stringify(route.Properties.AuthorizerId), new RegExp(jwtId), key);
+      continue;
+    }
+    if (key === "GET /dashboard" || key === "GET /dashboard/{proxy+}") {
+      assert.match(
+        JSON.stringify(route.Properties.Target),
+        /HttpApiIntegrationApi\b/,
+        `${key} is served by the API function`,
+      );
+      continue;
+    }
     // The route's integration -> its function: only a chat webhook function may be public.
     const integrationId = JSON.stringify(route.Properties.Target).match(/HttpApiIntegration\w+/)?.[0] ?? "";
     const target = JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri);

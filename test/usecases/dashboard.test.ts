@@ -1,0 +1,205 @@
+/**
+ * The dashboard's use cases on the memory stores (the DynamoDB side of each store has its contract suite):
+ * the fleet joined, ordered, filtered, counted and paged; a release's timeline; the fleet over time; and a
+ * person's grants narrowing every read.
+ */
+import assert from "node:assert/strict";
+import { before, test } from "node:test";
+import { Grants } from "../../shared/access/grants.ts";
+import { groupsOf, parseViewerAccessMap, resolveViewer } from "../../shared/access/viewer-access.ts";
+import { viewerScope } from "../../shared/clusters/scope.ts";
+import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { recordObservation } from "../../shared/history/record.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { fleetReleases } from "../../shared/usecases/fleet.ts";
+import { releaseHistory } from "../../shared/usecases/history.ts";
+import { fleetTimeline, releaseTimeline } from "../../shared/usecases/timeline.ts";
+import { observe, run } from "../history/fixtures.ts";
+import { makeRelease } from "../store/fixtures.ts";
+
+const NOW = new Date("2026-01-01T12:00:00Z");
+const registry = {
+  list: () => [
+    { name: "eu", region: "eu-west-1" },
+    { name: "us", region: "us-east-1" },
+  ],
+};
+const store = new MemoryReleaseStore();
+const snapshots = new MemorySnapshotStore();
+const deps = { store, snapshots, clusters: registry, clock: { now: () => NOW } };
+
+before(async () => {
+  for (const [cluster, namespace, name] of [
+    ["eu", "shop", "api"],
+    ["eu", "shop", "web"],
+    ["eu", "ops", "logs"],
+    ["us", "shop", "api"],
+    ["us", "data", "db"],
+  ]) {
+    await store.putRevision(cluster, makeRelease({ name, namespace, version: 1 }));
+  }
+  await store.putRevision("eu", makeRelease({ name: "web", namespace: "shop", version: 2 }));
+  const failing = { podHealth: "Failed" as const };
+  await recordObservation(snapshots, observe({ cluster: "eu", namespace: "shop", name: "api" }, run(0), failing), 90);
+  await recordObservation(snapshots, observe({ cluster: "eu", namespace: "shop", name: "web" }, run(0)), 90);
+  await recordObservation(
+    snapshots,
+    observe({ cluster: "eu", namespace: "shop", name: "web" }, run(5), {
+      drift: [
+        { apiVersion: "v1", kind: "ConfigMap", name: "web", field: "data.A", live: "x", conflicts: true },
+        { apiVersion: "v1", kind: "ConfigMap", name: "web", field: "data.B", live: "y", conflicts: false },
+      ],
+    }),
+    90,
+  );
+  await recordObservation(snapshots, observe({ cluster: "us", namespace: "shop", name: "api" }, run(0), failing), 90);
+  await recordObservation(snapshots, observe({ cluster: "us", namespace: "data", name: "db" }, run(0)), 90);
+});
+
+test("the fleet: every stored release, worst health first, then by cluster, namespace, name; counts per health", async () => {
+  const page = await fleetReleases(deps, {});
+  assert.deepEqual(
+    page.releases.map((r) => [r.health, r.cluster, `${r.namespace}/${r.name}`]),
+    [
+      ["Failed", "eu", "shop/api"],
+      ["Failed", "us", "shop/api"],
+      ["Current", "eu", "shop/web"],
+      ["Current", "us", "data/db"],
+      ["NotAudited", "eu", "ops/logs"],
+    ],
+  );
+  assert.deepEqual(page.counts, {
+    Failed: 2,
+    Unknown: 0,
+    NotFound: 0,
+    Terminating: 0,
+    InProgress: 0,
+    Current: 2,
+    NotAudited: 1,
+  });
+  assert.equal(page.total, 5);
+  const web = page.releases[2];
+  assert.equal(web.revision, 2, "the latest stored revision");
+  assert.equal(web.auditedRevision, 2);
+  assert.equal(web.driftCount, 2);
+  assert.equal(web.chart, "demo-0.1.0");
+  assert.equal(web.since, "2026-01-01T00:05:00.000Z", "since the stretch it is in began");
+});
+
+test("the fleet's filters (health, text, cluster, namespace) and pages", async () => {
+  const failed = await fleetReleases(deps, { health: "Failed,NotAudited" });
+  assert.deepEqual(
+    failed.releases.map((r) => `${r.cluster}/${r.name}`),
+    ["eu/api", "us/api", "eu/logs"],
+  );
+  assert.equal(failed.counts.Current, 2, "counts ignore the health filter, so the chips stay useful");
+  assert.deepEqual(
+    (await fleetReleases(deps, { q: "DB" })).releases.map((r) => r.name),
+    ["db"],
+  );
+  assert.deepEqual((await fleetReleases(deps, { cluster: "eu", namespace: "shop" })).total, 2);
+  const first = await fleetReleases(deps, { limit: 2 });
+  assert.equal(first.cursor, "2");
+  const second = await fleetReleases(deps, { limit: 2, cursor: first.cursor });
+  assert.deepEqual(
+    second.releases.map((r) => r.name),
+    ["web", "db"],
+  );
+  await assert.rejects(fleetReleases(deps, { health: "Sad" }), /not one of/);
+  await assert.rejects(fleetReleases(deps, { cursor: "abc" }), /not one this listing gave/);
+  await assert.rejects(fleetReleases(deps, { cluster: "mars" }), /unknown cluster "mars"/);
+});
+
+test("a person's grants narrow every read: hidden in listings, AccessDenied (403) when asked by name", async () => {
+  const map = parseViewerAccessMap(
+    'groups:\n  - group: team-us\n    clusters: [us]\n    namespaces: [shop]\n  - groups: ["*"]\n    clusters: [eu]\n    namespaces: [ops]\n',
+    "test",
+  );
+  const grants = resolveViewer(map, { groups: "[team-us other]" }, "groups");
+  const scoped = { ...deps, clusters: viewerScope(registry, grants) };
+  const page = await fleetReleases(scoped, {});
+  assert.deepEqual(
+    page.releases.map((r) => `${r.cluster}/${r.namespace}/${r.name}`),
+    ["us/shop/api", "eu/ops/logs"],
+  );
+  await assert.rejects(fleetReleases(scoped, { cluster: "us", namespace: "data" }), { code: "AccessDenied" });
+  await assert.rejects(
+    releaseHistory(scoped, { cluster: "eu", namespace: "shop", name: "api" }),
+    (error: Error & { kind?: string }) => error.kind === "forbidden",
+  );
+  await assert.rejects(releaseTimeline(scoped, { cluster: "us", namespace: "data", name: "db" }, {}), {
+    code: "AccessDenied",
+  });
+  const nobody = resolveViewer(map, {}, "groups");
+  assert.deepEqual(
+    (await fleetReleases({ ...deps, clusters: viewerScope(registry, nobody) }, {})).releases.map((r) => r.name),
+    ["logs"],
+    'a "*" group binding is for anyone signed in',
+  );
+  assert.ok(new Grants([]).none);
+});
+
+test("the groups claim as tokens, API Gateway and some IdPs send it", () => {
+  assert.deepEqual(groupsOf(["a", "b"]), ["a", "b"]);
+  assert.deepEqual(groupsOf("[a b]"), ["a", "b"], "API Gateway flattens a list claim");
+  assert.deepEqual(groupsOf("a,b c"), ["a", "b", "c"]);
+  assert.deepEqual(groupsOf(42), []);
+  assert.throws(
+    () =>
+      parseViewerAccessMap(
+        "groups:\n  - clusters: [eu]\n    team: x\n  - group: g\n    clusters: [Bad_Name!]\n",
+        "DASHBOARD_ACCESS",
+      ),
+    /DASHBOARD_ACCESS: groups\[0\]: unknown field "team"; groups\[0\]\.group: required.*groups\[1\]\.clusters/,
+  );
+  assert.throws(() => parseViewerAccessMap("slack: []", "X"), /unknown key "slack"/);
+});
+
+test("a release's timeline: 50 changes over 90 days are 51 stripes read as 51 items, with revision events", async () => {
+  const release = { cluster: "eu", namespace: "shop", name: "busy" };
+  const start = NOW.getTime() - 89 * 86_400_000;
+  const history = new MemorySnapshotStore();
+  for (let i = 0; i <= 50; i++) {
+    const at = new Date(start + i * 1.7 * 86_400_000);
+    const runId = at
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "Z")
+      .replace(/[-:]/g, "");
+    await recordObservation(
+      history,
+      observe(release, runId, { podHealth: i % 2 ? "Failed" : "Current", revision: 2 + Math.floor(i / 10) }),
+      90,
+    );
+  }
+  const timeline = await releaseTimeline(
+    { snapshots: history, clusters: registry, clock: { now: () => NOW } },
+    release,
+    {
+      since: "90d",
+    },
+  );
+  assert.equal(timeline.stripes.length, 51);
+  assert.equal(timeline.itemsRead, 51);
+  assert.deepEqual(
+    timeline.stripes.slice(0, 2).map((s) => s.health),
+    ["Current", "Failed"],
+  );
+  assert.equal(timeline.events.filter((e) => e.kind === "revision").length, 5);
+  assert.ok(
+    timeline.stripes.every((s, i, all) => i === 0 || all[i - 1].to === s.from),
+    "stripes touch",
+  );
+  await assert.rejects(
+    releaseTimeline({ snapshots: history, clusters: registry, clock: { now: () => NOW } }, release, { since: "100d" }),
+    /92 days/,
+  );
+});
+
+test("the fleet over time counts releases per health in each bucket", async () => {
+  const timeline = await fleetTimeline(deps, { since: "24h" });
+  assert.equal(timeline.buckets.length, 96);
+  assert.equal(timeline.releases, 4);
+  // Until the first audit (00:00) nothing is known; after it, the two failing releases count as Failed.
+  assert.equal(timeline.counts.Failed[0], 0);
+  assert.equal(Math.max(...timeline.counts.Failed), 2);
+});
