@@ -9,11 +9,15 @@ import type { Env } from "../_shared/config.ts";
  * - DASHBOARD_OIDC_ISSUER, DASHBOARD_OIDC_CLIENT_ID, DASHBOARD_OIDC_SCOPES: what the browser signs in with
  *   (served to it as /dashboard/config.json; the issuer and audience API Gateway checks are the same);
  * - DASHBOARD_GROUPS_CLAIM (default `groups`) and DASHBOARD_ACCESS / DASHBOARD_ACCESS_FILE: who sees what;
+ * - DASHBOARD_OIDC_ORIGINS: origins besides the issuer's the page may call (the IdP's token endpoint when it lives
+ *   elsewhere, e.g. Google's https://oauth2.googleapis.com; Cognito's hosted domain is added by itself);
  * - DASHBOARD_ASSETS_DIR: the built client (default `dashboard/dist` in the working directory, /var/task on Lambda).
  */
 export interface DashboardConfig {
   auth: "jwt" | "off";
   oidc?: { issuer: string; clientId: string; scopes: string };
+  /** Origins the page may fetch from besides its own: the issuer's, Cognito's hosted domains, DASHBOARD_OIDC_ORIGINS. */
+  connectOrigins: string[];
   groupsClaim: string;
   access: ViewerAccessMap;
   assetsDir: string;
@@ -47,8 +51,25 @@ export function dashboardConfigFromEnv(env: Env): DashboardConfig {
   } catch (error) {
     problems.push((error as Error).message);
   }
+  const connectOrigins: string[] = [];
+  if (issuer && !problems.length) {
+    const url = new URL(issuer);
+    connectOrigins.push(url.origin);
+    // Cognito: the issuer is cognito-idp.<region>.amazonaws.com, its token endpoint the user pool's domain.
+    if (/^cognito-idp\.[a-z0-9-]+\.amazonaws\.com$/.test(url.hostname))
+      connectOrigins.push("https://*.amazoncognito.com");
+  }
+  for (const origin of (env.DASHBOARD_OIDC_ORIGINS ?? "")
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean)) {
+    if (!/^https:\/\/[a-z0-9.*-]+(:\d+)?$/i.test(origin))
+      problems.push(`DASHBOARD_OIDC_ORIGINS: ${JSON.stringify(origin)} is not an https origin`);
+    else connectOrigins.push(origin);
+  }
   if (problems.length > 0) throw new DashboardConfigError(problems.join("; "));
   return {
+    connectOrigins,
     auth: auth as "jwt" | "off",
     ...(issuer
       ? { oidc: { issuer, clientId, scopes: env.DASHBOARD_OIDC_SCOPES?.trim() || "openid profile email" } }
@@ -65,6 +86,7 @@ export const LOCKED_DASHBOARD: DashboardConfig = {
   groupsClaim: DEFAULT_GROUPS_CLAIM,
   access: { groups: [] },
   assetsDir: "dashboard/dist",
+  connectOrigins: [],
 };
 
 function isLoopback(host: string): boolean {

@@ -183,7 +183,7 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   await page.getByRole("link", { name: "shop/api" }).click();
   await page.locator("td.bad", { hasText: /^CrashLoopBackOff$/ }).waitFor({ timeout: 30_000 });
   const missing = page.locator("table", { has: page.locator("caption", { hasText: /^MISSING$/ }) });
-  assert.match(await missing.innerText(), /v1\/ConfigMap\s+api-config\s+not found/);
+  assert.match((await missing.allInnerTexts()).join("\n"), /v1\/ConfigMap\s+api-config\s+not found/);
   await page.getByRole("link", { name: "1h" }).click();
   const stripe = page.locator("rect.stripe.h-Failed").first();
   await stripe.waitFor();
@@ -191,14 +191,17 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   const seen = Number(/seen (\d+) times/.exec(label)?.[1]);
   assert.ok(seen >= 2, `the stretch was seen by ${seen} audit runs: ${label}`);
   await stripe.focus();
-  assert.match(await page.locator("figure.timeline figcaption").innerText(), /Failed .* revision 2/);
+  assert.match((await page.locator("figure.timeline figcaption").allInnerTexts()).join("\n"), /Failed .* revision 2/);
   await page.screenshot({ path: join(artifacts, "release-api.png"), fullPage: true });
   await keyboardReachesEverything(page);
 
   await page.goto(`${url}/dashboard/#/release/demo-eu/shop/web`);
   const drift = page.locator("table", { has: page.locator("caption", { hasText: /^DRIFT$/ }) });
   await drift.waitFor({ timeout: 30_000 });
-  assert.match(await drift.innerText(), /web-config\s+data\.LOG_LEVEL\s+warn -> debug\s+kubectl-patch/);
+  assert.match(
+    (await drift.allInnerTexts()).join("\n"),
+    /web-config\s+data\.LOG_LEVEL\s+warn -> debug\s+kubectl-patch/,
+  );
   await page.locator("details", { hasText: "Secret values redacted" }).locator("summary").click();
   await page.locator("pre.text", { hasText: "kind: Secret" }).waitFor();
   await page.screenshot({ path: join(artifacts, "release-web.png"), fullPage: true });

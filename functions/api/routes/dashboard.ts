@@ -18,7 +18,7 @@ import { annotate, releaseKey } from "./releases.ts";
 
 export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
   const settings = deps.dashboard ?? LOCKED_DASHBOARD;
-  const files = new StaticFiles(settings.assetsDir, settings.oidc ? [new URL(settings.oidc.issuer).origin] : []);
+  const files = new StaticFiles(settings.assetsDir, settings.connectOrigins);
   const history = (context: ApiContext) => {
     if (!deps.snapshots) {
       throw new StoreUnavailableError(
