@@ -270,6 +270,12 @@ describe("content negotiation", () => {
     ["", { accept: "*/*" }, 200, /^application\/json/],
     ["?output=json", { accept: "application/yaml" }, 200, /^application\/json/],
     ["", { accept: "image/png" }, 406, /^application\/json/],
+    // A YAML alias counts when named; a wildcard picks only what the answer's Content-Type is.
+    ["", { accept: "text/x-yaml" }, 200, /^application\/yaml/],
+    ["", { accept: "text/*" }, 200, /^text\/plain/],
+    // The more specific range wins at equal q; an explicit q=0 refuses a type even under */*.
+    ["", { accept: "*/*, application/yaml" }, 200, /^application\/yaml/],
+    ["", { accept: "application/json;q=0, */*" }, 200, /^application\/yaml/],
   ];
   for (const [query, headers, status, type] of cases) {
     test(`list ${query || "(no ?output)"} Accept: ${headers.accept ?? "-"} -> ${status} ${type.source}`, async () => {
