@@ -31,7 +31,7 @@ import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import type { Release } from "../shared/release/model.ts";
 import { openReleaseStore, storeConfigFromEnv } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { importReleases } from "../shared/usecases/import.ts";
 import { benchRelease, collector, machineLoad } from "./lib.ts";

@@ -4,7 +4,7 @@
  * first use in the embedded engine like the releases table.
  */
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
+import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import { createDynamoDbClient } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";

@@ -12,6 +12,7 @@
  * ChatDeliveryError when it is spent.
  */
 import type { Logger } from "../ports.ts";
+import { backoffDelay, retryAfterMs, sleep as sleepFor } from "../retry.ts";
 import { ChatDeliveryError, ChatopsConfigError, ResponseUrlRefusedError } from "./errors.ts";
 
 export const SLACK_RESPONSE_HOST = "hooks.slack.com";
@@ -92,8 +93,6 @@ export interface PostResult {
   status: number;
 }
 
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** POSTs `body` as JSON to an already checked response_url. */
 export async function postToResponseUrl(url: URL, body: unknown, options: PostOptions = {}): Promise<PostResult> {
   const doFetch = options.fetch ?? fetch;
@@ -104,7 +103,7 @@ export async function postToResponseUrl(url: URL, body: unknown, options: PostOp
   const payload = JSON.stringify(body);
   let last = "";
   for (let attempt = 1; attempt <= budget; attempt++) {
-    let retryAfterMs: number | undefined;
+    let askedWait: number | undefined;
     try {
       const response = await doFetch(url, {
         method: "POST",
@@ -119,24 +118,16 @@ export async function postToResponseUrl(url: URL, body: unknown, options: PostOp
       if (response.status !== 429 && response.status < 500) {
         throw new ChatDeliveryError(`the chat platform refused the answer: ${last}`);
       }
-      retryAfterMs = retryAfter(response.headers.get("retry-after"));
+      askedWait = retryAfterMs(response.headers.get("retry-after"), Date.now());
     } catch (error) {
       if (error instanceof ChatDeliveryError) throw error;
       last = (error as Error).name === "TimeoutError" ? "timed out" : ((error as Error).message ?? String(error));
     }
     if (attempt === budget) break;
-    const backoff = Math.min(maxDelayMs, 500 * 2 ** (attempt - 1)) * (0.5 + random() / 2);
-    const delay = retryAfterMs ?? backoff;
+    const delay = askedWait ?? backoffDelay(attempt, { baseMs: 500, capMs: maxDelayMs, random });
     if (delay > maxDelayMs) break;
     options.logger?.warn("chat answer post failed, retrying", { attempt, delayMs: Math.round(delay), error: last });
     await sleep(delay);
   }
   throw new ChatDeliveryError(`the answer could not be delivered after retries: ${last}`);
-}
-
-function retryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

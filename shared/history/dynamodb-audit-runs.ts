@@ -10,10 +10,9 @@
  * written onto the run item once), so listing old runs reads one item each.
  */
 import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { batchWriteAll } from "../store/dynamodb-table.ts";
+import type { Item, Table } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
-import type { Item, SnapshotTable } from "./dynamodb-snapshot-table.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
 import type { AuditRun } from "./model.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
@@ -22,7 +21,7 @@ import { durationOf } from "./store-rules.ts";
 
 const RUN_PK = "RUN";
 const partsKey = (runId: string) => `RUN#${runId}`;
-/** Bounds: a run of 100,000 parts' markers is a few 1 MB pages; unprocessed batch writes retried 8 times. */
+/** Bounds the marker pages: a run of 100,000 parts' markers is a few 1 MB pages. */
 const MAX_MARKER_PAGES = 50;
 
 interface Markers {
@@ -31,10 +30,10 @@ interface Markers {
 }
 
 export class DynamoDbAuditRuns {
-  readonly #t: SnapshotTable;
+  readonly #t: Table;
   readonly #retentionDays: number;
 
-  constructor(table: SnapshotTable, retentionDays: number) {
+  constructor(table: Table, retentionDays: number) {
     this.#t = table;
     this.#retentionDays = retentionDays;
   }
@@ -72,11 +71,7 @@ export class DynamoDbAuditRuns {
         },
       },
     }));
-    await batchWriteAll((command) => this.#t.send(command), this.#t.name, pending, {
-      written: (count) => {
-        this.#t.stats.items += count;
-      },
-    });
+    await this.#t.batchWrite(pending);
   }
 
   async finishPlanning(runId: string, plannedAt: string): Promise<void> {
@@ -162,18 +157,15 @@ export class DynamoDbAuditRuns {
 
   async #markers(runId: string): Promise<Markers> {
     const markers: Markers = { sent: [], done: [] };
-    let startKey: Record<string, unknown> | undefined;
-    for (let page = 0; page < MAX_MARKER_PAGES; page++) {
-      const result = await this.#t.send(
-        new QueryCommand({
-          TableName: this.#t.name,
-          KeyConditionExpression: "PK = :pk",
-          ExpressionAttributeValues: { ":pk": partsKey(runId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const marker of (result.Items ?? []) as Item[]) {
+    const query = {
+      TableName: this.#t.name,
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": partsKey(runId) },
+      ConsistentRead: true,
+    };
+    await this.#t.queryAll(
+      query,
+      (marker) => {
         const sk = String(marker.SK);
         if (sk.startsWith("SENT#")) {
           markers.sent.push({ part: sk.slice(5), releases: Number(marker.releases), cluster: String(marker.cluster) });
@@ -186,10 +178,9 @@ export class DynamoDbAuditRuns {
             at: String(marker.at),
           });
         }
-      }
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) break;
-    }
+      },
+      MAX_MARKER_PAGES,
+    );
     return markers;
   }
 }

@@ -1,6 +1,7 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
 import type { DomainError } from "../errors.ts";
+import { backoffDelay, retryAfterMs, sleep } from "../retry.ts";
 import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
 
@@ -224,11 +225,14 @@ export class KubeSession {
     return { kind: "deadline", message: `not read in time${why}` };
   }
 
-  /** Waits before the next attempt; false when no attempt is left or the wait would pass the deadline. */
+  /**
+   * Waits before the next attempt; false when no attempt is left or the wait would pass the deadline. The delays
+   * are the shared policy's (shared/retry.ts); the loop stays here because it is not a batch's: a wait that would
+   * pass the status's deadline is not started, the deadline's abort wakes it, and a 401 retries without waiting.
+   */
   private async backoff(attempts: number, retryAfter: number | undefined): Promise<boolean> {
     if (attempts >= this.maxAttempts) return false;
-    const exponential = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1));
-    const jittered = exponential * (0.5 + this.random() / 2);
+    const jittered = backoffDelay(attempts, { baseMs: BACKOFF_BASE_MS, capMs: BACKOFF_CAP_MS, random: this.random });
     let wait = jittered;
     if (retryAfter !== undefined) {
       if (this.deadline === undefined && retryAfter > MAX_RETRY_AFTER_MS) return false;
@@ -282,15 +286,6 @@ function summarize(result: RequestResult): string {
   return result.message;
 }
 
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110). */
-export function retryAfterMs(header: string | undefined, now: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /** TLS verification failures (OpenSSL's codes as Node reports them): the certificate does not match the CA. */
 const CERTIFICATE_CODES = new Set([
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
@@ -319,17 +314,4 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
   const cause = err?.cause;
   const detail = cause?.code ? `${cause.code}${cause.message ? `: ${cause.message}` : ""}` : (err?.message ?? "");
   return `request failed: ${detail || String(error)}`;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -9,7 +9,6 @@ import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../re
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
 import {
-  type Item,
   LATEST_SORT_KEY,
   latestItemFrom,
   metadataFromItem,
@@ -21,7 +20,7 @@ import {
 } from "./dynamodb-items.ts";
 import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
 import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
-import { TableClient } from "./dynamodb-table.ts";
+import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import { blobPrefix, blobSortKey, type ManifestRecord, packBody, revisionSortKey } from "./manifest-chunks.ts";
 import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
@@ -52,12 +51,12 @@ export interface DynamoDbStoreOptions extends StoreLocation {
 
 export class DynamoDbReleaseStore implements ReleaseStore {
   readonly #name: string;
-  readonly #table: TableClient;
+  readonly #table: Table;
   readonly #now: () => Date;
 
   constructor(options: DynamoDbStoreOptions) {
     this.#name = options.tableName;
-    this.#table = new TableClient(options.client, {
+    this.#table = new Table(options.client, {
       tableName: options.tableName,
       region: options.region,
       endpoint: options.endpoint,
@@ -68,14 +67,14 @@ export class DynamoDbReleaseStore implements ReleaseStore {
   async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
-    const item = await this.#table.getItem(releasePartitionKey(k), revisionSortKey(rev));
+    const item = await this.#table.get(releasePartitionKey(k), revisionSortKey(rev));
     if (!item) throw new ReleaseNotFoundError(k, rev);
     return this.#withBody(k, item);
   }
 
   async getLatest(key: ReleaseKey): Promise<Release> {
     const k = validateReleaseKey(key);
-    const item = await this.#table.getItem(releasePartitionKey(k), LATEST_SORT_KEY);
+    const item = await this.#table.get(releasePartitionKey(k), LATEST_SORT_KEY);
     if (!item) throw new ReleaseNotFoundError(k);
     return this.#withBody(k, item);
   }
@@ -115,7 +114,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const parts = splitRelease(release);
     checkMetadataSize(parts);
     const pk = releasePartitionKey(key);
-    const existing = await this.#table.getItem(pk, revisionSortKey(release.version));
+    const existing = await this.#table.get(pk, revisionSortKey(release.version));
     if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
 
     const { record, chunks } = packBody(parts.body, parts.contentHash);
@@ -126,7 +125,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       return "created";
     } catch (error) {
       if (!(error instanceof RevisionExistsSignal)) throw error;
-      const winner = await this.#table.getItem(pk, revisionSortKey(release.version));
+      const winner = await this.#table.get(pk, revisionSortKey(release.version));
       if ((winner?.manifest as ManifestRecord | undefined)?.blobId !== record.blobId) {
         await this.#deleteChunks(pk, blobPrefix(release.version, record.blobId));
       }
@@ -210,7 +209,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       },
     };
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const latest = await this.#table.getItem(pk, LATEST_SORT_KEY, "revision");
+      const latest = await this.#table.get(pk, LATEST_SORT_KEY, "revision");
       const actions: object[] = [revisionUpdate];
       if (latest && Number(latest.revision) === revision) {
         const onLatest = mutableUpdate(change, replace, true);
@@ -261,7 +260,8 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const requests = chunks.map((data, index) => ({
       PutRequest: { Item: { PK: pk, SK: blobSortKey(revision, record.blobId, index), data } },
     }));
-    await this.#table.batchWrite(requests);
+    // 20 chunks of <= 350 KB keep a call well under its 16 MB cap.
+    await this.#table.batchWrite(requests, 20);
   }
 
   async #deleteChunks(pk: string, prefix: string): Promise<void> {
