@@ -1,3 +1,5 @@
+import type { Clock } from "./ports.ts";
+
 /**
  * One retry policy for every call the product makes to another service (DynamoDB and SQS batches, chat posts,
  * the Kubernetes API): exponential backoff with jitter, the server's Retry-After honoured, bounded attempts.
@@ -22,13 +24,13 @@ export function backoffDelay(retry: number, policy: BackoffPolicy): number {
   return exponential * (0.5 + (policy.random ?? Math.random)() / 2);
 }
 
-/** Retry-After (RFC 9110) is either delay-seconds or an HTTP date: the wait it asks for, in ms from `nowMs`. */
-export function retryAfterMs(header: string | null | undefined, nowMs: number): number | undefined {
+/** Retry-After (RFC 9110) is either delay-seconds or an HTTP date: the wait it asks for, in ms from now. */
+export function retryAfterMs(header: string | null | undefined, clock: Clock): number | undefined {
   const trimmed = header?.trim();
   if (!trimmed) return undefined;
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - clock.now().getTime());
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts (never rejects: the caller checks why it woke). */

@@ -11,7 +11,7 @@
  * honoured, else exponential backoff with jitter) and gives up with a
  * ChatDeliveryError when it is spent.
  */
-import type { Logger } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { backoffDelay, retryAfterMs, sleep as sleepFor } from "../retry.ts";
 import { ChatDeliveryError, ChatopsConfigError, ResponseUrlRefusedError } from "./errors.ts";
 
@@ -86,6 +86,8 @@ export interface PostOptions {
   /** Longest wait between two posts (a Retry-After beyond it ends the retries). */
   maxDelayMs?: number;
   logger?: Logger;
+  /** For Retry-After given as a date. */
+  clock?: Clock;
 }
 
 export interface PostResult {
@@ -118,7 +120,7 @@ export async function postToResponseUrl(url: URL, body: unknown, options: PostOp
       if (response.status !== 429 && response.status < 500) {
         throw new ChatDeliveryError(`the chat platform refused the answer: ${last}`);
       }
-      askedWait = retryAfterMs(response.headers.get("retry-after"), Date.now());
+      askedWait = retryAfterMs(response.headers.get("retry-after"), options.clock ?? systemClock);
     } catch (error) {
       if (error instanceof ChatDeliveryError) throw error;
       last = (error as Error).name === "TimeoutError" ? "timed out" : ((error as Error).message ?? String(error));

@@ -10,6 +10,7 @@
  * written onto the run item once), so listing old runs reads one item each.
  */
 import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { Clock } from "../ports.ts";
 import type { Item, Table } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
@@ -32,10 +33,12 @@ interface Markers {
 export class DynamoDbAuditRuns {
   readonly #t: Table;
   readonly #retentionDays: number;
+  readonly #clock: Clock;
 
-  constructor(table: Table, retentionDays: number) {
+  constructor(table: Table, retentionDays: number, clock: Clock) {
     this.#t = table;
     this.#retentionDays = retentionDays;
+    this.#clock = clock;
   }
 
   #expiresAt(at: number): number {
@@ -59,7 +62,7 @@ export class DynamoDbAuditRuns {
   /** One small marker per part (BatchWriteItem): writing a marker twice (a resumed planner) writes the same item. */
   async recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void> {
     // The run's own TTL is from its start; a marker outliving it by the planning time is harmless.
-    const expiresAt = this.#expiresAt(Date.now());
+    const expiresAt = this.#expiresAt(this.#clock.now().getTime());
     const pending: object[] = parts.map((part) => ({
       PutRequest: {
         Item: {

@@ -12,6 +12,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { type Clock, systemClock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { StoreLocation } from "../store/dynamodb-errors.ts";
 import { type Item, Table, type WriteStats } from "../store/dynamodb-table.ts";
@@ -42,6 +43,8 @@ export interface DynamoDbSnapshotStoreOptions extends StoreLocation {
   client: DynamoDBDocumentClient;
   /** How long runs are kept (TTL), in days. */
   retentionDays?: number;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 const partitionKey = (r: ReleaseKey) => `SNAP#${r.cluster}#${r.namespace}#${r.name}`;
@@ -57,7 +60,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       { tableName: options.tableName, region: options.region, endpoint: options.endpoint },
       { countWriteUnits: true },
     );
-    this.#runs = new DynamoDbAuditRuns(this.#t, options.retentionDays ?? 90);
+    this.#runs = new DynamoDbAuditRuns(this.#t, options.retentionDays ?? 90, options.clock ?? systemClock);
   }
 
   /** Items and write units written so far (the bench's figures). */

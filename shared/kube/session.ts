@@ -1,6 +1,7 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
 import type { DomainError } from "../errors.ts";
+import { type Clock, systemClock } from "../ports.ts";
 import { backoffDelay, retryAfterMs, sleep } from "../retry.ts";
 import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
@@ -38,8 +39,8 @@ export interface SessionOptions {
   concurrency?: number;
   requestTimeoutMs?: number;
   maxAttempts?: number;
-  /** Wall clock for the deadline; injectable for tests. */
-  now?: () => number;
+  /** For the deadline and Retry-After dates (default: the system clock). */
+  clock?: Clock;
   random?: () => number;
 }
 
@@ -79,7 +80,7 @@ export class KubeSession {
   private readonly deadline?: number;
   private readonly requestTimeoutMs: number;
   private readonly maxAttempts: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly random: () => number;
   private readonly deadlineController = new AbortController();
   private readonly deadlineTimer?: NodeJS.Timeout;
@@ -96,7 +97,7 @@ export class KubeSession {
     this.ownLimit = new FairLimiter(options.concurrency ?? Number.MAX_SAFE_INTEGER);
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     const deadline = this.deadlineController.signal;
     deadline.addEventListener(
@@ -107,7 +108,7 @@ export class KubeSession {
       { once: true },
     );
     if (this.deadline !== undefined) {
-      const remaining = this.deadline - this.now();
+      const remaining = this.deadline - this.clock.now().getTime();
       if (remaining <= 0) this.deadlineController.abort();
       else this.deadlineTimer = setTimeout(() => this.deadlineController.abort(), remaining).unref();
     }
@@ -164,7 +165,7 @@ export class KubeSession {
         this.release();
       }
       this.answers++;
-      const retryAfter = retryAfterMs(response.headers["retry-after"], this.now());
+      const retryAfter = retryAfterMs(response.headers["retry-after"], this.clock);
       if (response.status === 429 || (response.status === 503 && retryAfter !== undefined)) {
         this.clusterLimit.overloaded();
       } else {
@@ -238,7 +239,7 @@ export class KubeSession {
       if (this.deadline === undefined && retryAfter > MAX_RETRY_AFTER_MS) return false;
       wait = Math.max(retryAfter, jittered);
     }
-    if (this.deadline !== undefined && this.now() + wait >= this.deadline) return false;
+    if (this.deadline !== undefined && this.clock.now().getTime() + wait >= this.deadline) return false;
     this.counters.retries++;
     await sleep(wait, this.deadlineController.signal);
     return !this.deadlineReached;

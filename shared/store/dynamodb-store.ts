@@ -5,6 +5,7 @@
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type Clock, systemClock } from "../ports.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
@@ -46,13 +47,14 @@ const MAX_WRITE_ATTEMPTS = 5;
 
 export interface DynamoDbStoreOptions extends StoreLocation {
   client: DynamoDBDocumentClient;
-  now?: () => Date;
+  /** Stamps stored revisions (default: the system clock). */
+  clock?: Clock;
 }
 
 export class DynamoDbReleaseStore implements ReleaseStore {
   readonly #name: string;
   readonly #table: Table;
-  readonly #now: () => Date;
+  readonly #clock: Clock;
 
   constructor(options: DynamoDbStoreOptions) {
     this.#name = options.tableName;
@@ -61,7 +63,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       region: options.region,
       endpoint: options.endpoint,
     });
-    this.#now = options.now ?? (() => new Date());
+    this.#clock = options.clock ?? systemClock;
   }
 
   async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
@@ -118,7 +120,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
 
     const { record, chunks } = packBody(parts.body, parts.contentHash);
-    const item = revisionItem(key, parts, record, this.#now().toISOString());
+    const item = revisionItem(key, parts, record, this.#clock.now().toISOString());
     await this.#writeChunks(pk, release.version, record, chunks);
     try {
       await this.#createRevision(key, item, chunks[0]);
