@@ -14,18 +14,18 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { chromium } from "playwright-core";
 import { buildDashboard } from "../dashboard/build.ts";
-import { createApiHandler } from "../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
+import { createApiHandler } from "../functions/api/handler.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startLocalServer } from "../local/server.ts";
 import { openSnapshotStore } from "../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
 import type { Observation } from "../shared/history/model.ts";
 import { runIdFor } from "../shared/history/model.ts";
 import { recordObservation } from "../shared/history/record.ts";
+import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { releaseTimeline } from "../shared/usecases/timeline.ts";
 import { benchRelease, machineLoad, median, spread } from "./lib.ts";
 
@@ -77,7 +77,7 @@ try {
       );
     }
   };
-  await Promise.all(Array.from({ length: 16 }, seedOne));
+  await Promise.all(Array.from({ length: 32 }, seedOne));
   out(`setup: ${RELEASES} releases stored and audited in ${((Date.now() - setupStart) / 1000).toFixed(1)} s`);
 
   const registry = {
@@ -113,7 +113,15 @@ try {
         if (!rendered) requests++;
       });
       await page.goto(`${server.url}/dashboard/`);
-      await page.locator("table.fleet tbody tr").first().waitFor({ timeout: 60_000 });
+      await page
+        .locator("table.fleet tbody tr")
+        .first()
+        .waitFor({ timeout: 120_000 })
+        .catch(async (error) => {
+          throw new Error(`the fleet did not render: ${(await page.locator("main").allInnerTexts()).join(" ")}`, {
+            cause: error,
+          });
+        });
       rendered = true;
       const ms = (await page.evaluate("performance.now()")) as number;
       const fcp = (await page.evaluate(

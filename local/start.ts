@@ -14,12 +14,12 @@ import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { buildDashboard } from "../dashboard/build.ts";
 import { loggerPort } from "../functions/_shared/telemetry.ts";
-import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
+import { createApiHandler } from "../functions/api/handler.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { type LocalAudit, startLocalAudit } from "./audit.ts";
 import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";
@@ -27,7 +27,7 @@ import { DEMO_CLUSTERS } from "./demo/releases.ts";
 import { seedDemo } from "./demo/seed.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
 import { type LocalJwtAuthorizer, localJwtAuthorizer } from "./jwt-authorizer.ts";
-import { startLocalServer } from "./server.ts";
+import { type LambdaHttpHandler, startLocalServer } from "./server.ts";
 import { startSimulatedEks } from "./sim/index.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   // One port for the API and the chat webhooks (in AWS they are separate functions behind one HTTP API).
   const api = createApiHandler(deps);
   let chat: LocalChatops | undefined;
-  const handler: typeof api = (event, context) => chat?.handle(event) ?? api(event, context);
+  const handler: LambdaHttpHandler = (event, context) => chat?.handle(event, context) ?? api(event, context);
   const jwt = deps.dashboard?.auth === "jwt" ? localJwtAuthorizer(env) : undefined;
   const server = await startLocalServer({ handler, port, jwt }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
@@ -145,6 +145,7 @@ async function main(): Promise<void> {
     store: deps.store,
     clusters: deps.clusters,
     logger: loggerPort(deps.logger),
+    telemetry: deps,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
   });

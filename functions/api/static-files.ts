@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { extname, join, normalize, sep } from "node:path";
-import { RouteNotFoundError } from "./errors.ts";
+import { RouteNotFoundError } from "../_shared/http/errors.ts";
 import type { ApiResult } from "./types.ts";
 
 /**

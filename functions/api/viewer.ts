@@ -1,9 +1,8 @@
 import type { MiddlewareObj } from "@middy/core";
-import { SignInRequiredError } from "../../shared/access/errors.ts";
 import { resolveViewer } from "../../shared/access/viewer-access.ts";
 import { type ClusterScope, viewerScope } from "../../shared/clusters/scope.ts";
+import { MethodNotAllowedError, UnauthorizedError } from "../_shared/http/errors.ts";
 import type { DashboardConfig } from "./dashboard-config.ts";
-import { MethodNotAllowedError } from "./errors.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Where the dashboard's API routes live: the same routes as the IAM ones, behind API Gateway's JWT authorizer. */
@@ -35,7 +34,10 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
         return;
       }
       const claims = (event.requestContext as { authorizer?: JwtAuthorizer }).authorizer?.jwt?.claims;
-      if (!claims) throw new SignInRequiredError();
+      if (!claims)
+        throw new UnauthorizedError(
+          "sign in first: this route needs a bearer token from the dashboard's identity provider",
+        );
       context.viewer = {
         subject: String(claims.sub ?? ""),
         grants: resolveViewer(settings.access, claims, settings.groupsClaim),

@@ -17,15 +17,3 @@ export class AccessDeniedError extends DomainError {
     super("not allowed: your sign-in may not read that cluster or namespace");
   }
 }
-
-/**
- * A dashboard API request without the claims of a verified token (a misrouted request, or auth not set up).
- * Its kind is `forbidden`; the API maps its code to 401 so the page knows to sign in again.
- */
-export class SignInRequiredError extends DomainError {
-  readonly kind: ErrorKind = "forbidden";
-  readonly code = "SignInRequired";
-  constructor() {
-    super("sign in first: this route needs a bearer token from the dashboard's identity provider");
-  }
-}

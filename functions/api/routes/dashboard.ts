@@ -7,14 +7,14 @@
 import { StoreUnavailableError } from "../../../shared/store/errors.ts";
 import { FLEET_PAGE_MAX, fleetReleases } from "../../../shared/usecases/fleet.ts";
 import { fleetTimeline, releaseTimeline } from "../../../shared/usecases/timeline.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { LOCKED_DASHBOARD } from "../dashboard-config.ts";
 import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { json } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import { StaticFiles } from "../static-files.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
 import { DASHBOARD_API_PREFIX, scopeFor } from "../viewer.ts";
-import { annotate, releaseKey } from "./releases.ts";
+import { releaseKey } from "./releases.ts";
 
 export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
   const settings = deps.dashboard ?? LOCKED_DASHBOARD;
