@@ -26,8 +26,9 @@ import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
+import { FleetCache, fleetReleases } from "../shared/usecases/fleet.ts";
 import { releaseTimeline } from "../shared/usecases/timeline.ts";
-import { benchRelease, machineLoad, median, spread } from "./lib.ts";
+import { benchRelease, machineLoad, median, spread, timed } from "./lib.ts";
 
 process.env.POWERTOOLS_METRICS_DISABLED = "true";
 const RELEASES = Number(process.env.BENCH_DASHBOARD_RELEASES ?? 10_000);
@@ -94,6 +95,7 @@ try {
     metrics: new Metrics({ namespace: "bench" }),
     settings: apiSettingsFromEnv({}),
     snapshots,
+    fleetCache: new FleetCache(),
     dashboard: { auth: "off", groupsClaim: "groups", access: { groups: [] }, assetsDir: built.dir, connectOrigins: [] },
   });
   const server = await startLocalServer({ handler, port: 0 });
@@ -144,6 +146,16 @@ try {
     await browser.close();
     await server.close();
   }
+
+  // Where the API's time goes: the join read (cold: no cache), a warm page (cached join + the page's drift reads).
+  const fleetDeps = { store, snapshots, clusters: registry, clock: { now: () => new Date() } };
+  const coldJoin = await timed(() => fleetReleases({ ...fleetDeps, cache: new FleetCache() }, {}, { drift: false }));
+  const cache = new FleetCache();
+  await fleetReleases({ ...fleetDeps, cache }, {});
+  const warmPage = await timed(() => fleetReleases({ ...fleetDeps, cache }, { health: "Failed" }));
+  out(
+    `fleet API with ${RELEASES} releases: joining the store's listing and the FLEET index ${coldJoin.ms.toFixed(0)} ms (cold, ${coldJoin.value.total} rows); a warm page of 50 with its drift reads ${warmPage.ms.toFixed(0)} ms`,
+  );
 
   // 90 days of a release that changed 50 times: 51 snapshots, each a stretch of unchanged health.
   const busy = { cluster: "prod-eu", namespace: "busy", name: "flappy" };

@@ -1,5 +1,6 @@
 import { openSnapshotStore } from "../../shared/history/config.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { FleetCache } from "../../shared/usecases/fleet.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";
@@ -21,5 +22,7 @@ export function apiDepsFromEnv(
   });
   // The snapshots client opens lazily (no network at cold start); only the history routes use it.
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
-  return { ...runtime, settings: config.settings, dashboard: config.dashboard, snapshots };
+  // The dashboard's fleet, joined once and kept 30 s by the warm function (filters and pages then read nothing).
+  const fleetCache = new FleetCache();
+  return { ...runtime, settings: config.settings, dashboard: config.dashboard, snapshots, fleetCache };
 }

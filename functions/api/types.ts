@@ -1,5 +1,6 @@
 import type { Grants } from "../../shared/access/grants.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { FleetCache } from "../../shared/usecases/fleet.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
@@ -17,6 +18,8 @@ export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kub
   settings: ApiSettings;
   /** The dashboard's settings; absent (tests): sign-in required, nobody granted anything. */
   dashboard?: DashboardConfig;
+  /** The dashboard's joined fleet, kept 30 s by a warm function (shared/usecases/fleet.ts). */
+  fleetCache?: FleetCache;
   /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
   snapshots?: SnapshotStore;
 }

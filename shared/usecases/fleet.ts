@@ -20,6 +20,37 @@ export interface FleetDeps {
   snapshots: SnapshotStore;
   clusters: ClusterScope;
   clock: Clock;
+  /** The joined fleet kept for a few seconds by a warm function (paging and filtering then read nothing). */
+  cache?: FleetCache;
+}
+
+/**
+ * The joined fleet (every release of some clusters with its latest health) per set of clusters and namespace,
+ * kept `ttlMs` (default 30 s: the audits run every few minutes) and at most `maxEntries` sets. Owned by the
+ * function's deps (one per warm process); rows are copied out, never handed out to be changed.
+ */
+export class FleetCache {
+  readonly #entries = new Map<string, { at: number; rows: Promise<FleetRow[]> }>();
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+  constructor(options: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}) {
+    this.#ttlMs = options.ttlMs ?? 30_000;
+    this.#maxEntries = options.maxEntries ?? 32;
+    this.#now = options.now ?? (() => performance.now());
+  }
+  async get(key: string, load: () => Promise<FleetRow[]>): Promise<FleetRow[]> {
+    const now = this.#now();
+    const hit = this.#entries.get(key);
+    if (hit && now - hit.at < this.#ttlMs) return (await hit.rows).map((row) => ({ ...row }));
+    const rows = load();
+    this.#entries.delete(key);
+    this.#entries.set(key, { at: now, rows });
+    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    // A failed read is not kept: the next request reads again.
+    rows.catch(() => this.#entries.get(key)?.rows === rows && this.#entries.delete(key));
+    return (await rows).map((row) => ({ ...row }));
+  }
 }
 
 /** A release's health, or `NotAudited` when no audit has seen it yet. */
@@ -103,23 +134,24 @@ export async function fleetReleases(
   // Per cluster (a Query each); without a registry (the CLI's local mode), the store's every cluster.
   const clusters: (string | undefined)[] =
     cluster || deps.clusters === "any" ? [cluster] : deps.clusters.list().map((c) => c.name);
-  const [releases, audited] = await Promise.all([
-    Promise.all(
-      clusters.map((c) =>
-        readAll((cursor) => deps.store.listReleases({ cluster: c, namespace }, { limit: 1000, cursor })),
+  // Every release of these clusters with its health, before the person's namespaces and the text filter.
+  const load = async (): Promise<FleetRow[]> => {
+    const [releases, audited] = await Promise.all([
+      Promise.all(
+        clusters.map((c) =>
+          readAll((cursor) => deps.store.listReleases({ cluster: c, namespace }, { limit: 1000, cursor })),
+        ),
       ),
-    ),
-    readAll((cursor) => deps.snapshots.fleet({ cluster, limit: 1000, cursor }, deps.clock.now())),
-  ]);
-  const health = new Map(audited.map((entry) => [keyOf(entry.release), entry]));
-
-  const rows: FleetRow[] = [];
-  for (const release of releases.flat()) {
-    if (!inScope(deps.clusters, release.cluster, release.namespace)) continue;
-    const row = rowOf(release, health.get(keyOf(release)));
-    if (text && !matchesText(row, text)) continue;
-    rows.push(row);
-  }
+      readAll((cursor) => deps.snapshots.fleet({ cluster, limit: 1000, cursor }, deps.clock.now())),
+    ]);
+    const health = new Map(audited.map((entry) => [keyOf(entry.release), entry]));
+    return releases.flat().map((release) => rowOf(release, health.get(keyOf(release))));
+  };
+  const key = `${clusters.join(",")}|${namespace ?? "*"}`;
+  const all = deps.cache ? await deps.cache.get(key, load) : await load();
+  const rows = all.filter(
+    (row) => inScope(deps.clusters, row.cluster, row.namespace) && (!text || matchesText(row, text)),
+  );
   const counts = Object.fromEntries(FLEET_HEALTHS.map((h) => [h, 0])) as Record<FleetHealth, number>;
   for (const row of rows) counts[row.health]++;
   const shown = healths ? rows.filter((row) => healths.includes(row.health)) : rows;

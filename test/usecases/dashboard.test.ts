@@ -11,7 +11,7 @@ import { viewerScope } from "../../shared/clusters/scope.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { recordObservation } from "../../shared/history/record.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { fleetReleases } from "../../shared/usecases/fleet.ts";
+import { FleetCache, fleetReleases } from "../../shared/usecases/fleet.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { fleetTimeline, releaseTimeline } from "../../shared/usecases/timeline.ts";
 import { observe, run } from "../history/fixtures.ts";
@@ -202,4 +202,31 @@ test("the fleet over time counts releases per health in each bucket", async () =
   // Until the first audit (00:00) nothing is known; after it, the two failing releases count as Failed.
   assert.equal(timeline.counts.Failed[0], 0);
   assert.equal(Math.max(...timeline.counts.Failed), 2);
+});
+
+test("a warm function keeps the joined fleet 30 s: paging and filtering read nothing, a copy each time", async () => {
+  let lists = 0;
+  const counting = Object.create(store) as MemoryReleaseStore;
+  counting.listReleases = (...args) => {
+    lists++;
+    return store.listReleases(...args);
+  };
+  let now = 0;
+  const cache = new FleetCache({ ttlMs: 30_000, now: () => now });
+  const cached = { ...deps, store: counting, cache };
+  const first = await fleetReleases(cached, { limit: 2 });
+  const reads = lists;
+  assert.equal(reads, 2, "one listing per cluster");
+  first.releases[0].name = "changed by a caller";
+  await fleetReleases(cached, { limit: 2, cursor: first.cursor });
+  const filtered = await fleetReleases(cached, { health: "Failed" });
+  assert.equal(lists, reads, "served from the cache");
+  assert.deepEqual(
+    filtered.releases.map((r) => r.name),
+    ["api", "api"],
+    "a copy: a caller's change does not stick",
+  );
+  now = 31_000;
+  await fleetReleases(cached, {});
+  assert.equal(lists, reads * 2, "read again once stale");
 });

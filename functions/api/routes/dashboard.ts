@@ -26,7 +26,13 @@ export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
         "SnapshotsNotConfigured",
       );
     }
-    return { store: deps.store, snapshots: deps.snapshots, clusters: scopeFor(deps, context), clock: deps.clock };
+    return {
+      store: deps.store,
+      snapshots: deps.snapshots,
+      clusters: scopeFor(deps, context),
+      clock: deps.clock,
+      cache: deps.fleetCache,
+    };
   };
   // What the browser needs to sign in (nothing secret: a public client uses PKCE, no client secret).
   const browserConfig = {
