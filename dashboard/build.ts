@@ -45,6 +45,7 @@ export async function buildDashboard(outDir = join(here, "dist")): Promise<Built
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>helm status</title>
+<link rel="icon" href="data:,">
 ${style ? `<link rel="stylesheet" href="assets/${style}">` : ""}
 <script type="module" src="assets/${script}"></script>
 </head>

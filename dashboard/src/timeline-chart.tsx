@@ -115,10 +115,11 @@ export function ReleaseTimelineChart({
   );
 }
 
+/** Drawn in this order: Failed last, on top, when lines coincide. */
 const SERIES = [
-  { key: "Failed", label: "Failed" },
-  { key: "InProgress", label: "InProgress" },
   { key: "Unknown", label: "Unknown" },
+  { key: "InProgress", label: "InProgress" },
+  { key: "Failed", label: "Failed" },
 ] as const;
 
 export function FleetTimelineChart({
@@ -169,10 +170,10 @@ export function FleetTimelineChart({
         {SERIES.map((s) => (
           <span key={s.key} class="legend">
             <span class={`swatch h-${s.key}`} /> {s.label}
-            {at !== undefined ? `: ${counts[s.key]?.[at] ?? 0}` : ""}
+            {`: ${counts[s.key]?.[at ?? buckets.length - 1] ?? 0}`}
           </span>
         ))}
-        {at !== undefined ? <span> at {when(buckets[at])}</span> : <span> (peak {max})</span>}
+        {at !== undefined ? <span> at {when(buckets[at])}</span> : <span> now (peak {max})</span>}
       </figcaption>
     </figure>
   );
