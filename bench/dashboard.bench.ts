@@ -91,7 +91,7 @@ try {
     clusters: registry,
     kube: createKubeReader({ connector: registry }),
     clock: { now: () => new Date() },
-    logger: new Logger({ logLevel: "SILENT" }),
+    logger: new Logger({ logLevel: "ERROR" }),
     metrics: new Metrics({ namespace: "bench" }),
     settings: apiSettingsFromEnv({}),
     snapshots,

@@ -93,3 +93,28 @@ function cellClass(column: string, cell: string): string | undefined {
   if (column === "STATUS" && HEALTHS.includes(cell as (typeof HEALTHS)[number])) return `h-${cell}`;
   return undefined;
 }
+
+/** The cluster filter of the fleet and its timeline ("" is every cluster the person may see). */
+export function ClusterSelect({
+  value,
+  clusters,
+  onPick,
+}: {
+  value: string;
+  clusters: string[];
+  onPick: (cluster: string) => void;
+}) {
+  return (
+    <label>
+      Cluster
+      <select value={value} onChange={(e) => onPick(e.currentTarget.value)}>
+        <option value="">all</option>
+        {clusters.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

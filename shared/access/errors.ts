@@ -7,13 +7,14 @@ export class DashboardConfigError extends DomainError {
 }
 
 /**
- * The signed-in person may not read that cluster/namespace. The message is the same whether or not the
- * cluster or release exists, and never names what would have been allowed.
+ * The caller (a signed-in person; a chat channel: ChatAccessDeniedError) may not read that cluster/namespace.
+ * The message is the same whether or not the cluster or release exists, and never names what would have been
+ * allowed.
  */
 export class AccessDeniedError extends DomainError {
   readonly kind: ErrorKind = "forbidden";
-  readonly code = "AccessDenied";
-  constructor() {
-    super("not allowed: your sign-in may not read that cluster or namespace");
+  readonly code: string = "AccessDenied";
+  constructor(message = "not allowed: your sign-in may not read that cluster or namespace") {
+    super(message);
   }
 }

@@ -1,4 +1,5 @@
-import { DomainError, type ErrorKind } from "../errors.ts";
+import { AccessDeniedError } from "../access/errors.ts";
+import { DomainError } from "../errors.ts";
 
 /** CHATOPS_ACCESS (or another chatops setting) cannot be used: stops the function at cold start. */
 export class ChatopsConfigError extends DomainError {
@@ -11,9 +12,8 @@ export class ChatopsConfigError extends DomainError {
  * message is the same whether or not the release exists, and never names what
  * would have been allowed.
  */
-export class ChatAccessDeniedError extends DomainError {
-  readonly kind: ErrorKind = "forbidden";
-  readonly code = "ChatAccessDenied";
+export class ChatAccessDeniedError extends AccessDeniedError {
+  override readonly code = "ChatAccessDenied";
   constructor() {
     super("not allowed here: this channel may not read that cluster or namespace");
   }

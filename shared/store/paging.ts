@@ -8,6 +8,25 @@ export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 1000;
 const MAX_CURSOR_LENGTH = 4096;
 
+/**
+ * Every item of a paged listing, following its cursors for at most `maxPages` pages (a bound on the walk:
+ * 100 pages of 1,000 is past any fleet this reads).
+ */
+export async function readAllPages<T>(
+  page: (cursor?: string) => Promise<{ items: T[]; cursor?: string }>,
+  maxPages = 100,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let round = 0; round < maxPages; round++) {
+    const result = await page(cursor);
+    all.push(...result.items);
+    cursor = result.cursor;
+    if (!cursor) break;
+  }
+  return all;
+}
+
 export function resolveLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) {

@@ -12,7 +12,8 @@ import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { Clock } from "../ports.ts";
 import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import type { Page, ReleaseStore } from "../store/release-store.ts";
+import { readAllPages } from "../store/paging.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
 import { parseHealthList } from "./snapshots.ts";
 
 export interface FleetDeps {
@@ -111,8 +112,6 @@ export interface FleetPage {
 
 export const FLEET_PAGE_DEFAULT = 50;
 export const FLEET_PAGE_MAX = 1000;
-/** Store pages read per source at most (1,000 items each): 100,000 releases. */
-const MAX_PAGES = 100;
 const DRIFT_READS_AT_ONCE = 16;
 
 export async function fleetReleases(
@@ -139,10 +138,10 @@ export async function fleetReleases(
     const [releases, audited] = await Promise.all([
       Promise.all(
         clusters.map((c) =>
-          readAll((cursor) => deps.store.listReleases({ cluster: c, namespace }, { limit: 1000, cursor })),
+          readAllPages((cursor) => deps.store.listReleases({ cluster: c, namespace }, { limit: 1000, cursor })),
         ),
       ),
-      readAll((cursor) => deps.snapshots.fleet({ cluster, limit: 1000, cursor }, deps.clock.now())),
+      readAllPages((cursor) => deps.snapshots.fleet({ cluster, limit: 1000, cursor }, deps.clock.now())),
     ]);
     const health = new Map(audited.map((entry) => [keyOf(entry.release), entry]));
     return releases.flat().map((release) => rowOf(release, health.get(keyOf(release))));
@@ -227,18 +226,6 @@ function parseOffset(cursor: string | undefined): number {
       "InvalidCursor",
     );
   return Number(cursor);
-}
-
-export async function readAll<T>(page: (cursor?: string) => Promise<Page<T>>): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  for (let round = 0; round < MAX_PAGES; round++) {
-    const result = await page(cursor);
-    all.push(...result.items);
-    cursor = result.cursor;
-    if (!cursor) break;
-  }
-  return all;
 }
 
 const keyOf = (r: ReleaseKey) => `${r.cluster}/${r.namespace}/${r.name}`;

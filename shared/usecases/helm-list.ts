@@ -9,7 +9,8 @@ import { ValidationError } from "../errors.ts";
 import { parseLabelSelector } from "../release/label-selector.ts";
 import type { ReleaseKey, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
-import type { Page, ReleaseStore } from "../store/release-store.ts";
+import { readAllPages } from "../store/paging.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
 
 /** helm list's state flags and the statuses each one shows (pkg/action/list.go's ListStates). */
 export const LIST_STATE_FLAGS = {
@@ -77,7 +78,7 @@ export async function helmList(
   // --superseded alone lists every superseded revision instead.
   const supersededOnly = states.length === 1 && states[0] === "superseded";
   const statuses = states.length === 0 ? undefined : states.flatMap((state) => LIST_STATE_FLAGS[state]);
-  const candidates = await collect((cursor) =>
+  const candidates = await readAllPages((cursor) =>
     supersededOnly
       ? deps.store.listRevisions({ cluster, namespace, statuses: ["superseded"] }, { limit: 1000, cursor })
       : deps.store.listReleases({ cluster, namespace, status, statuses }, { limit: 1000, cursor }),
@@ -99,18 +100,6 @@ export async function helmList(
   return end < releases.length
     ? { releases: releases.slice(offset, end), nextOffset: end }
     : { releases: releases.slice(offset) };
-}
-
-async function collect(page: (cursor?: string) => Promise<Page<ReleaseSummary>>): Promise<ReleaseSummary[]> {
-  const all: ReleaseSummary[] = [];
-  let cursor: string | undefined;
-  for (let round = 0; round < MAX_STORE_PAGES; round++) {
-    const result = await page(cursor);
-    all.push(...result.items);
-    cursor = result.cursor;
-    if (!cursor) break;
-  }
-  return all;
 }
 
 function wholeNumber(name: string, value: number, min: number): number {

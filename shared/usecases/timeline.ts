@@ -11,7 +11,8 @@ import { InvalidHistoryQueryError } from "../history/errors.ts";
 import type { Change, Snapshot } from "../history/model.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import { type FleetDeps, fleetReleases, readAll } from "./fleet.ts";
+import { readAllPages } from "../store/paging.ts";
+import { type FleetDeps, fleetReleases } from "./fleet.ts";
 import { type HistoryDeps, parseTime } from "./snapshots.ts";
 
 export interface TimelineStripe {
@@ -69,7 +70,7 @@ export async function releaseTimeline(
   requireKnownCluster(deps.clusters, release.cluster, release.namespace);
   const now = deps.clock.now();
   const { from, to } = timeRange(now, request.since, request.until);
-  const snapshots = await readAll((cursor) =>
+  const snapshots = await readAllPages((cursor) =>
     deps.snapshots.list(release, { since: from, until: to, limit: 1000, cursor }, now),
   );
   const oldestFirst = snapshots.reverse();
@@ -178,7 +179,7 @@ export async function fleetTimeline(
   for (let i = 0; i < audited.length; i += READS_AT_ONCE) {
     await Promise.all(
       audited.slice(i, i + READS_AT_ONCE).map(async (row) => {
-        const list = await readAll((cursor) =>
+        const list = await readAllPages((cursor) =>
           deps.snapshots.list(row, { since: from, until: to, limit: 1000, cursor }, now),
         );
         itemsRead += list.length;

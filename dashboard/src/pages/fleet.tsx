@@ -2,7 +2,7 @@
 import { getJson, query } from "../api.ts";
 import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
-import { HEALTHS, Health, Loading, Problem, useLoad } from "../ui.tsx";
+import { ClusterSelect, HEALTHS, Health, Loading, Problem, useLoad } from "../ui.tsx";
 
 interface FleetRow {
   cluster: string;
@@ -58,17 +58,7 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
           go({ q: String(form.get("q") ?? ""), namespace: String(form.get("namespace") ?? "") });
         }}
       >
-        <label>
-          Cluster
-          <select value={filters.cluster} onChange={(e) => go({ cluster: e.currentTarget.value })}>
-            <option value="">all</option>
-            {clusters.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ClusterSelect value={filters.cluster} clusters={clusters} onPick={(cluster) => go({ cluster })} />
         <label>
           Namespace
           <input name="namespace" defaultValue={filters.namespace} placeholder="any" size={12} />

@@ -3,7 +3,7 @@ import { getJson, query } from "../api.ts";
 import { DEFAULT_RANGE, RANGES } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
-import { Loading, Problem, useLoad } from "../ui.tsx";
+import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
 
 interface FleetTimeline {
   since: string;
@@ -36,20 +36,11 @@ export function TimelinePage({ route, clusters }: { route: Route; clusters: stri
     <main>
       <h1>Fleet timeline</h1>
       <div class="filters">
-        <label>
-          Cluster
-          <select
-            value={cluster}
-            onChange={(e) => navigate(href("timeline", undefined, { range, cluster: e.currentTarget.value }))}
-          >
-            <option value="">all</option>
-            {clusters.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ClusterSelect
+          value={cluster}
+          clusters={clusters}
+          onPick={(picked) => navigate(href("timeline", undefined, { range, cluster: picked }))}
+        />
         <RangePicker value={range} link={(r) => href("timeline", undefined, { range: r, cluster })} />
       </div>
       <Problem error={error} />
