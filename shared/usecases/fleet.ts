@@ -157,9 +157,9 @@ export async function fleetReleases(
   shown.sort(
     (a, b) =>
       SEVERITY[a.health] - SEVERITY[b.health] ||
-      a.cluster.localeCompare(b.cluster) ||
-      a.namespace.localeCompare(b.namespace) ||
-      a.name.localeCompare(b.name),
+      compare(a.cluster, b.cluster) ||
+      compare(a.namespace, b.namespace) ||
+      compare(a.name, b.name),
   );
   const page = shown.slice(offset, offset + limit);
   if (options.drift !== false) await addDriftCounts(deps.snapshots, page);
@@ -228,4 +228,6 @@ function parseOffset(cursor: string | undefined): number {
   return Number(cursor);
 }
 
+/** Kubernetes names are ASCII: code-unit order, without localeCompare's cost over 10,000 rows. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const keyOf = (r: ReleaseKey) => `${r.cluster}/${r.namespace}/${r.name}`;
