@@ -3,7 +3,7 @@
  * reported at once and named by its variable.
  */
 import { type AccessMap, loadAccessMap } from "../../shared/chatops/access.ts";
-import { type AllowedHost, parseAllowHosts } from "../../shared/chatops/response-url.ts";
+import { type AllowedHost, parseAllowHosts } from "../../shared/notify/response-url.ts";
 import { type Env, httpBaseUrl, matching, parseEnv, readConfig, wholeNumber } from "../_shared/config.ts";
 import { type SecretSource, secretSourceFromEnv } from "./secrets.ts";
 

@@ -10,7 +10,6 @@ import { type ChatCommand, commandLine, parseChatCommand, usageText } from "../.
 import { ChatAccessDeniedError } from "../../shared/chatops/errors.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/resolve.ts";
-import { type AllowedHost, checkResponseUrl } from "../../shared/chatops/response-url.ts";
 import { ReplayGuard, verifySlackSignature } from "../../shared/chatops/signature.ts";
 import {
   ACTION_HISTORY,
@@ -20,6 +19,7 @@ import {
   renderSlackAnswer,
 } from "../../shared/chatops/slack-blocks.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { type AllowedHost, checkResponseUrl } from "../../shared/notify/response-url.ts";
 import { emptyResult as empty, jsonResult as json } from "../_shared/http/body.ts";
 import { UnauthorizedError } from "../_shared/http/errors.ts";
 import { httpHandler } from "../_shared/http/handler.ts";

@@ -12,11 +12,11 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { answerCommand, type ChatDeps } from "../../shared/chatops/answer.ts";
 import { parseChatCommand } from "../../shared/chatops/command.ts";
-import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/chatops/errors.ts";
 import { type ChatJob, parseChatJob, RESPONSE_URL_LIFETIME_MS } from "../../shared/chatops/job.ts";
-import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/chatops/response-url.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { isDomainError } from "../../shared/errors.ts";
+import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/notify/errors.ts";
+import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/notify/response-url.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
 import { lambdaEntry, type ShellHandler, type Telemetry, withTelemetry } from "../_shared/shell.ts";
 import { chatWorkerDepsFromEnv } from "./deps.ts";
