@@ -48,10 +48,16 @@ await ensureReleasesTable(client, { tableName: "chatops-bench", region: "us-east
 client.destroy();
 const deps = apiDepsFromEnv({ ...env, POWERTOOLS_LOG_LEVEL: "SILENT" });
 await seedDemo(deps.store, sim);
-const chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: silentLogger });
+const chat = await startLocalChatops({
+  env,
+  store: deps.store,
+  clusters: deps.clusters,
+  logger: silentLogger,
+  telemetry: deps,
+});
 const server = await startLocalServer({
   port: 0,
-  handler: (event) => chat.handle(event) ?? Promise.resolve({ statusCode: 404, body: "" }),
+  handler: (event, context) => chat.handle(event, context) ?? Promise.resolve({ statusCode: 404, body: "" }),
 });
 
 async function round(label: string, n: number) {
