@@ -45,6 +45,7 @@ export const run = defineCommand({
     output: { type: "string", short: "o" },
   },
   positionals: true,
+  verbs: ["show", "diff"],
   async run({ values, positionals }, io) {
     const format = parseOutputFormat(values.output);
     const clusters = cliClusterScope(io.env);
