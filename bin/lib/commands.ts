@@ -25,6 +25,16 @@ export function programName(env: NodeJS.ProcessEnv = process.env): string {
   return env.HELM_STATUS_PROGRAM?.trim() || "npm run --silent cli --";
 }
 
+/**
+ * A help text as the user called the command: the npm script's name replaced by the program's, and for
+ * `helm fleet` (helm-plugin/fleet.sh) `remote VERB` and `push` as the plugin's own verbs.
+ */
+export function helpText(help: string, env: NodeJS.ProcessEnv = process.env): string {
+  const program = programName(env);
+  const text = program === "helm fleet" ? help.replaceAll("npm run --silent cli -- remote", program) : help;
+  return text.replaceAll("npm run --silent cli --", program);
+}
+
 const COMMAND_NAME = /^[a-z][a-z-]*$/;
 
 /** The module of command `name`, or undefined when there is no such command. */

@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { ValidationError } from "../../shared/errors.ts";
-import { programName } from "./commands.ts";
+import { helpText } from "./commands.ts";
 import type { CliIO } from "./run.ts";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -48,7 +48,7 @@ export function defineCommand<const O extends Options, const P extends boolean =
       allowPositionals: (spec.positionals ?? false) as P,
     });
     if ((parsed.values as { help?: boolean }).help) {
-      io.stdout.write(spec.help.replaceAll("npm run --silent cli --", programName(io.env)));
+      io.stdout.write(helpText(spec.help, io.env));
       return 0;
     }
     return spec.run(parsed, io);
@@ -68,7 +68,7 @@ export function defineCommandGroup(spec: {
 }): CommandRun {
   const run: CommandRun = async (args, io) => {
     const [sub, ...rest] = args;
-    const help = spec.help.replaceAll("npm run --silent cli --", programName(io.env));
+    const help = helpText(spec.help, io.env);
     if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
       (sub === undefined ? io.stderr : io.stdout).write(help);
       return sub === undefined ? 2 : 0;
