@@ -17,8 +17,10 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-loc
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
+const helm = await helmPath();
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 const work = mkdtempSync(join(tmpdir(), "helm-status-pack-"));
 const prefix = join(work, "prefix");
@@ -81,6 +83,7 @@ test("the tarball holds the launcher, the bundle, the Helm plugin and docs; no s
   assert.ok(tarballFiles.includes("dist/cli/cli.mjs"));
   assert.ok(tarballFiles.includes("dist/cli/commands/status.mjs"));
   assert.ok(tarballFiles.includes("docs/cli.md"));
+  assert.ok(tarballFiles.includes("helm-plugin/plugin.yaml") && tarballFiles.includes("helm-plugin/fleet.sh"));
   const unexpected = tarballFiles.filter(
     (file) => file.endsWith(".ts") || file.startsWith("local/") || file.includes("node_modules/"),
   );
@@ -111,6 +114,24 @@ test("the installed command: --help, a bad command, completion", async () => {
   assert.equal(complete(["helm-status", "status", "--no-"]), "--no-drift");
   assert.equal(complete(["helm-status", "get", ""]), "manifest");
   assert.equal(complete(["helm-status", "snapshots", "d"]), "diff");
+});
+
+test("the Helm plugin installs from the installed package's folder", { skip: !helm && "no helm" }, async () => {
+  const env = { ...kubeToolsEnv(work, join(work, "none.kubeconfig")), PATH };
+  const folder = join(prefix, "lib", "node_modules", "helm-status-lambda", "helm-plugin");
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(helm!, args, { env, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  const install = await run(["plugin", "install", folder]);
+  assert.equal(install.code, 0, install.stderr);
+  const help = await run(["fleet", "--help"]);
+  assert.match(help.stdout, /^usage: helm fleet COMMAND/);
+  const noApi = await run(["fleet", "list", "--cluster", "demo-eu"]);
+  assert.notEqual(noApi.code, 0);
+  assert.match(noApi.stderr, /^Error: which API\? pass --endpoint URL, set HELM_STATUS_ENDPOINT/);
 });
 
 test("on an older Node: a clear error, or the entry re-run on HELM_STATUS_NODE", {
