@@ -15,12 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { bundleCli } from "../bin/lib/bundle.ts";
-import { DEMO_CLUSTERS } from "../local/demo/releases.ts";
-import { seedDemo } from "../local/demo/seed.ts";
-import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
-import { startSimulatedEks } from "../local/sim/index.ts";
-import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { startDemoStack } from "../local/demo/stack.ts";
 import { median, spread } from "./lib.ts";
 
 const run = promisify(execFile);
@@ -41,25 +36,8 @@ mkdirSync(join(packed, "bin"));
 cpSync(join(ROOT, "bin", "helm-status.js"), join(packed, "bin", "helm-status.js"));
 await bundleCli(join(packed, "dist", "cli"));
 
-const [dynamo, sim] = await Promise.all([
-  startDynamoDbLocal({ dataDir: join(packed, "dynamodb") }),
-  startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) }),
-]);
-const env: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  HOME: packed,
-  AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-  AWS_REGION: "us-east-1",
-  RELEASES_TABLE: "cli-bench",
-  CLUSTERS: JSON.stringify(sim.registryEntries()),
-  AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-  AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-};
-const config = storeConfigFromEnv(env);
-const client = createDynamoDbClient(config);
-await ensureReleasesTable(client, config);
-client.destroy();
-await seedDemo(openReleaseStore(config), sim);
+const stack = await startDemoStack({ dataDir: join(packed, "dynamodb"), table: "cli-bench" });
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: packed, ...stack.env };
 
 const status = ["status", "api", "-n", "shop", "--cluster", "demo-eu"];
 const variants: { name: string; command: string; args: string[] }[] = [
@@ -98,7 +76,7 @@ try {
     }
   }
 } finally {
-  await Promise.all([dynamo.stop(), sim.stop()]);
+  await stack.stop();
   rmSync(packed, { recursive: true, force: true });
 }
 

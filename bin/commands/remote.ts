@@ -8,6 +8,7 @@ import type { DriftReport } from "../../shared/drift/types.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateReleaseName } from "../../shared/release/validation.ts";
 import { driftHeaderLine, driftSection } from "../../shared/status/render-drift.ts";
+import { HELM_LIST_FLAGS } from "../lib/args.ts";
 import { defineCommand, defineCommandGroup } from "../lib/define-command.ts";
 import { REMOTE_FLAGS, REMOTE_FLAGS_HELP, type RemoteTarget, releasePath, remoteTarget } from "../lib/remote.ts";
 import type { CliIO } from "../lib/run.ts";
@@ -75,22 +76,7 @@ ${REMOTE_FLAGS_HELP}`,
   options: {
     ...REMOTE_FLAGS,
     ...OUTPUT,
-    "all-namespaces": { type: "boolean", short: "A" },
-    deployed: { type: "boolean" },
-    failed: { type: "boolean" },
-    pending: { type: "boolean" },
-    superseded: { type: "boolean" },
-    uninstalled: { type: "boolean" },
-    uninstalling: { type: "boolean" },
-    status: { type: "string" },
-    filter: { type: "string", short: "f" },
-    selector: { type: "string", short: "l" },
-    max: { type: "string", short: "m" },
-    offset: { type: "string" },
-    date: { type: "boolean", short: "d" },
-    reverse: { type: "boolean", short: "r" },
-    short: { type: "boolean", short: "q" },
-    "time-format": { type: "string" },
+    ...HELM_LIST_FLAGS,
   },
   async run({ values }, io) {
     const output = outputFormat(values.output);

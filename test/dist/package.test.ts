@@ -11,12 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
-import { DEMO_CLUSTERS } from "../../local/demo/releases.ts";
-import { seedDemo } from "../../local/demo/seed.ts";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { type DemoStack, startDemoStack } from "../../local/demo/stack.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -33,9 +28,7 @@ const olderNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
 });
 
 let tarballFiles: string[] = [];
-let dynamo: DynamoDbLocal | undefined;
-let sim: SimulatedEks | undefined;
-let storeEnv: NodeJS.ProcessEnv = {};
+let stack: DemoStack | undefined;
 
 before(async () => {
   const packed = JSON.parse(
@@ -58,7 +51,7 @@ before(async () => {
 });
 
 after(async () => {
-  await Promise.all([dynamo?.stop(), sim?.stop()]);
+  await stack?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -153,23 +146,8 @@ test("without a configured table the installed command says what to set", async 
 });
 
 test("list and status against DynamoDB Local and the simulated EKS", { skip: !hasJava && "no java" }, async () => {
-  [dynamo, sim] = await Promise.all([
-    startDynamoDbLocal({ dataDir: join(work, "dynamodb") }),
-    startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) }),
-  ]);
-  storeEnv = {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    AWS_REGION: "us-east-1",
-    RELEASES_TABLE: "packed",
-    CLUSTERS: JSON.stringify(sim.registryEntries()),
-    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-  };
-  const config = storeConfigFromEnv(storeEnv);
-  const client = createDynamoDbClient(config);
-  await ensureReleasesTable(client, config);
-  client.destroy();
-  await seedDemo(openReleaseStore(config), sim);
+  stack = await startDemoStack({ dataDir: join(work, "dynamodb"), table: "packed" });
+  const storeEnv = stack.env;
 
   const list = await helmStatus(["list", "--cluster", "demo-eu", "-A"], storeEnv);
   assert.equal(list.status, 0, list.stderr);
