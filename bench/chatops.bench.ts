@@ -15,7 +15,7 @@ import { startLocalServer } from "../local/server.ts";
 import { startSimulatedEks } from "../local/sim/index.ts";
 import { slackCommandBody, slackHeaders } from "../shared/chatops/sign-request.ts";
 import { silentLogger } from "../shared/ports.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 
 const count = Number(process.argv[2] ?? 200);
 // Powertools reads this from the process: no EMF lines between the figures.

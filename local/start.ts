@@ -18,7 +18,7 @@ import { createApiHandler } from "../functions/api/handler.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { type LocalAudit, startLocalAudit } from "./audit.ts";
 import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";

@@ -16,7 +16,7 @@ import { type DynamoDbLocal, freeLoopbackPort, startDynamoDbLocal } from "../../
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;

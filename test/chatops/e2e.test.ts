@@ -26,7 +26,7 @@ import {
   teamsActivityBody,
   teamsHeaders,
 } from "../../shared/chatops/sign-request.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { RecordingLogger } from "../api/support.ts";
 import { BIG_OMITTED, bigRelease } from "./big-release.ts";
 
