@@ -3,7 +3,7 @@
  * shared by the Slack and Teams renderers: what is unhealthy now across the
  * channel's clusters, and one release's run-length history, newest first.
  */
-import type { FleetEntry } from "../history/model.ts";
+import type { FleetEntry } from "../snapshots/model.ts";
 import { alignLines, formatCell } from "../status/printer.ts";
 import type { SnapshotSummary } from "../usecases/snapshots.ts";
 

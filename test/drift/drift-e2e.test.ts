@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { observationFromReport } from "../../shared/history/observation.ts";
+import { observationFromReport } from "../../shared/audit/observation.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
