@@ -2,8 +2,8 @@
 import { ValidationError } from "../../shared/errors.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
+import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
 import type { FleetEntry } from "../../shared/snapshots/model.ts";
-import { alignLines } from "../../shared/status/printer.ts";
 import { fleetHealth } from "../../shared/usecases/snapshots.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
