@@ -12,9 +12,11 @@ import stringWidth from "string-width";
  */
 
 /** uitable's strutil ANSI pattern: its StringWidth ignores colour codes (its cut does not). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC, CSI and BEL are what the pattern matches
-const ANSI =
-  /[\u001B\u009B][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[a-zA-Z\d]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PRZcf-ntqry=><~]))/g;
+// biome-ignore lint/complexity/useRegexLiterals: as a literal the pattern would hold control characters
+const ANSI = new RegExp(
+  "[\\u001B\\u009B][[\\]()#;?]*(?:(?:(?:[a-zA-Z\\d]*(?:;[a-zA-Z\\d]*)*)?\\u0007)|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PRZcf-ntqry=><~]))",
+  "g",
+);
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** go-runewidth v0.0.9's RuneWidth (not East Asian): 0 for controls and combining marks, 2 for wide and emoji. */

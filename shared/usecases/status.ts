@@ -7,11 +7,11 @@ import type { Release } from "../release/model.ts";
 import {
   validateClusterName,
   validateNamespace,
-  validateReleaseName,
+  validateReleaseContentName,
   validateRevision,
 } from "../release/validation.ts";
 import { buildStatusReport } from "../status/build-report.ts";
-import { InvalidStatusReleaseNameError, ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
+import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
@@ -169,11 +169,7 @@ export async function readReleaseState(
 }
 
 function parseKey(request: Pick<StatusRequest, "cluster" | "namespace" | "name">) {
-  try {
-    validateReleaseName(request.name);
-  } catch (error) {
-    throw new InvalidStatusReleaseNameError(request.name, { cause: error });
-  }
+  validateReleaseContentName(request.name);
   return {
     cluster: validateClusterName(request.cluster),
     namespace: validateNamespace(request.namespace),
