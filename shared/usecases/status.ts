@@ -1,6 +1,6 @@
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
-import type { FetchResult } from "../kube/fetch.ts";
+import { ReleaseUnreachableError } from "../kube/fetch.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
@@ -10,7 +10,7 @@ import {
   validateReleaseContentName,
   validateRevision,
 } from "../release/validation.ts";
-import { buildStatusReport } from "../status/build-report.ts";
+import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
@@ -111,7 +111,7 @@ export async function readReleaseState(
     (release.hooks ?? []).map((hook) => hook.manifest ?? ""),
   );
   const { objects, problems } = prepared;
-  let fetched: FetchResult | { failure: string };
+  let fetched: ReportInput["fetched"];
   if (objects.length === 0) {
     fetched = {
       resources: [],
@@ -133,7 +133,10 @@ export async function readReleaseState(
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
       if (callerError || !NON_FATAL_STATUSES.has(release.info.status)) throw error;
       // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
-      fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
+      fetched = {
+        failure: (isDomainError(error) && error.publicMessage) || (error as Error).message,
+        ...(error instanceof ReleaseUnreachableError ? { perResource: error.perResource } : {}),
+      };
     }
   }
 
