@@ -1,4 +1,4 @@
-import { type DriftObject, detectDrift } from "../drift/detect.ts";
+import { type DriftObject, detectDrift, type LaterRevision } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
 import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
@@ -34,6 +34,8 @@ export interface ReportInput {
   durationMs: number;
   /** Compare the live objects with the manifest (the use case asks unless `--no-drift` / `?drift=false`). */
   drift?: boolean;
+  /** Revisions stored after this (deployed) one: their Helm writes are attributed to them (drift). */
+  laterRevisions?: readonly LaterRevision[];
 }
 
 const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
@@ -161,7 +163,13 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     counters: { ...counters, durationMs: input.durationMs },
     ...(!input.drift || "failure" in input.fetched
       ? {}
-      : { drift: detectDrift({ objects: driftObjects, applyMethod: input.release.apply_method }) }),
+      : {
+          drift: detectDrift({
+            objects: driftObjects,
+            applyMethod: input.release.apply_method,
+            laterRevisions: input.laterRevisions,
+          }),
+        }),
   };
 }
 
