@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { kubeYamlValue, parseKubeYamlDocuments } from "../../local/sim/kube/yaml.ts";
 import { detectDrift } from "../../shared/drift/index.ts";
 import { parseManifest } from "../../shared/kube/manifest.ts";
 import { parseGoYaml } from "../../shared/render/yaml-read.ts";
@@ -16,6 +17,13 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/yaml11/${nam
 test("the corpus of YAML 1.1 edge scalars reads as the API server stored it after a real helm install", () => {
   const [object] = parseManifest(fixture("edge-scalars.yaml")).objects;
   assert.deepEqual(object.object.spec, JSON.parse(fixture("edge-scalars.stored.json")));
+});
+
+test("the simulator decodes YAML bodies (apply-patch+yaml, seeds) as kube-apiserver does: the same corpus, the same values", () => {
+  const [doc] = parseKubeYamlDocuments(fixture("edge-scalars.yaml"));
+  const value = kubeYamlValue(doc) as { spec: unknown };
+  assert.deepEqual(value.spec, JSON.parse(fixture("edge-scalars.stored.json")));
+  assert.throws(() => kubeYamlValue(parseKubeYamlDocuments("~: x\n")[0]), /unsupported map key/);
 });
 
 test("go-yaml v2's resolver, one scalar at a time", () => {
