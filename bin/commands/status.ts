@@ -18,6 +18,7 @@ import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { eksClusterName } from "../lib/kube-context.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
@@ -102,10 +103,8 @@ function integerFlag(flag: string, value: string, min: number): number {
   return Number(value);
 }
 
-const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/(.+)$/;
-
 function storeClusterName(contextName: string): string {
-  const name = EKS_CLUSTER_ARN.exec(contextName)?.[1] ?? contextName;
+  const name = eksClusterName(contextName) ?? contextName;
   try {
     return validateClusterName(name);
   } catch {
