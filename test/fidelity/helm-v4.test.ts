@@ -26,6 +26,7 @@ import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { completeTestPod } from "../support/test-pods.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
@@ -210,33 +211,7 @@ async function installIssue24Releases(): Promise<void> {
   await writeFile(join(y11, "Chart.yaml"), 'apiVersion: v2\nname: y11\nversion: 0.1.0\nappVersion: "版本🚀1.0"\n');
   await writeFile(join(y11, "crds", "widget.yaml"), await fixture("widget-crd.yaml"));
   await writeFile(join(y11, "templates", "edge.yaml"), await fixture("edge-scalars.yaml"));
-  await writeFile(
-    join(y11, "templates", "ordinary.yaml"),
-    [
-      "apiVersion: v1",
-      "kind: ConfigMap",
-      "metadata: {name: y11-keys}",
-      "data:",
-      '  y: "1"',
-      '  on: "2"',
-      "---",
-      "apiVersion: apps/v1",
-      "kind: Deployment",
-      "metadata: {name: y11-web}",
-      "spec:",
-      "  replicas: 0x1",
-      "  selector: {matchLabels: {app: y11}}",
-      "  template:",
-      "    metadata: {labels: {app: y11}}",
-      "    spec:",
-      "      automountServiceAccountToken: no",
-      "      containers: [{name: app, image: nginx, tty: yes, stdin: off}]",
-      "      volumes:",
-      "      - name: keys",
-      "        configMap: {name: y11-keys, defaultMode: 0644, optional: n}",
-      "",
-    ].join("\n"),
-  );
+  await writeFile(join(y11, "templates", "ordinary.yaml"), await fixture("ordinary.yaml"));
   await helmOk(["install", "y11", y11]);
   // Several multi-line and wide DESCRIPTIONs, none long enough to widen the column past them.
   for (const [i, description] of WIDE_DESCRIPTIONS.entries()) {
@@ -276,15 +251,7 @@ async function installIssue24Releases(): Promise<void> {
   await helmOk(["install", "listed", listed]);
   // helm test with the watch-list informer on; the simulator runs no kubelet, so the test pod is marked done here.
   const testRun = runHelm(["test", "labeled", "--timeout", "30s"]);
-  const cluster = sim.cluster(CLUSTER);
-  let pod: ReturnType<typeof cluster.get>;
-  for (let i = 0; i < 300 && !pod; i++) {
-    pod = cluster.get("v1", "Pod", "labeled-demo-test-connection", "default");
-    if (!pod) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(pod, "helm created the test pod");
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  cluster.apply([{ ...pod, status: { phase: "Succeeded" } }]);
+  await completeTestPod(sim.cluster(CLUSTER), "default", "labeled-demo-test-connection");
   const tested = await testRun;
   assert.equal(tested.code, 0, tested.stderr);
 }

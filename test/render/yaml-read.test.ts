@@ -71,38 +71,22 @@ test("keys are strings the way sigs.k8s.io/yaml writes them; a null key is refus
 });
 
 test("an untouched object of an ordinary chart is no drift: octal modes, bool words, a key `y`", () => {
-  const manifest = [
-    "apiVersion: v1",
-    "kind: ConfigMap",
-    "metadata: {name: cfg}",
-    "data:",
-    '  y: "1"',
-    '  on: "2"',
-    "---",
-    "apiVersion: apps/v1",
-    "kind: Deployment",
-    "metadata: {name: web}",
-    "spec:",
-    "  template:",
-    "    spec:",
-    "      automountServiceAccountToken: no",
-    "      containers: [{name: app, image: nginx, tty: yes, stdin: off}]",
-    "      volumes:",
-    "      - name: cfg",
-    "        configMap: {name: cfg, defaultMode: 0644, optional: n}",
-    "",
-  ].join("\n");
+  // The chart test/fidelity installs with the real helm (its y11 release).
+  const manifest = fixture("ordinary.yaml");
   const [cm, deploy] = parseManifest(manifest).objects;
   const live = [
-    { metadata: { name: "cfg" }, data: { true: "2" } },
+    { metadata: { name: "y11-keys" }, data: { true: "2" } },
     {
-      metadata: { name: "web" },
+      metadata: { name: "y11-web" },
       spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "y11" } },
         template: {
+          metadata: { labels: { app: "y11" } },
           spec: {
             automountServiceAccountToken: false,
             containers: [{ name: "app", image: "nginx", tty: true, stdin: false }],
-            volumes: [{ name: "cfg", configMap: { name: "cfg", defaultMode: 420, optional: false } }],
+            volumes: [{ name: "keys", configMap: { name: "y11-keys", defaultMode: 420, optional: false } }],
           },
         },
       },

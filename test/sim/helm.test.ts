@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { completeTestPod } from "../support/test-pods.ts";
 
 const run = promisify(execFile);
 const NOW = new Date("2026-12-02T15:10:00Z");
@@ -183,14 +184,7 @@ test("helm test and a kind: List chart: the watch-list bookmark and /openapi/v2,
   // helm test waits for its pod through a watch-list informer (ADDED events, then the initial-events-end
   // BOOKMARK); the simulator runs no kubelet, so the test plays it and marks the pod Succeeded.
   const testRun = run(helm, ["test", "hooks", "--namespace", "default", "--timeout", "20s"], { env, timeout: MIN });
-  let pod: ReturnType<typeof cluster.get>;
-  for (let i = 0; i < 200 && !pod; i++) {
-    pod = cluster.get("v1", "Pod", "hooks-test-connection", "default");
-    if (!pod) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(pod, "helm created the test pod");
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  cluster.apply([{ ...pod, status: { phase: "Succeeded" } }]);
+  await completeTestPod(cluster, "default", "hooks-test-connection");
   const { stdout } = await testRun;
   assert.match(stdout, /^Phase: +Succeeded$/m);
 });
