@@ -104,7 +104,9 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
       // Each resource's own read, not whichever request failed first (often a related-pods LIST).
       resources.map((r) =>
         r.mapping && r.outcome === "error"
-          ? unreachable(`GET ${resourcePath(r.mapping, r.namespace)}/${encodeURIComponent(r.object.name)}: ${r.message}`)
+          ? unreachable(
+              `GET ${resourcePath(r.mapping, r.namespace)}/${encodeURIComponent(r.object.name)}: ${r.message}`,
+            )
           : unreachable(session.firstFailure!),
       ),
     );
