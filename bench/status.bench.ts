@@ -31,7 +31,7 @@ import { ConnectionPools } from "../shared/kube/http.ts";
 import { createKubeReader, type KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
-import { renderStatusText } from "../shared/status/render-text.ts";
+import { renderStatusText } from "../shared/render/status/text.ts";
 import type { StatusReport } from "../shared/status/report.ts";
 import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";

@@ -6,11 +6,11 @@
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError } from "../errors.ts";
-import type { FleetEntry } from "../history/model.ts";
-import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { FleetEntry } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
