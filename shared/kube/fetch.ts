@@ -1,6 +1,6 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
-import { jsonErrorMessage } from "../parse-errors.ts";
+import { jsonErrorMessage } from "../input/parse-errors.ts";
 import type { Clock } from "../ports.ts";
 import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";

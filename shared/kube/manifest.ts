@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
-import { yamlErrorMessage } from "../parse-errors.ts";
-import { isRecord } from "../values.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
+import { yamlErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
@@ -185,5 +185,5 @@ function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "a
   };
 }
 
-/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+/** Re-exported for this area's modules (one definition, in shared/input/values.ts). */
 export { isRecord };
