@@ -5,7 +5,7 @@
  * http allowed for those, e.g. a loopback receiver in tests). The URL is a secret
  * (it grants posting): it is never logged or echoed in errors.
  */
-import { type AllowedHost, parseAllowHosts, postToResponseUrl } from "../chatops/response-url.ts";
+import { type AllowedHost, parseAllowHosts, postToResponseUrl } from "../notify/response-url.ts";
 import type { Logger } from "../ports.ts";
 import { describeChange } from "../snapshots/changes.ts";
 import { HistoryConfigError } from "../snapshots/errors.ts";
