@@ -2,7 +2,7 @@ import { type Document, isMap, isScalar } from "yaml";
 import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
 import { yamlErrorMessage } from "../input/parse-errors.ts";
 import { isRecord } from "../input/values.ts";
-import { parseGoYamlDocuments, toGoJson } from "../render/yaml-read.ts";
+import { parseGoYamlDocuments, toGoJson } from "../yaml/read.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
