@@ -5,7 +5,6 @@
 
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
@@ -17,6 +16,7 @@ import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/j
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { eksClusterName } from "../lib/kube-context.ts";
 import { withCliStore } from "../lib/store.ts";
