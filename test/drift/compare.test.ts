@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { compareObject, detectDrift, quantitiesEqual, secretValueDigests } from "../../shared/drift/index.ts";
-import { driftHeaderLine, driftHealthLines } from "../../shared/status/render-drift.ts";
+import { driftHeaderLine, driftHealthLines } from "../../shared/render/status/drift.ts";
 import type { StatusReport } from "../../shared/status/report.ts";
 
 // One line per case: [what, manifest fragment, live fragment, drifted fields expected].

@@ -21,7 +21,7 @@ import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";

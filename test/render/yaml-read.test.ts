@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { kubeYamlValue, parseKubeYamlDocuments } from "../../local/sim/kube/yaml.ts";
 import { detectDrift } from "../../shared/drift/index.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { parseGoYaml } from "../../shared/render/yaml-read.ts";
 import { resolvePlainScalar } from "../../shared/render/yaml-scalars.ts";
 
