@@ -1,8 +1,8 @@
 import { type Document, isMap, isScalar } from "yaml";
 import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
 import { yamlErrorMessage } from "../parse-errors.ts";
-import { parseGoYamlDocuments, toGoJson } from "../render/yaml-read.ts";
 import { isRecord } from "../values.ts";
+import { parseGoYamlDocuments, toGoJson } from "./go-yaml.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
