@@ -1,5 +1,5 @@
 import type { Grants } from "../../shared/access/grants.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { FleetCache } from "../../shared/usecases/fleet.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import type { DomainError } from "../errors.ts";
+import { firstLine } from "../input/values.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import { firstLine } from "../values.ts";
 
 export type Names = "*" | readonly string[];
 

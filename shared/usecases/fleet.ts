@@ -7,11 +7,11 @@
 import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
 import type { HealthStatus } from "../health/index.ts";
-import { HEALTH_SEVERITY } from "../history/model.ts";
-import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { Clock } from "../ports.ts";
 import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
+import { HEALTH_SEVERITY } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { readAllPages } from "../store/paging.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { parseHealthList } from "./snapshots.ts";

@@ -7,10 +7,10 @@
 import { requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
 import type { HealthStatus } from "../health/index.ts";
-import { InvalidHistoryQueryError } from "../history/errors.ts";
-import type { Change, Snapshot } from "../history/model.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
+import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
+import type { Change, Snapshot } from "../snapshots/model.ts";
 import { readAllPages } from "../store/paging.ts";
 import { type FleetDeps, fleetReleases } from "./fleet.ts";
 import { type HistoryDeps, parseTime } from "./snapshots.ts";
