@@ -10,6 +10,7 @@ import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { storeContract } from "./contract.ts";
 import { highEntropyManifest, makeRelease, uniqueName } from "./fixtures.ts";
 import { latestOfEachContract } from "./latest-of-each-contract.ts";
+import { removeRevisionContract } from "./remove-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 let engine: DynamoDbLocal;
@@ -37,6 +38,7 @@ async function freshTable(): Promise<{ store: DynamoDbReleaseStore; cfg: StoreCo
 
 storeContract("dynamodb-local", async () => (await freshTable()).store);
 latestOfEachContract("dynamodb-local", async () => (await freshTable()).store);
+removeRevisionContract("dynamodb-local", async () => (await freshTable()).store);
 
 describe("dynamodb-local: storage details", () => {
   let store: DynamoDbReleaseStore;
