@@ -12,27 +12,23 @@
  * are found through the revision item's blobId) and the next removal or write
  * does not depend on it.
  */
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { ReleaseKey } from "../release/model.ts";
-import { type Item, LATEST_SORT_KEY, latestItemFrom, releasePartitionKey } from "./dynamodb-items.ts";
-import type { TableClient } from "./dynamodb-table.ts";
+import { LATEST_SORT_KEY, latestItemFrom, releasePartitionKey } from "./dynamodb-items.ts";
+import type { Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError } from "./errors.ts";
 import { blobSortKey, type ManifestRecord, revisionBlobPrefix, revisionSortKey } from "./manifest-chunks.ts";
 import type { RemoveResult } from "./release-store.ts";
 
 const MAX_ATTEMPTS = 5;
 
-export async function removeStoredRevision(
-  table: TableClient,
-  key: ReleaseKey,
-  revision: number,
-): Promise<RemoveResult> {
+export async function removeStoredRevision(table: Table, key: ReleaseKey, revision: number): Promise<RemoveResult> {
   const pk = releasePartitionKey(key);
-  const tableName = table.tableName;
+  const tableName = table.name;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const item = await get(table, pk, revisionSortKey(revision), "PK, revision");
+    const item = await table.get(pk, revisionSortKey(revision), "PK, revision");
     if (!item) return "absent";
-    const latest = await get(table, pk, LATEST_SORT_KEY, "revision");
+    const latest = await table.get(pk, LATEST_SORT_KEY, "revision");
     const deleteRevision = {
       Delete: {
         TableName: tableName,
@@ -86,22 +82,10 @@ export async function removeStoredRevision(
   throw new ReleaseConflictError(key, revision, "the release kept changing while removing a revision; retry");
 }
 
-async function get(table: TableClient, pk: string, sk: string, projection?: string): Promise<Item | undefined> {
-  const result = await table.send(
-    new GetCommand({
-      TableName: table.tableName,
-      Key: { PK: pk, SK: sk },
-      ConsistentRead: true,
-      ProjectionExpression: projection,
-    }),
-  );
-  return result.Item as Item | undefined;
-}
-
-async function highestBelow(table: TableClient, pk: string, revision: number): Promise<Item | undefined> {
+async function highestBelow(table: Table, pk: string, revision: number): Promise<Item | undefined> {
   const result = await table.send(
     new QueryCommand({
-      TableName: table.tableName,
+      TableName: table.name,
       KeyConditionExpression: "PK = :pk AND SK BETWEEN :low AND :high",
       ExpressionAttributeValues: { ":pk": pk, ":low": "REV#", ":high": revisionSortKey(revision - 1) },
       ScanIndexForward: false,
@@ -113,9 +97,9 @@ async function highestBelow(table: TableClient, pk: string, revision: number): P
 }
 
 /** The first chunk of a revision's body, for the LATEST item's inline copy (only a one-chunk body is inlined). */
-async function firstChunk(table: TableClient, pk: string, item: Item): Promise<Uint8Array | undefined> {
+async function firstChunk(table: Table, pk: string, item: Item): Promise<Uint8Array | undefined> {
   const record = item.manifest as ManifestRecord | undefined;
   if (!record || record.chunks !== 1) return undefined;
-  const chunk = await get(table, pk, blobSortKey(Number(item.revision), record.blobId, 0));
+  const chunk = await table.get(pk, blobSortKey(Number(item.revision), record.blobId, 0));
   return chunk?.data instanceof Uint8Array ? chunk.data : undefined;
 }

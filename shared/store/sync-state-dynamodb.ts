@@ -12,17 +12,17 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createDocumentClient, type StoreConfig } from "./config.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
-import { TableClient } from "./dynamodb-table.ts";
+import { Table } from "./dynamodb-table.ts";
 import type { SyncedObject, SyncLease, SyncState, SyncStateStore } from "./sync-state.ts";
 
 const partition = (cluster: string) => `SYNC#${cluster}`;
 const OBJECT_PREFIX = "OBJ#";
 
 export class DynamoDbSyncStateStore implements SyncStateStore {
-  readonly #table: TableClient;
+  readonly #table: Table;
 
   constructor(options: StoreLocation & { client: DynamoDBDocumentClient }) {
-    this.#table = new TableClient(options.client, {
+    this.#table = new Table(options.client, {
       tableName: options.tableName,
       region: options.region,
       endpoint: options.endpoint,
@@ -33,7 +33,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
     const records: SyncedObject[] = [];
     await this.#table.queryAll(
       {
-        TableName: this.#table.tableName,
+        TableName: this.#table.name,
         KeyConditionExpression: "PK = :pk AND begins_with(SK, :obj)",
         ExpressionAttributeValues: { ":pk": partition(cluster), ":obj": OBJECT_PREFIX },
         ConsistentRead: true,
@@ -85,7 +85,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
   async state<Summary>(cluster: string): Promise<SyncState<Summary>> {
     const result = await this.#table.send(
       new GetCommand({
-        TableName: this.#table.tableName,
+        TableName: this.#table.name,
         Key: { PK: partition(cluster), SK: "STATE" },
         ConsistentRead: true,
       }),
@@ -97,7 +97,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
   async saveState<Summary>(cluster: string, state: SyncState<Summary>): Promise<void> {
     await this.#table.send(
       new PutCommand({
-        TableName: this.#table.tableName,
+        TableName: this.#table.name,
         Item: { PK: partition(cluster), SK: "STATE", state: JSON.stringify(state) },
       }),
     );
@@ -107,7 +107,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
     try {
       await this.#table.send(
         new PutCommand({
-          TableName: this.#table.tableName,
+          TableName: this.#table.name,
           Item: { PK: partition(cluster), SK: "LEASE", owner, expiresAt },
           ConditionExpression: "attribute_not_exists(PK) OR expiresAt <= :now OR #owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },
@@ -119,7 +119,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
       if (!isConditionFailure(error)) throw error;
       const held = await this.#table.send(
         new GetCommand({
-          TableName: this.#table.tableName,
+          TableName: this.#table.name,
           Key: { PK: partition(cluster), SK: "LEASE" },
           ConsistentRead: true,
         }),
@@ -135,7 +135,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
     try {
       await this.#table.send(
         new DeleteCommand({
-          TableName: this.#table.tableName,
+          TableName: this.#table.name,
           Key: { PK: partition(cluster), SK: "LEASE" },
           ConditionExpression: "#owner = :owner",
           ExpressionAttributeNames: { "#owner": "owner" },

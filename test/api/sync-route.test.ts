@@ -1,8 +1,8 @@
 /** POST and GET /clusters/{cluster}/sync on the simulated EKS with the in-memory stores: 200, 207, 409, 404, 400. */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";

@@ -3,9 +3,9 @@ import { after, before } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, type StoreConfig } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import { DynamoDbSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { syncStateContract } from "./sync-state-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };

@@ -16,7 +16,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { runCommand } from "../../bin/lib/run.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const exec = promisify(execFile);

@@ -2,13 +2,12 @@ import { ValidationError } from "../../../shared/errors.ts";
 import { StoreUnavailableError } from "../../../shared/store/errors.ts";
 import type { SyncStateStore } from "../../../shared/store/sync-state.ts";
 import { lastSync, syncCluster } from "../../../shared/usecases/sync.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
-import { annotate } from "./releases.ts";
 
 /**
  * POST /clusters/{cluster}/sync: one sync run (docs/sync.md) within the Lambda's time; 200 when every LIST
@@ -30,11 +29,9 @@ export function syncRoutes(deps: ApiDeps): RouteDefinition[] {
       annotate(context, { cluster });
       const namespaces = namespacesParam(event.queryStringParameters?.namespace);
       // Writes already running when the deadline passes still need their time.
-      const deadline = deadlineFrom(
-        context,
-        deps.settings.deadlineMarginMs + SYNC_WRITE_MARGIN_MS,
-        deps.kube.clock.now().getTime(),
-      );
+      const deadline = deadlineFrom(context, deps.settings.deadlineMarginMs + SYNC_WRITE_MARGIN_MS, {
+        now: deps.kube.clock.now().getTime(),
+      });
       const summary = await syncCluster(
         { store: deps.store, syncState: syncState(), kube: deps.kube, scope: deps.clusters, logger },
         { cluster, namespaces, policy: policy(cluster), deadline },
