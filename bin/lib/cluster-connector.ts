@@ -8,6 +8,7 @@ import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
+import { eksClusterName } from "./kube-context.ts";
 
 export function integerFlag(flag: string, value: string, min: number): number {
   if (!/^-?\d{1,10}$/.test(value) || Number(value) < min) {
@@ -16,10 +17,8 @@ export function integerFlag(flag: string, value: string, min: number): number {
   return Number(value);
 }
 
-const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/(.+)$/;
-
 function storeClusterName(contextName: string): string {
-  const name = EKS_CLUSTER_ARN.exec(contextName)?.[1] ?? contextName;
+  const name = eksClusterName(contextName) ?? contextName;
   try {
     return validateClusterName(name);
   } catch {

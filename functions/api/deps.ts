@@ -1,5 +1,5 @@
-import { openSnapshotStore } from "../../shared/history/config.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { openSnapshotStore } from "../../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";

@@ -1,5 +1,5 @@
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
