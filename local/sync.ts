@@ -8,10 +8,10 @@ import { createSchedulerHandler } from "../functions/sync/scheduler.ts";
 import { createSyncWorkerHandler } from "../functions/sync/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
-import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
+import { createLocalPoller } from "./queue/poller.ts";
 
 export interface LocalSync {
   queueUrl: string;

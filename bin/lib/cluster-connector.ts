@@ -4,10 +4,10 @@
  */
 import type { ClusterConnector, ClusterEntry } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
+import { resolveCliCluster } from "./cli-cluster.ts";
 import { eksClusterName } from "./kube-context.ts";
 
 export function integerFlag(flag: string, value: string, min: number): number {

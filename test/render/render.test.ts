@@ -10,7 +10,7 @@ import {
   renderYaml,
 } from "../../shared/render/index.ts";
 import { compareKeys, goNumber } from "../../shared/render/yaml.ts";
-import { resolvesToNonString } from "../../shared/render/yaml-scalars.ts";
+import { resolvesToNonString } from "../../shared/yaml/scalars.ts";
 
 const captures = new URL("../fixtures/helm-v4-captures/", import.meta.url);
 const descriptions = JSON.parse(

@@ -9,8 +9,8 @@ import { test } from "node:test";
 import { kubeYamlValue, parseKubeYamlDocuments } from "../../local/sim/kube/yaml.ts";
 import { detectDrift } from "../../shared/drift/index.ts";
 import { parseManifest } from "../../shared/manifest/manifest.ts";
-import { parseGoYaml } from "../../shared/render/yaml-read.ts";
-import { resolvePlainScalar } from "../../shared/render/yaml-scalars.ts";
+import { parseGoYaml } from "../../shared/yaml/read.ts";
+import { resolvePlainScalar } from "../../shared/yaml/scalars.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/yaml11/${name}`, import.meta.url), "utf8");
 

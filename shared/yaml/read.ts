@@ -1,9 +1,9 @@
 import { type Document, parseAllDocuments, type ScalarTag, type Tags } from "yaml";
-import { resolvePlainScalar } from "./yaml-scalars.ts";
+import { resolvePlainScalar } from "./scalars.ts";
 
 /**
  * YAML read the way Helm, kubectl and kube-apiserver read it: sigs.k8s.io/yaml's YAMLToJSON, i.e. go-yaml
- * v2 (YAML 1.1 scalars, resolve() in yaml-scalars.ts) then convertToJSONableObject (every map key made a
+ * v2 (YAML 1.1 scalars, resolve() in scalars.ts) then convertToJSONableObject (every map key made a
  * string: `true`, `420`, float keys as Go's FormatFloat(k, 'g', -1, 32), a null key refused). A stored
  * manifest says `defaultMode: 0644` and the API server holds 420; a ConfigMap key `on` is the key "true".
  * Reading it as YAML 1.2 would report both as drift.
