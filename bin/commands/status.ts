@@ -4,7 +4,6 @@
  */
 
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
 import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
@@ -66,7 +65,7 @@ export const run = defineCommand({
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
-    const { connector, cluster } = clusterFor(io.env, values);
+    const { connector, cluster } = await clusterFor(io.env, values);
     // One status per process: no manifest cache worth keeping.
     const kube = createKubeReader({
       connector,
@@ -119,11 +118,13 @@ function storeClusterName(contextName: string): string {
   }
 }
 
-function clusterFor(
+async function clusterFor(
   env: NodeJS.ProcessEnv,
   flags: { cluster?: string; region?: string; kubeconfig?: string; context?: string },
-): { connector: ClusterConnector; cluster: string } {
+): Promise<{ connector: ClusterConnector; cluster: string }> {
   if (flags.kubeconfig) {
+    // Loaded only here: the kubeconfig library is ≈ 1 MB of the packed CLI, which the EKS path never needs.
+    const { createKubeconfigFileConnector } = await import("../../shared/clusters/kubeconfig-file-connector.ts");
     const file = createKubeconfigFileConnector({ path: flags.kubeconfig, context: flags.context });
     // The store knows the cluster by its own name; the file by its context name, which
     // `aws eks update-kubeconfig` (and the simulator) set to the cluster's ARN.
