@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
@@ -137,6 +137,30 @@ test("on an older Node: a clear error, or the entry re-run on HELM_STATUS_NODE",
   const rerun = await helmStatus(["frobnicate"], { HELM_STATUS_NODE: process.execPath }, path);
   assert.equal(rerun.status, 2, "the exit code comes through");
   assert.match(rerun.stderr, /unknown command "frobnicate"/);
+});
+
+test("from a checkout: linked elsewhere (as npm install -g . links it), and started by an older Node", async () => {
+  const linked = join(work, "linked-bin");
+  mkdirSync(linked);
+  symlinkSync(join(root, "bin", "helm-status.js"), join(linked, "helm-status"));
+  const run = (command: string, args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        command,
+        args,
+        { cwd: work, env: { PATH, HOME: work }, encoding: "utf8", timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  const help = await run(join(linked, "helm-status"), ["status", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: helm-status status RELEASE/);
+  if (olderNode) {
+    // No HELM_STATUS_NODE: the checkout's node@24 devDependency runs it.
+    const older = await run(olderNode, [join(linked, "helm-status"), "frobnicate"]);
+    assert.equal(older.code, 2, older.stderr);
+    assert.match(older.stderr, /^Error: unknown command "frobnicate"/);
+  }
 });
 
 test("without a configured table the installed command says what to set", async () => {
