@@ -132,6 +132,10 @@ test("helm fleet status/list/history print what the API's text routes print", { 
   assert.match(drift.stdout, /^DRIFT: \d+ fields? changed outside Helm.*\n==> DRIFT\nKIND\s+NAME\s+FIELD/);
   assert.match(drift.stdout, /data\.LOG_LEVEL\s+warn -> debug/);
 
+  const snapshots = await fleet(["snapshots", "api", "-n", "shop"]);
+  assert.equal(snapshots.code, 0, snapshots.stderr);
+  assert.match(snapshots.stdout, /^FIRST SEEN\s+LAST SEEN\s+SEEN\s+REVISION\s+HEALTH\s+CHANGES\s+ID\n/);
+
   const missing = await fleet(["status", "nope", "-n", "shop"]);
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /^Error: release: not found$/m);
