@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
+import { buildPluginDir } from "../../bin/lib/bundle.ts";
 import { startSimulatedEks } from "../../local/sim/index.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
@@ -176,4 +177,20 @@ test("helm fleet push: helm's own Secret, read with the pipeline's kubeconfig, s
   } finally {
     await sim.stop();
   }
+});
+
+test("the plugin tarball (npm run build:plugin, helm plugin package) installs and answers the same", {
+  skip,
+  timeout: 300_000,
+}, async () => {
+  const folder = await buildPluginDir(join(home, "plugin-build", "helm-fleet"));
+  const env = { ...helmEnv(namesOnly), HELM_DATA_HOME: join(home, "tarball-data") };
+  const packaged = await run(helm!, ["plugin", "package", folder, "--sign=false", "-d", home], env);
+  assert.equal(packaged.code, 0, packaged.stderr);
+  // Unsigned here; a published tarball comes with its .prov (helm plugin package --key …) and installs verified.
+  const installed = await run(helm!, ["plugin", "install", join(home, "fleet-0.1.0.tgz"), "--verify=false"], env);
+  assert.equal(installed.code, 0, installed.stderr);
+  const fromTarball = await run(helm!, ["fleet", "history", "web", "-n", "shop"], env);
+  assert.equal(fromTarball.code, 0, fromTarball.stderr);
+  assert.equal(fromTarball.stdout, (await fleet(["history", "web", "-n", "shop"])).stdout);
 });
