@@ -6,9 +6,9 @@
  * Snapshot ids name their release, so show and diff need nothing else.
  */
 import { ValidationError } from "../../shared/errors.ts";
-import { describeChange } from "../../shared/history/changes.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
+import { describeChange } from "../../shared/snapshots/changes.ts";
 import { detailOf, diffSnapshots, listSnapshots, showSnapshot } from "../../shared/usecases/snapshots.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
