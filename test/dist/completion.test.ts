@@ -4,12 +4,11 @@
  * generator; bash's behaviour is exercised in a real bash (also in package.test.ts, from the installed command).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { commandNames } from "../../bin/lib/commands.ts";
 import { completionScript, completionTree } from "../../bin/lib/completion.ts";
 import { defineCommand, defineCommandGroup } from "../../bin/lib/define-command.ts";
-import { runCli } from "../support/cli.ts";
+import { bashCompletion, runCli } from "../support/cli.ts";
 
 test("every command file is offered, with its flags, verbs and subcommands", async () => {
   const bash = await runCli(["completion", "bash"], {});
@@ -51,15 +50,7 @@ test("a new command's flags are completed with no change to the generator", asyn
   const group = defineCommandGroup({ name: "team", help: "", commands: { add: deploy } });
   const tree = await completionTree(["deploy", "team"], async (name) => ({ run: name === "deploy" ? deploy : group }));
   const script = completionScript("bash", "helm-status", tree);
-  const complete = (words: string[]) =>
-    spawnSync(
-      "bash",
-      [
-        "-c",
-        `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _helm_status; echo "\${COMPREPLY[*]}"`,
-      ],
-      { encoding: "utf8" },
-    ).stdout.trim();
+  const complete = (words: string[]) => bashCompletion(script, words);
   assert.equal(complete(["helm-status", "de"]), "deploy");
   assert.equal(complete(["helm-status", "deploy", "--"]), "--wait --timeout --help");
   assert.equal(complete(["helm-status", "team", ""]), "add");

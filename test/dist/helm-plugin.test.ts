@@ -7,13 +7,14 @@
  * Requests are signed (the local API takes signed or unsigned ones).
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { buildPluginDir } from "../../bin/lib/bundle.ts";
 import { startSimulatedEks } from "../../local/sim/index.ts";
+import { runProgram } from "../support/cli.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -53,13 +54,7 @@ function helmEnv(kubeconfig: string): NodeJS.ProcessEnv {
 }
 
 /** Asynchronous (the simulated EKS of the push test answers from this process). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(command, args, { env, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv) => runProgram(command, args, { env });
 
 const fleet = (args: string[], kubeconfig = namesOnly) => run(helm!, ["fleet", ...args], helmEnv(kubeconfig));
 
