@@ -3,7 +3,6 @@
  * `helm status` for a release in the store, live state read from the cluster.
  */
 
-import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
@@ -58,7 +57,7 @@ export const run = defineCommand({
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
-    const { connector, cluster } = clusterFor(io.env, values);
+    const { connector, cluster } = await clusterFor(io.env, values);
     // One status per process: no manifest cache worth keeping.
     const kube = createKubeReader({
       connector,
