@@ -1,5 +1,7 @@
 import { openSnapshotStore } from "../../shared/snapshots/config.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import type { SyncStateStore } from "../../shared/store/sync-state.ts";
+import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { FleetCache } from "../../shared/usecases/fleet.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
@@ -13,7 +15,7 @@ import type { ApiDeps } from "./types.ts";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: RuntimeOverrides & { snapshots?: SnapshotStore } = {},
+  overrides: RuntimeOverrides & { snapshots?: SnapshotStore; syncState?: SyncStateStore } = {},
 ): ApiDeps {
   const config = apiConfigFromEnv(env);
   // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
@@ -22,7 +24,17 @@ export function apiDepsFromEnv(
   });
   // The snapshots client opens lazily (no network at cold start); only the history routes use it.
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
+  const syncState = overrides.syncState ?? openSyncStateStore(config.store);
+  const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
   // The dashboard's fleet, joined once and kept 30 s by the warm function (filters and pages then read nothing).
   const fleetCache = new FleetCache();
-  return { ...runtime, settings: config.settings, dashboard: config.dashboard, snapshots, fleetCache };
+  return {
+    ...runtime,
+    settings: config.settings,
+    dashboard: config.dashboard,
+    snapshots,
+    syncState,
+    syncPolicy,
+    fleetCache,
+  };
 }

@@ -10,6 +10,7 @@ import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { syncRoutes } from "./routes/sync.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 import { dashboardMount } from "./viewer.ts";
 
@@ -21,6 +22,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...statusRoutes(deps),
     ...importRoutes(deps),
     ...historyRoutes(deps),
+    ...syncRoutes(deps),
     ...dashboardRoutes(deps),
   ];
 }
