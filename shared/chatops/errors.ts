@@ -1,5 +1,5 @@
 import { AccessDeniedError } from "../access/errors.ts";
-import { DomainError, type ErrorKind, errorKind } from "../errors.ts";
+import { errorKind } from "../errors.ts";
 
 /** CHATOPS_ACCESS (or another chatops setting) cannot be used: stops the function at cold start. */
 export class ChatopsConfigError extends errorKind("validation", "InvalidChatopsConfig") {}
