@@ -2,7 +2,10 @@
  * The audit functions' settings, read once at cold start; every problem is
  * reported at once, each named by its variable (docs/history.md lists them).
  */
-import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
+import { type SnapshotsConfig, scheduleSeconds, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
+
+export { scheduleSeconds };
+
 import { HistoryConfigError } from "../../shared/history/errors.ts";
 import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
@@ -59,8 +62,8 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
   let slotSeconds = 300;
   try {
     slotSeconds = scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
-  } catch (error) {
-    problems.push((error as Error).message);
+  } catch {
+    // Reported once, by the snapshots section (snapshotsConfigFromEnv reads AUDIT_SCHEDULE too).
   }
   let slackWebhook: URL | undefined;
   const webhook = env.AUDIT_SLACK_WEBHOOK_URL?.trim();
@@ -85,26 +88,6 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
   if (apiBaseUrl) settings.apiBaseUrl = apiBaseUrl;
   if (problems.length > 0) throw new HistoryConfigError(problems.join("; "));
   return settings;
-}
-
-const UNIT_SECONDS: Record<string, number> = {
-  minute: 60,
-  minutes: 60,
-  hour: 3600,
-  hours: 3600,
-  day: 86_400,
-  days: 86_400,
-};
-
-/** EventBridge `rate(N unit)` -> seconds. A cron schedule has no fixed period: use AUDIT_SCHEDULE as rate(). */
-export function scheduleSeconds(schedule: string): number {
-  const m = /^rate\((\d{1,6}) (minute|minutes|hour|hours|day|days)\)$/.exec(schedule);
-  if (!m || Number(m[1]) < 1) {
-    throw new HistoryConfigError(
-      `AUDIT_SCHEDULE ${JSON.stringify(schedule.slice(0, 100))} is not an EventBridge rate expression such as "rate(5 minutes)"`,
-    );
-  }
-  return Number(m[1]) * UNIT_SECONDS[m[2]];
 }
 
 /** The run id of the schedule slot `time` falls in (a retried planner for the slot gets the same id). */

@@ -55,3 +55,9 @@ export class SnapshotWriteConflictError extends DomainError {
     super(`snapshot ${id} kept losing write races (${attempts} attempts)`);
   }
 }
+
+/** The history has no snapshot covering a time (before the first audit, a gap, past retention, none yet). */
+export class NoSnapshotCoverageError extends DomainError {
+  readonly kind = "not-found" as const;
+  readonly code = "NoSnapshotCoverage";
+}
