@@ -15,6 +15,7 @@ import { releaseNameArgument } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
+import { printSnapshotDiff } from "../lib/snapshot-diff.ts";
 
 const help = `usage: npm run --silent cli -- snapshots RELEASE [-n NAMESPACE] [--cluster C] [--since T] [--until T] [-o table|json|yaml]
        npm run --silent cli -- snapshots show ID [-o table|json|yaml]
@@ -63,14 +64,7 @@ export const run = defineCommand({
         }
         // `diff A B`: B against A; `diff A`: A against the snapshot before it.
         const result = second ? await diffSnapshots(deps, second, first) : await diffSnapshots(deps, first);
-        if (format !== "table") {
-          io.stdout.write(renderStructured(result, format));
-          return 0;
-        }
-        io.stdout.write(`changes ${result.from} -> ${result.to}:\n`);
-        for (const change of result.changes) io.stdout.write(`  ${describeChange(change)}\n`);
-        if (result.changes.length === 0) io.stdout.write("  (none in health, revision or missing resources)\n");
-        io.stdout.write(`\n${result.diff}`);
+        printSnapshotDiff(io, result, format);
         return 0;
       });
     }

@@ -17,10 +17,12 @@ import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { printStatusAt } from "../lib/status-at.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
                                     [--cluster C | --kubeconfig FILE [--context X] [--cluster C]]
+       npm run --silent cli -- status RELEASE [-n NAMESPACE] [--cluster C] --at TIME [--against TIME] [-o FORMAT]
 
 Shows the status of a release stored for a cluster, with its resources read live
 (in parallel) from the cluster, like 'helm status'.
@@ -36,6 +38,9 @@ Shows the status of a release stored for a cluster, with its resources read live
       --concurrency N     requests in flight at once (default 64)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
       --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
+      --at TIME           the status as the audits saw it then (RFC 3339, or a duration ago: 2h, -2h, 7d),
+                          from the status history, with a first line naming the snapshot; no cluster read
+      --against TIME      with --at: what changed between the snapshots covering the two times
 `;
 
 const OUTPUTS = ["table", "json", "yaml"] as const;
@@ -53,6 +58,8 @@ export const run = defineCommand({
     concurrency: { type: "string" },
     timeout: { type: "string" },
     "no-drift": { type: "boolean" },
+    at: { type: "string" },
+    against: { type: "string" },
   },
   positionals: true,
   async run({ values, positionals }, io) {
@@ -60,6 +67,19 @@ export const run = defineCommand({
     const output = values.output as (typeof OUTPUTS)[number];
     if (!OUTPUTS.includes(output)) {
       throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
+    }
+    if (values.against !== undefined && values.at === undefined) {
+      throw new ValidationError("--against needs --at TIME", "InvalidFlag");
+    }
+    if (values.at !== undefined) {
+      if (values.revision !== undefined || values.kubeconfig !== undefined) {
+        throw new ValidationError(
+          "--at reads the status history: it takes no --revision or --kubeconfig",
+          "InvalidFlag",
+        );
+      }
+      const key = { cluster: values.cluster ?? "local", namespace: values.namespace ?? "default", name };
+      return printStatusAt(io, key, { at: values.at, against: values.against }, output);
     }
     const revision = revisionOrLatest(values.revision);
     const concurrency =
