@@ -21,5 +21,9 @@ export function apiDepsFromEnv(
   });
   // The snapshots client opens lazily (no network at cold start); only the history routes use it.
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
-  return { ...runtime, settings: config.settings, snapshots };
+  const history = {
+    auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
+    retentionDays: config.snapshots.retentionDays,
+  };
+  return { ...runtime, settings: config.settings, snapshots, history };
 }

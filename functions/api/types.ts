@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { ReliabilitySettings } from "../../shared/usecases/reliability.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
 
@@ -34,4 +35,6 @@ export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kub
   settings: ApiSettings;
   /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
   snapshots?: SnapshotStore;
+  /** The audits' period and the history's retention (AUDIT_SCHEDULE, SNAPSHOT_RETENTION_DAYS); defaults 5 min, 90 days. */
+  history?: ReliabilitySettings;
 }
