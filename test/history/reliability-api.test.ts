@@ -86,7 +86,10 @@ test("GET .../status?at=: between two audits, what the earlier one saw, no clust
     bodyText(result),
     `SNAPSHOT: eu.shop.api@${run(35)} as of ${at(37.5)} (first seen ${at(35)}, last seen ${at(50)}, seen 4 times)\nNAME: api\nHEALTH: Failed\n`,
   );
-  const doc = bodyJson(await get(`${base}/status?at=${at(37.5)}&output=json`)) as { coverage: string; snapshot: { id: string } };
+  const doc = bodyJson(await get(`${base}/status?at=${at(37.5)}&output=json`)) as {
+    coverage: string;
+    snapshot: { id: string };
+  };
   assert.equal(doc.coverage, "observed");
   assert.equal(doc.snapshot.id, `eu.shop.api@${run(35)}`);
   const diff = await get(`${base}/status?at=${at(40)}&against=${at(10)}&output=json`);
