@@ -17,6 +17,7 @@ import { renderStatusText } from "../../shared/status/render-text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { eksClusterName } from "../lib/kube-context.ts";
 import { printStatusAt } from "../lib/status-at.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -126,10 +127,8 @@ function integerFlag(flag: string, value: string, min: number): number {
   return Number(value);
 }
 
-const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/(.+)$/;
-
 function storeClusterName(contextName: string): string {
-  const name = EKS_CLUSTER_ARN.exec(contextName)?.[1] ?? contextName;
+  const name = eksClusterName(contextName) ?? contextName;
   try {
     return validateClusterName(name);
   } catch {

@@ -16,3 +16,23 @@ export const CLUSTER_FLAGS = {
   cluster: { type: "string" },
   region: { type: "string" },
 } as const;
+
+/** helm list's own flags (beside -n and -o), for `list` and `remote list` (for defineCommand). */
+export const HELM_LIST_FLAGS = {
+  "all-namespaces": { type: "boolean", short: "A" },
+  date: { type: "boolean", short: "d" },
+  deployed: { type: "boolean" },
+  failed: { type: "boolean" },
+  pending: { type: "boolean" },
+  superseded: { type: "boolean" },
+  uninstalled: { type: "boolean" },
+  uninstalling: { type: "boolean" },
+  status: { type: "string" },
+  filter: { type: "string", short: "f" },
+  selector: { type: "string", short: "l" },
+  max: { type: "string", short: "m" },
+  offset: { type: "string" },
+  reverse: { type: "boolean", short: "r" },
+  short: { type: "boolean", short: "q" },
+  "time-format": { type: "string" },
+} as const;

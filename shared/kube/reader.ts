@@ -119,7 +119,6 @@ export interface KubeReader {
 export function createKubeReader(options: KubeReaderOptions): KubeReader {
   const settings = resolveSettings(options);
   const clock = options.clock ?? systemClock;
-  const now = () => clock.now().getTime();
   const discovery = new DiscoveryCache();
   const manifests = new PreparedManifestCache({
     maxEntries: settings.manifestEntries,
@@ -133,7 +132,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
   const limitFor = (cluster: string): ClusterLimit => {
     let limit = limits.get(cluster);
     if (!limit) {
-      limit = new ClusterLimit({ maxInFlight: settings.perCluster, minInFlight: settings.minPerCluster, now });
+      limit = new ClusterLimit({ maxInFlight: settings.perCluster, minInFlight: settings.minPerCluster, clock });
       limits.set(cluster, limit);
     }
     return limit;
@@ -156,13 +155,13 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
         concurrency: request.concurrency ?? settings.perStatus,
         requestTimeoutMs: settings.requestTimeoutMs,
         maxAttempts: settings.maxAttempts,
-        now,
+        clock,
         random: options.random,
       });
       sessions.add(session);
       try {
         return await readReleaseResources(
-          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, now: () => clock.now() },
+          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, clock },
           { namespace: request.namespace, objects: request.objects },
         );
       } finally {

@@ -14,6 +14,7 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { sleep } from "../retry.ts";
 import { localLambdaContext, sqsEventFrom } from "./lambda-event.ts";
 
 export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
@@ -120,7 +121,7 @@ export function createLocalPoller(options: LocalPollerOptions): LocalPoller {
         if (outcome.received > 0) options.onBatch?.(outcome);
       } catch (error) {
         options.onError?.(error);
-        if (running) await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (running) await sleep(1000);
       }
     }
   }

@@ -2,16 +2,17 @@
  * Reliability routes (DynamoDB only): a release's report and the fleet's (or a cluster's, namespace's, chart's),
  * from the same use cases as the CLI and chat. Thin: parse -> use case -> shape; ?output=table is the CLI's text.
  */
+
 import { reliabilityOfRelease } from "../../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../../shared/usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../../../shared/usecases/reliability-text.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery } from "../params.ts";
 import { structured, text } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
 import { historyDeps } from "./history.ts";
-import { annotate, releaseKey } from "./releases.ts";
+import { releaseKey } from "./releases.ts";
 
 const format = (event: ApiEvent) =>
   chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
