@@ -12,10 +12,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
-import { DynamoDbSnapshotStore } from "../shared/history/dynamodb-snapshot-store.ts";
-import { type Observation, runIdFor, type Snapshot, snapshotIdOf } from "../shared/history/model.ts";
-import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import type { ReleaseKey } from "../shared/release/model.ts";
+import { DynamoDbSnapshotStore } from "../shared/snapshots/dynamodb-snapshot-store.ts";
+import { type Observation, runIdFor, type Snapshot, snapshotIdOf } from "../shared/snapshots/model.ts";
+import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { reliabilityOfRelease } from "../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../shared/usecases/reliability-scope.ts";
 import { machineLoad } from "./lib.ts";

@@ -1,8 +1,8 @@
 /** `list [flags]`: helm list from the store, with helm v4's flags (shared/usecases/helm-list.ts). */
 import { ValidationError } from "../../shared/errors.ts";
-import { renderHelmListAs } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus } from "../../shared/release/model.ts";
 import { parseOutputFormat } from "../../shared/render/index.ts";
+import { renderHelmListAs } from "../../shared/render/tables/release-tables.ts";
 import { helmList, LIST_STATE_FLAGS, type ListStateFlag } from "../../shared/usecases/helm-list.ts";
 import { HELM_LIST_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";

@@ -7,7 +7,7 @@
 import type { DriftReport } from "../../shared/drift/types.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateReleaseName } from "../../shared/release/validation.ts";
-import { driftHeaderLine, driftSection } from "../../shared/status/render-drift.ts";
+import { driftHeaderLine, driftSection } from "../../shared/render/status/drift.ts";
 import { HELM_LIST_FLAGS } from "../lib/args.ts";
 import { defineCommand, defineCommandGroup } from "../lib/define-command.ts";
 import { REMOTE_FLAGS, REMOTE_FLAGS_HELP, type RemoteTarget, releasePath, remoteTarget } from "../lib/remote.ts";

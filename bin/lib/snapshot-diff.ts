@@ -1,6 +1,7 @@
 /** A snapshot diff as `snapshots diff` and `status --at A --against B` print it. */
-import { describeChange } from "../../shared/history/changes.ts";
+
 import { renderStructured } from "../../shared/render/index.ts";
+import { describeChange } from "../../shared/snapshots/changes.ts";
 import type { SnapshotDiff } from "../../shared/usecases/snapshots.ts";
 import type { CliIO } from "./run.ts";
 

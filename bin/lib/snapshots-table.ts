@@ -1,7 +1,8 @@
 /** The table of a release's snapshots (`snapshots RELEASE`, `remote snapshots RELEASE`): one row per snapshot. */
-import { describeChange } from "../../shared/history/changes.ts";
-import type { Change } from "../../shared/history/model.ts";
-import { alignLines } from "../../shared/status/printer.ts";
+
+import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
+import { describeChange } from "../../shared/snapshots/changes.ts";
+import type { Change } from "../../shared/snapshots/model.ts";
 
 export interface SnapshotRow {
   id: string;

@@ -6,7 +6,7 @@ import {
   validateReleaseName,
   validateStatus,
 } from "../../shared/release/validation.ts";
-import { InvalidParameterError } from "./errors.ts";
+import { InvalidParameterError } from "../_shared/http/errors.ts";
 
 /**
  * Path and query parameter validation. Identity parts, revisions and statuses use

@@ -2,12 +2,13 @@
  * The audit functions' settings, read once at cold start; every problem is
  * reported at once, each named by its variable (docs/history.md lists them).
  */
-import { type SnapshotsConfig, scheduleSeconds, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
+
+import { checkWebhookUrl } from "../../shared/notify/slack-webhook.ts";
+import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
+import { type SnapshotsConfig, scheduleSeconds, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 
 export { scheduleSeconds };
 
-import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
-import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import {
   type Env,
   httpBaseUrl,

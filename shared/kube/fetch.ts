@@ -1,12 +1,12 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
+import type { ManifestObject } from "../manifest/manifest.ts";
+import { redactCells, redactObject } from "../manifest/redact.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
 import type { Clock } from "../ports.ts";
-import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
-import type { ManifestObject } from "./manifest.ts";
 import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
 import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";

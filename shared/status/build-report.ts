@@ -1,10 +1,10 @@
 import { type DriftObject, detectDrift } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
-import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
 import { labelsMatch } from "../kube/related-pods.ts";
+import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
+import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
-import { redactManifest } from "./redact.ts";
 import {
   groupKeyOf,
   type MissingEntry,

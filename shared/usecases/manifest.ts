@@ -4,9 +4,9 @@
  * a new adapter from leaking them; no caller ever gets the raw text.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { redactManifest } from "../manifest/redact.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { revisionOrLatest, validateReleaseKey } from "../release/validation.ts";
-import { redactManifest } from "../status/redact.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {

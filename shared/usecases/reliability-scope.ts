@@ -5,11 +5,11 @@
  * The worst releases are listed so a report says where to look.
  */
 import { inScope, requireKnownCluster } from "../clusters/scope.ts";
-import { InvalidHistoryQueryError } from "../history/errors.ts";
-import type { FleetEntry } from "../history/model.ts";
-import { addTotals, deriveRatios, emptyTotals, releaseReliability } from "../history/reliability.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateNamespace } from "../release/validation.ts";
+import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
+import type { FleetEntry } from "../snapshots/model.ts";
+import { addTotals, deriveRatios, emptyTotals, releaseReliability } from "../snapshots/reliability.ts";
 import {
   figuresOf,
   type ReliabilityDeps,

@@ -2,7 +2,7 @@
  * The reliability report as text lines, one rendering for the CLI's table output and chat (Slack code block,
  * Teams), so every surface shows the same numbers from the same use case.
  */
-import { alignLines } from "../status/printer.ts";
+import { alignLines } from "../render/tables/kubectl-printer.ts";
 import type { ReleaseReliabilityReport, ReliabilityFigures } from "./reliability.ts";
 import type { ScopeReliabilityReport } from "./reliability-scope.ts";
 

@@ -6,8 +6,10 @@
  * docs/history.md "Reliability".
  */
 import { requireKnownCluster } from "../clusters/scope.ts";
-import { InvalidHistoryQueryError } from "../history/errors.ts";
-import type { Snapshot } from "../history/model.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey } from "../release/validation.ts";
+import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
+import type { Snapshot } from "../snapshots/model.ts";
 import {
   defaultRules,
   deriveRatios,
@@ -16,10 +18,8 @@ import {
   type ReliabilityRules,
   type ReliabilityTotals,
   releaseReliability,
-} from "../history/reliability.ts";
-import { gapThresholdMs } from "../history/timeline.ts";
-import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
+} from "../snapshots/reliability.ts";
+import { gapThresholdMs } from "../snapshots/timeline.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { type HistoryDeps, parseTime } from "./snapshots.ts";
 

@@ -6,11 +6,11 @@
  * that cover two times (the snapshot diff of `snapshots diff`).
  */
 import { requireKnownCluster } from "../clusters/scope.ts";
-import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../history/errors.ts";
-import type { Snapshot } from "../history/model.ts";
-import { gapThresholdMs } from "../history/timeline.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
+import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../snapshots/errors.ts";
+import type { Snapshot } from "../snapshots/model.ts";
+import { gapThresholdMs } from "../snapshots/timeline.ts";
 import { type ReliabilityDeps, rulesOf } from "./reliability.ts";
 import { detailOf, diffSnapshots, parseTime, type SnapshotDiff } from "./snapshots.ts";
 

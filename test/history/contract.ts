@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { recordObservation } from "../../shared/history/record.ts";
-import { TRUNCATION_MARKER } from "../../shared/history/snapshot-codec.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { recordObservation } from "../../shared/audit/record.ts";
+import { TRUNCATION_MARKER } from "../../shared/snapshots/snapshot-codec.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
 
 export interface ContractHooks {

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
-import { recordObservation } from "../../shared/history/record.ts";
+import { recordObservation } from "../../shared/audit/record.ts";
+import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { reliabilityOfRelease } from "../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";

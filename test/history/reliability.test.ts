@@ -11,8 +11,8 @@ import {
   deriveRatios,
   emptyTotals,
   releaseReliability,
-} from "../../shared/history/reliability.ts";
-import { buildTimeline, type TimelineSnapshot } from "../../shared/history/timeline.ts";
+} from "../../shared/snapshots/reliability.ts";
+import { buildTimeline, type TimelineSnapshot } from "../../shared/snapshots/timeline.ts";
 import { run } from "./fixtures.ts";
 
 const MIN = 60_000;

@@ -6,7 +6,7 @@ import { type PodsAnswer, podsLists, type RelatedPods, readRelatedPods } from ".
 import type { Table } from "../../shared/kube/table.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import type { Release } from "../../shared/release/model.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { simConnector } from "../status/sim-connector.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatAnsiC, formatGoTime, isZeroTime, parseRfc3339 } from "../../shared/format/ansi-time.ts";
-import { kubectlColumns, uiTable } from "../../shared/format/columns.ts";
-import { renderHelmHistory, renderHelmList } from "../../shared/format/release-tables.ts";
+import { kubectlColumns, uiTable } from "../../shared/render/tables/columns.ts";
+import { renderHelmHistory, renderHelmList } from "../../shared/render/tables/release-tables.ts";
+import { formatAnsiC, formatGoTime, isZeroTime, parseRfc3339 } from "../../shared/render/time/helm-time.ts";
 import { makeRelease } from "../store/fixtures.ts";
 
 test("ANSI C time in the stored offset, day space-padded (Go's time.ANSIC)", () => {

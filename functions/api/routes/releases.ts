@@ -3,7 +3,7 @@ import {
   helmListElements,
   renderHelmHistory,
   renderHelmListAs,
-} from "../../../shared/format/release-tables.ts";
+} from "../../../shared/render/tables/release-tables.ts";
 import { helmList } from "../../../shared/usecases/helm-list.ts";
 import { releaseHistory } from "../../../shared/usecases/history.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";

@@ -1,5 +1,5 @@
-import { renderStatusJson, renderStatusYaml } from "../../../shared/status/render-json.ts";
-import { renderStatusText } from "../../../shared/status/render-text.ts";
+import { renderStatusJson, renderStatusYaml } from "../../../shared/render/status/json.ts";
+import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";

@@ -1,4 +1,4 @@
-import { type ManifestObject, type ManifestProblem, parseManifest } from "../kube/manifest.ts";
+import { type ManifestObject, type ManifestProblem, parseManifest } from "./manifest.ts";
 import { redactManifest } from "./redact.ts";
 
 /**

@@ -6,9 +6,9 @@
 
 import type { DriftReport } from "../drift/types.ts";
 import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
-import { renderStatusText } from "../status/render-text.ts";
+import { renderStatusText } from "../render/status/text.ts";
+import type { Observation, SnapshotDrift, SnapshotResource } from "../snapshots/model.ts";
 import type { StatusReport } from "../status/report.ts";
-import type { Observation, SnapshotDrift, SnapshotResource } from "./model.ts";
 
 /** Drifted fields kept per snapshot: a release with thousands must not outgrow the item. */
 export const DRIFT_KEPT = 100;

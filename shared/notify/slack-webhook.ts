@@ -5,11 +5,11 @@
  * http allowed for those, e.g. a loopback receiver in tests). The URL is a secret
  * (it grants posting): it is never logged or echoed in errors.
  */
-import { type AllowedHost, parseAllowHosts, postToResponseUrl } from "../chatops/response-url.ts";
+import { type AllowedHost, parseAllowHosts, postToResponseUrl } from "../notify/response-url.ts";
 import type { Logger } from "../ports.ts";
-import { describeChange } from "./changes.ts";
-import { HistoryConfigError } from "./errors.ts";
-import type { Snapshot } from "./model.ts";
+import { describeChange } from "../snapshots/changes.ts";
+import { HistoryConfigError } from "../snapshots/errors.ts";
+import type { Snapshot } from "../snapshots/model.ts";
 
 export const SLACK_WEBHOOK_HOST = "hooks.slack.com";
 

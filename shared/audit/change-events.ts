@@ -5,11 +5,12 @@
  * not post twice; a failing webhook is logged and counted, never fatal: the
  * snapshot is already written.
  */
+
+import { changeMessage, type SlackWebhook } from "../notify/slack-webhook.ts";
 import type { Clock, Logger } from "../ports.ts";
-import { describeChange } from "./changes.ts";
-import type { Snapshot } from "./model.ts";
-import { changeMessage, type SlackWebhook } from "./slack-webhook.ts";
-import type { SnapshotStore } from "./snapshot-store.ts";
+import { describeChange } from "../snapshots/changes.ts";
+import type { Snapshot } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 
 /** Counts, with dimensions (EMF in Lambda). */
 export interface MetricsSink {

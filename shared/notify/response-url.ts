@@ -13,7 +13,7 @@
  */
 import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { backoffDelay, retryAfterMs, sleep as sleepFor } from "../retry.ts";
-import { ChatDeliveryError, ChatopsConfigError, ResponseUrlRefusedError } from "./errors.ts";
+import { AllowHostsConfigError, ChatDeliveryError, ResponseUrlRefusedError } from "./errors.ts";
 
 export const SLACK_RESPONSE_HOST = "hooks.slack.com";
 /** Slack: "up to 5 times within 30 minutes". */
@@ -42,7 +42,7 @@ export function parseAllowHosts(value: string | undefined): AllowedHost[] {
     hosts.push({ host: m[1].toLowerCase(), ...(m[2] !== undefined ? { port: Number(m[2]) } : {}) });
   }
   if (problems.length > 0) {
-    throw new ChatopsConfigError(`SLACK_RESPONSE_URL_ALLOW_HOSTS: ${problems.join("; ")} (no scheme, no path)`);
+    throw new AllowHostsConfigError(`SLACK_RESPONSE_URL_ALLOW_HOSTS: ${problems.join("; ")} (no scheme, no path)`);
   }
   return hosts;
 }

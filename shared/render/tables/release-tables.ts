@@ -1,9 +1,9 @@
 /** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
-import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
-import { type OutputFormat, renderStructured } from "../render/index.ts";
-import { formatAnsiC, formatGoTime, isZeroTime, ZERO_TIME } from "./ansi-time.ts";
+import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../../release/model.ts";
+import { type OutputFormat, renderStructured } from "../index.ts";
+import { formatGoLayout } from "../time/go-layout.ts";
+import { formatAnsiC, formatGoTime, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
 import { uiTable } from "./columns.ts";
-import { formatGoLayout } from "./go-layout.ts";
 
 /** Helm's formatChartname / formatAppVersion: "MISSING" when the chart is gone. */
 const chartName = (chart?: ChartMetadata) => (chart ? `${chart.name}-${chart.version}` : "MISSING");

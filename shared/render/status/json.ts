@@ -1,6 +1,6 @@
-import { isZeroTime } from "../format/ansi-time.ts";
-import { renderJson, renderYaml } from "../render/index.ts";
-import { RELATED_PODS_KEY, type StatusReport } from "./report.ts";
+import { RELATED_PODS_KEY, type StatusReport } from "../../status/report.ts";
+import { renderJson, renderYaml } from "../index.ts";
+import { isZeroTime } from "../time/helm-time.ts";
 
 /**
  * `-o json` / `-o yaml`: Helm v4's release shape (helm-status.md §5) with

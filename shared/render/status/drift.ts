@@ -1,7 +1,7 @@
-import type { DriftedField, DriftReport } from "../drift/types.ts";
-import { humanDuration } from "../kube/table.ts";
-import { alignLines, formatCell } from "./printer.ts";
-import type { StatusReport } from "./report.ts";
+import type { DriftedField, DriftReport } from "../../drift/types.ts";
+import { humanDuration } from "../../kube/table.ts";
+import type { StatusReport } from "../../status/report.ts";
+import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 
 /**
  * The drift parts of the status text (docs/drift.md): a `DRIFT:` header line with the count, a `==> DRIFT`

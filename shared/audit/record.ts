@@ -5,11 +5,11 @@
  * - otherwise a new snapshot with the changes against the latest.
  * A lost race (another worker wrote first) re-reads and decides again, boundedly.
  */
-import { changesBetween } from "./changes.ts";
-import { digestOf } from "./digest.ts";
-import { SnapshotWriteConflictError } from "./errors.ts";
-import { type Observation, type Snapshot, snapshotIdOf } from "./model.ts";
-import type { SnapshotStore } from "./snapshot-store.ts";
+import { changesBetween } from "../snapshots/changes.ts";
+import { digestOf } from "../snapshots/digest.ts";
+import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
+import { type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 
 export type RecordOutcome = "created" | "extended" | "duplicate";
 

@@ -1,4 +1,4 @@
-import type { TableColumn } from "../kube/table.ts";
+import type { TableColumn } from "../../kube/table.ts";
 
 /**
  * kubectl's human-readable Table printer (cli-runtime tableprinter + liggitt

@@ -3,7 +3,7 @@
  * wall clock and offset stored in the release (as Helm prints them). A port of nextStdChunk:
  * the same reference-time tokens, longest match first, anything else copied as is.
  */
-import { parseRfc3339, type WallClock } from "./ansi-time.ts";
+import { parseRfc3339, type WallClock } from "./helm-time.ts";
 
 const LONG_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const LONG_MONTHS = [

@@ -5,7 +5,7 @@
  */
 import { ValidationError } from "../errors.ts";
 import { validateClusterName, validateNamespace, validateReleaseName } from "../release/validation.ts";
-import { isRunId } from "./model.ts";
+import { isRunId } from "../snapshots/model.ts";
 
 export interface AuditTarget {
   namespace: string;

@@ -1,7 +1,7 @@
-import { formatAnsiC, isZeroTime, ZERO_TIME } from "../format/ansi-time.ts";
-import { alignLines, formatCell, printTable, visibleColumns } from "./printer.ts";
-import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from "./render-drift.ts";
-import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "./report.ts";
+import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../../status/report.ts";
+import { alignLines, formatCell, printTable, visibleColumns } from "../tables/kubectl-printer.ts";
+import { formatAnsiC, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
+import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from "./drift.ts";
 
 /**
  * `helm status` text, helm v4.1.4's layout line for line (helm-status.md §4),

@@ -6,7 +6,7 @@
  * owned by the worker runtime that creates it, not a module global.
  */
 import type { ReleaseKey } from "../release/model.ts";
-import type { Snapshot } from "./model.ts";
+import type { Snapshot } from "../snapshots/model.ts";
 
 export const DEFAULT_LATEST_CACHE_ENTRIES = 20_000;
 
