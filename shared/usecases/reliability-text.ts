@@ -57,6 +57,18 @@ function figureLines(subject: [string, string], window: ReleaseReliabilityReport
 export function releaseReliabilityText(report: ReleaseReliabilityReport): string {
   const { cluster, namespace, name } = report.release;
   let out = figureLines(["RELEASE", `${namespace}/${name} on ${cluster}`], report.window, report);
+  if (report.slo) {
+    const { objective, budgetRemaining, burnRates, state } = report.slo;
+    const burns = Object.entries(burnRates)
+      .map(([w, rate]) => `${w} ${rate === null ? "-" : rate.toFixed(1)}`)
+      .join(", ");
+    out += alignLines([
+      [
+        "SLO",
+        `${formatShare(objective)}: ${formatShare(budgetRemaining)} of the error budget left; burn ${burns} (${state})`,
+      ],
+    ]);
+  }
   for (const note of report.notes) out += `NOTE: ${note}\n`;
   if (report.incidentList.length > 0) {
     const rows = report.incidentList.map((i) => [

@@ -19,7 +19,9 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
-import { gapThresholdMs } from "../snapshots/timeline.ts";
+import { LONGEST_BURN_WINDOW_MS, objectiveFromManifest, type SloReport, sloReport } from "../snapshots/slo.ts";
+import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
+import { ReleaseNotFoundError } from "../store/errors.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { type HistoryDeps, parseTime } from "./snapshots.ts";
 
@@ -136,6 +138,8 @@ export interface ReleaseReliabilityReport extends ReliabilityFigures {
   incidentList: Incident[];
   deployList: ReturnType<typeof releaseReliability>["deploys"];
   firstObservedAt?: string;
+  /** With a `helm-status/slo` objective: the error budget and its burn rates (shared/snapshots/slo.ts). */
+  slo?: SloReport;
   rules: ReportRules;
 }
 
@@ -152,14 +156,26 @@ export async function reliabilityOfRelease(
   requireKnownCluster(deps.clusters, release.cluster);
   const window = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
   const rules = rulesOf(deps);
-  const { snapshots, notes } = await readCovering(deps, release, window, rules);
+  const objective = await objectiveOf(deps, release);
+  // Burn rates look back 3 days from now, whatever the window: read that far when the window ends now.
+  const burnSince = new Date(window.now.getTime() - LONGEST_BURN_WINDOW_MS);
+  const withSlo = objective.objective !== undefined && window.observedUntil >= window.now;
+  const readWindow = withSlo && burnSince < window.observedSince ? { ...window, observedSince: burnSince } : window;
+  const { snapshots, notes } = await readCovering(deps, release, readWindow, rules);
   if (snapshots.length === 0) await requireRelease(deps, release, window);
-  const result = releaseReliability(
-    snapshots,
-    { since: window.observedSince.getTime(), until: window.observedUntil.getTime(), now: window.now.getTime() },
-    rules,
-  );
+  const span = {
+    since: window.observedSince.getTime(),
+    until: window.observedUntil.getTime(),
+    now: window.now.getTime(),
+  };
+  const result = releaseReliability(snapshots, span, rules);
   const allNotes = [...window.notes, ...notes];
+  if (objective.note) allNotes.push(objective.note);
+  let slo: SloReport | undefined;
+  if (objective.objective !== undefined) {
+    if (withSlo) slo = sloReport(buildTimeline(snapshots, span.now, rules).pieces, objective.objective, span);
+    else allNotes.push("the window ends before now: no burn rates (they end now)");
+  }
   if (result.firstObservedAt && Date.parse(result.firstObservedAt) > window.observedSince.getTime()) {
     allNotes.push(`the audits first saw this release at ${result.firstObservedAt}: time before that is not covered`);
   }
@@ -171,8 +187,20 @@ export async function reliabilityOfRelease(
     incidentList: result.incidents,
     deployList: result.deploys,
     ...(result.firstObservedAt ? { firstObservedAt: result.firstObservedAt } : {}),
+    ...(slo ? { slo } : {}),
     rules: reportRules(rules),
   };
+}
+
+/** The release's objective from its latest revision's manifest (none for a release no longer stored). */
+async function objectiveOf(deps: ReliabilityDeps, release: ReleaseKey): Promise<{ objective?: number; note?: string }> {
+  if (!deps.releases) return {};
+  try {
+    return objectiveFromManifest((await deps.releases.getLatest(release)).manifest);
+  } catch (error) {
+    if (error instanceof ReleaseNotFoundError) return {};
+    throw error;
+  }
 }
 
 export function windowDocument(window: ReportWindow) {
