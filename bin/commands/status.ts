@@ -5,17 +5,18 @@
 
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
+import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { eksClusterName } from "../lib/kube-context.ts";
 import { printStatusAt } from "../lib/status-at.ts";
@@ -44,8 +45,6 @@ Shows the status of a release stored for a cluster, with its resources read live
       --against TIME      with --at: what changed between the snapshots covering the two times
 `;
 
-const OUTPUTS = ["table", "json", "yaml"] as const;
-
 export const run = defineCommand({
   help: usage,
   options: {
@@ -65,10 +64,7 @@ export const run = defineCommand({
   positionals: true,
   async run({ values, positionals }, io) {
     const name = releaseNameArgument("status", positionals);
-    const output = values.output as (typeof OUTPUTS)[number];
-    if (!OUTPUTS.includes(output)) {
-      throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
-    }
+    const output = parseOutputFormat(values.output);
     if (values.against !== undefined && values.at === undefined) {
       throw new ValidationError("--against needs --at TIME", "InvalidFlag");
     }

@@ -42,7 +42,7 @@ export function defineCommand<const O extends Options, const P extends boolean =
 ): CommandRun {
   const run: CommandRun = async (args, io) => {
     const parsed = parseArgs({
-      args,
+      args: withNegativeValues(args, spec.options),
       options: { ...spec.options, help: { type: "boolean", short: "h" } } as WithHelp<O>,
       strict: true,
       allowPositionals: (spec.positionals ?? false) as P,
@@ -89,4 +89,27 @@ export function defineCommandGroup(spec: {
     ),
   };
   return run;
+}
+
+/**
+ * Helm (pflag) takes `--revision -1`, `--max -1`, `-m -1`: a negative number after a flag that needs a value is
+ * that value. node:util's parseArgs refuses it as ambiguous, so such pairs are joined as `--name=-1` first.
+ */
+function withNegativeValues(args: readonly string[], options: Options): string[] {
+  const takesValue = new Map<string, string>();
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type !== "string") continue;
+    takesValue.set(`--${name}`, name);
+    if (option.short) takesValue.set(`-${option.short}`, name);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") return [...out, ...args.slice(i)];
+    const name = takesValue.get(args[i]);
+    if (name !== undefined && /^-\d+$/.test(args[i + 1] ?? "")) {
+      out.push(`--${name}=${args[i + 1]}`);
+      i++;
+    } else out.push(args[i]);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
-import { type Document, isMap, isScalar, parseAllDocuments } from "yaml";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
-import { yamlErrorMessage } from "../parse-errors.ts";
-import { isRecord } from "../values.ts";
+import { type Document, isMap, isScalar } from "yaml";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
+import { yamlErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
+import { parseGoYamlDocuments, toGoJson } from "../yaml/read.ts";
 
 /**
  * The stored manifest -> the objects `helm status` looks up, in manifest order.
@@ -57,8 +58,8 @@ export function parseManifest(manifest: string): ParsedManifest {
 
   let list: Document[];
   try {
-    const documents = parseAllDocuments(manifest, { uniqueKeys: false });
-    list = Array.isArray(documents) ? documents : [];
+    // As Helm and the API server read it (YAML 1.1 scalars: `0644` is 420, `on` is true), not as YAML 1.2.
+    list = parseGoYamlDocuments(manifest);
   } catch (error) {
     // The parser itself gave up (a stack overflow on pathological input): one problem for the manifest.
     return { objects, problems: [{ message: `invalid YAML: ${unreadable(error)}`, overLimit: isLimit(error) }] };
@@ -84,7 +85,7 @@ export function parseManifest(manifest: string): ParsedManifest {
     }
     let value: Record<string, unknown>;
     try {
-      value = doc.toJS({ maxAliasCount: MAX_MANIFEST_ALIASES }) as Record<string, unknown>;
+      value = toGoJson(doc, MAX_MANIFEST_ALIASES) as Record<string, unknown>;
       if (nestedDeeperThan(value)) throw new RangeError(`nested deeper than ${MAX_NESTING_DEPTH} levels`);
     } catch (error) {
       // Any reason at all (an alias bomb, a stack overflow, a bug): this document fails, the others are read.
@@ -185,5 +186,5 @@ function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "a
   };
 }
 
-/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+/** Re-exported for this area's modules (one definition, in shared/input/values.ts). */
 export { isRecord };

@@ -169,6 +169,42 @@ test("an unreachable cluster fails a deployed release, but an uninstalled or fai
   }
 });
 
+test("unreachable: an uninstalled release is Unknown (nothing was seen gone), each resource cites its own read", async () => {
+  const clusters = await refusingConnector();
+  const tuning = { timeouts: { maxAttempts: 1 }, random: () => 0 };
+  // A Deployment (its related-pods LIST goes out in the same wave) and a Service.
+  const two = `${manifest}---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n`;
+  const store = await storeWith(release(1, "uninstalled", two));
+  const made = deps(store, clusters, tuning);
+  try {
+    const report = await releaseStatus(made, key);
+    assert.equal(report.health.overall, "Unknown");
+    assert.equal(report.health.message, "uninstalled, 2 of 2 resources could not be read");
+    assert.match(
+      renderStatusText(report),
+      /^HEALTH: Unknown \(kstatus: uninstalled, 2 of 2 resources could not be read\)$/m,
+    );
+    assert.deepEqual(
+      report.missing.map((m) => m.message?.replace(/: connect ECONNREFUSED .*$/, "")),
+      [
+        'kubernetes cluster unreachable: "c1": GET /api/v1/namespaces/default/services/demo: request failed: ECONNREFUSED',
+        'kubernetes cluster unreachable: "c1": GET /apis/apps/v1/namespaces/default/deployments/web: request failed: ECONNREFUSED',
+      ],
+    );
+  } finally {
+    await made.kube.close();
+  }
+});
+
+test("a release whose only manifest document cannot be read is not Current", async () => {
+  for (const status of ["deployed", "uninstalled"] as const) {
+    const store = await storeWith(release(1, status, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [\n"));
+    const report = await releaseStatus(deps(store), key);
+    assert.equal(report.health.overall, "Unknown", status);
+    assert.equal(report.missing[0].reason, "error");
+  }
+});
+
 test("an unknown cluster is the caller's mistake: thrown even for an uninstalled release", async () => {
   const store = await storeWith(release(1, "uninstalled", manifest));
   const unknown: ClusterConnector = {

@@ -20,7 +20,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
   const logger = loggerPort(deps.logger);
   return [
     defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
-      const key = releaseKey(event);
+      const key = releaseKey(event, "content");
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["revision", "output", "drift", "at", "against"]);
       if (query?.at !== undefined || query?.against !== undefined) return statusAsItWas(deps, event, key);

@@ -11,13 +11,22 @@ import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 
 export function driftHeaderLine(drift: DriftReport | undefined): string {
   if (!drift || drift.fields.length === 0) return "";
-  const n = drift.fields.length;
+  const outside = drift.fields.filter((f) => f.helmRevision === undefined).length;
+  const byHelm = [...new Set(drift.fields.flatMap((f) => (f.helmRevision === undefined ? [] : [f.helmRevision])))];
   const details = [
     drift.conflicts > 0 ? `${drift.conflicts} make${drift.conflicts === 1 ? "s" : ""} the next upgrade conflict` : "",
     drift.benign > 0 ? `${drift.benign} benign` : "",
   ].filter(Boolean);
-  return `DRIFT: ${n} field${n === 1 ? "" : "s"} changed outside Helm${details.length ? ` (${details.join(", ")})` : ""}\n`;
+  const parts = [
+    outside > 0 ? `${fieldCount(outside)} changed outside Helm${details.length ? ` (${details.join(", ")})` : ""}` : "",
+    byHelm.length > 0
+      ? `${fieldCount(drift.fields.length - outside)} written by Helm's later revision${byHelm.length === 1 ? "" : "s"} ${byHelm.join(", ")}`
+      : "",
+  ].filter(Boolean);
+  return `DRIFT: ${parts.join("; ")}\n`;
 }
+
+const fieldCount = (n: number) => `${n} field${n === 1 ? "" : "s"}`;
 
 export function driftSection(report: StatusReport): string | undefined {
   const drift = report.drift;
@@ -41,7 +50,8 @@ export function driftHealthLines(drift: DriftReport | undefined): Map<string, st
   if (!drift) return lines;
   const byObject = new Map<string, DriftedField[]>();
   for (const field of drift.fields) {
-    if (field.benign) continue;
+    // Benign owners and Helm's own later revision are not changes made behind Helm's back.
+    if (field.benign || field.helmRevision !== undefined) continue;
     const key = driftObjectKey(field);
     byObject.set(key, [...(byObject.get(key) ?? []), field]);
   }
@@ -62,6 +72,7 @@ export function driftObjectKey(object: { apiVersion: string; kind: string; name:
 
 function changedBy(field: DriftedField): string {
   if (!field.changedBy) return "<unknown>";
+  if (field.helmRevision !== undefined) return `${field.changedBy} (revision ${field.helmRevision})`;
   return field.subresource ? `${field.changedBy} (${field.subresource})` : field.changedBy;
 }
 
@@ -76,6 +87,6 @@ function note(field: DriftedField): string {
   const parts: string[] = [];
   if (field.benign) parts.push(`benign (${field.benign})`);
   if (field.conflicts) parts.push("next upgrade conflicts");
-  if (!field.changedBy && field.note) parts.push(field.note);
+  if ((!field.changedBy || field.helmRevision !== undefined) && field.note) parts.push(field.note);
   return parts.join("; ") || "-";
 }

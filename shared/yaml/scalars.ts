@@ -5,46 +5,78 @@
  * characters allow). A port of resolve.go and yaml_emitter_analyze_scalar, so the bytes match.
  */
 
-const RESOLVE_MAP = new Set([
-  ..."y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF".split(" "),
-  ..."~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF".split(" "),
-  "",
-]);
-
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 /** Go's strconv.ParseInt/ParseUint with base 0 (underscores already removed). */
 const GO_INTEGER = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
 const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
+
+/** What go-yaml v2's resolve() makes of a plain (unquoted, untagged) scalar, by its tag. */
+export type GoScalar =
+  | { tag: "str" | "timestamp"; value: string }
+  | { tag: "bool"; value: boolean }
+  | { tag: "null"; value: null }
+  | { tag: "int" | "float"; value: number };
+
+const RESOLVED_WORDS = new Map<string, GoScalar>([
+  ...wordsOf("y Y yes Yes YES true True TRUE on On ON", { tag: "bool", value: true }),
+  ...wordsOf("n N no No NO false False FALSE off Off OFF", { tag: "bool", value: false }),
+  ...wordsOf("~ null Null NULL", { tag: "null", value: null }),
+  ...wordsOf(".nan .NaN .NAN", { tag: "float", value: Number.NaN }),
+  ...wordsOf(".inf .Inf .INF +.inf +.Inf +.INF", { tag: "float", value: Number.POSITIVE_INFINITY }),
+  ...wordsOf("-.inf -.Inf -.INF", { tag: "float", value: Number.NEGATIVE_INFINITY }),
+  ["", { tag: "null", value: null }],
+]);
+
+function wordsOf(words: string, scalar: GoScalar): [string, GoScalar][] {
+  return words.split(" ").map((word) => [word, scalar]);
+}
+
+/**
+ * go-yaml v2's resolve() for a plain scalar — how sigs.k8s.io/yaml (Helm, kubectl, kube-apiserver) reads
+ * a manifest: YAML 1.1 bool words (`yes`, `on`, `y`, `off`...), Go's integer syntax after dropping `_`
+ * (`0644` and `0o644` octal, `0x`, `0b`, a sign), floats, `~`; timestamps stay their text (decoded into
+ * an interface{}, go-yaml keeps the string) and base-60 `1:30` is a string (go-yaml never resolves it).
+ */
+export function resolvePlainScalar(text: string): GoScalar {
+  const first = text[0] ?? "";
+  if (text !== "" && !"+-0123456789yYnNtTfFoO~.".includes(first)) return { tag: "str", value: text };
+  const word = RESOLVED_WORDS.get(text);
+  if (word) return word;
+  if (first === ".") {
+    const float = /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(text) ? Number(text) : Number.NaN;
+    return Number.isFinite(float) ? { tag: "float", value: float } : { tag: "str", value: text };
+  }
+  if (!"+-0123456789".includes(first)) return { tag: "str", value: text };
+  if (isTimestamp(text)) return { tag: "timestamp", value: text };
+  const plain = text.replaceAll("_", "");
+  const integer = goInteger(plain);
+  if (integer !== undefined) return { tag: "int", value: Number(integer) };
+  if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return { tag: "float", value: Number(plain) };
+  return { tag: "str", value: text };
+}
 
 /** True when go-yaml would read the plain form of `value` as something other than a string. */
 export function resolvesToNonString(value: string): boolean {
-  const first = value[0] ?? "";
-  if (value !== "" && !"+-0123456789yYnNtTfFoO~.".includes(first)) return false;
-  if (RESOLVE_MAP.has(value)) return true;
-  if (BASE_60_FLOAT.test(value)) return true; // not resolved, but quoted "for compatibility with other parsers"
-  if (first === ".") return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(value) && Number.isFinite(Number(value));
-  if (!"+-0123456789".includes(first)) return false;
-  if (isTimestamp(value)) return true;
-  const plain = value.replaceAll("_", "");
-  if (isGoInteger(plain)) return true;
-  if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return true;
-  if (plain.startsWith("0b")) return /^[01]+$/.test(plain.slice(2)) && BigInt(`0b${plain.slice(2)}`) <= UINT64_MAX;
-  if (plain.startsWith("-0b")) return /^[01]+$/.test(plain.slice(3)) && -BigInt(`0b${plain.slice(3)}`) >= INT64_MIN;
-  return false;
+  // Base 60 is not resolved, but go-yaml quotes it "for compatibility with other parsers".
+  if (BASE_60_FLOAT.test(value)) return true;
+  return resolvePlainScalar(value).tag !== "str";
 }
 
-function isGoInteger(text: string): boolean {
+/** Go's strconv.ParseInt, else ParseUint, with base 0 (the `-0b` and `0b` retries of resolve() included). */
+function goInteger(text: string): bigint | undefined {
   const match = GO_INTEGER.exec(text);
-  if (!match) return false;
+  if (!match) return undefined;
   const [, sign, digits] = match;
   const body = /^0[0-7]+$/.test(digits)
     ? `0o${digits.slice(1)}`
     : digits.replace(/^0([XOB])/, (_, p) => `0${p.toLowerCase()}`);
   const magnitude = BigInt(body);
-  if (sign === "-") return -magnitude >= INT64_MIN;
-  return magnitude <= UINT64_MAX;
+  if (sign === "-") return -magnitude >= INT64_MIN ? -magnitude : undefined;
+  if (sign === "+") return magnitude <= INT64_MAX ? magnitude : undefined; // ParseUint takes no sign
+  return magnitude <= UINT64_MAX ? magnitude : undefined;
 }
 
 /** go-yaml's parseTimestamp: YYYY-M-D, optionally with a time (T/t/space) as time.Parse accepts it. */
