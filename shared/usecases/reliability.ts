@@ -5,9 +5,8 @@
  * index lists (reliability-scope.ts). The figures are defined in shared/history/reliability.ts and
  * docs/history.md "Reliability".
  */
-import { requireKnownCluster } from "../clusters/scope.ts";
+import { releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
 import {
@@ -152,8 +151,7 @@ export async function reliabilityOfRelease(
   key: ReleaseKey,
   request: WindowRequest,
 ): Promise<ReleaseReliabilityReport> {
-  const release = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, release.cluster);
+  const release = releaseInScope(deps.clusters, key);
   const window = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
   const rules = rulesOf(deps);
   const objective = await objectiveOf(deps, release);

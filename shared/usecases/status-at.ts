@@ -5,9 +5,8 @@
  * audit, a gap, past retention, no audits yet); a time in the future is a 400. `--against B` diffs the snapshots
  * that cover two times (the snapshot diff of `snapshots diff`).
  */
-import { requireKnownCluster } from "../clusters/scope.ts";
+import { releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
 import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
 import { gapThresholdMs } from "../snapshots/timeline.ts";
@@ -41,8 +40,7 @@ export function parseAt(name: string, value: string | undefined, now: Date): Dat
 }
 
 export async function statusAt(deps: ReliabilityDeps, key: ReleaseKey, atValue: string): Promise<StatusAt> {
-  const release = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, release.cluster);
+  const release = releaseInScope(deps.clusters, key);
   const now = deps.clock.now();
   const at = parseAt("at", atValue, now);
   const found = await coveringSnapshot(deps, release, at, now);
@@ -79,8 +77,7 @@ export async function diffAt(
   atValue: string,
   againstValue: string,
 ): Promise<SnapshotDiff> {
-  const release = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, release.cluster);
+  const release = releaseInScope(deps.clusters, key);
   const now = deps.clock.now();
   const [to, from] = await Promise.all([
     coveringSnapshot(deps, release, parseAt("at", atValue, now), now),
