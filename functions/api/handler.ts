@@ -9,6 +9,7 @@ import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
 import { reliabilityRoutes } from "./routes/reliability.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { syncRoutes } from "./routes/sync.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
@@ -20,6 +21,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...importRoutes(deps),
     ...historyRoutes(deps),
     ...reliabilityRoutes(deps),
+    ...syncRoutes(deps),
   ];
 }
 
