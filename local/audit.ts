@@ -12,13 +12,13 @@ import { createPlannerHandler } from "../functions/audit/planner.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
-import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/snapshots/config.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { demoReleases } from "./demo/releases.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
+import { createLocalPoller } from "./queue/poller.ts";
 import type { SimulatedEks } from "./sim/index.ts";
 
 export interface LocalAudit {
@@ -35,7 +35,7 @@ export async function startLocalAudit(options: {
   out: (line: string) => void;
 }): Promise<LocalAudit> {
   const { env, out } = options;
-  const intervalSeconds = seconds(env, "AUDIT_INTERVAL", 60, 5);
+  const intervalSeconds = auditIntervalSeconds(env);
   const recoverAfter = seconds(env, "DEMO_API_RECOVERS_AFTER", 150, 0);
   const storeConfig = storeConfigFromEnv(env);
   const snapshotsConfig = snapshotsConfigFromEnv(env);
@@ -102,6 +102,11 @@ export async function startLocalAudit(options: {
       await sqs.stop();
     },
   };
+}
+
+/** AUDIT_INTERVAL (default 60 s, at least 5): the audits' period in `npm start`, and the release sync's. */
+export function auditIntervalSeconds(env: NodeJS.ProcessEnv): number {
+  return seconds(env, "AUDIT_INTERVAL", 60, 5);
 }
 
 /** The console shows the change events only (the Lambda logs every line as JSON). */

@@ -4,9 +4,9 @@
  * never goes stale. Server and CA come from DescribeCluster.
  */
 import { stringify } from "yaml";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { CLUSTER_FLAGS } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { cliEntry } from "../lib/commands.ts";
 import { defineCommand } from "../lib/define-command.ts";
 

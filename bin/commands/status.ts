@@ -3,22 +3,18 @@
  * `helm status` for a release in the store, live state read from the cluster.
  */
 
-import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
-import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
-import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
+import { revisionOrLatest } from "../../shared/release/validation.ts";
 import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
-import { eksClusterName } from "../lib/kube-context.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
@@ -95,51 +91,3 @@ export const run = defineCommand({
     }
   },
 });
-
-function integerFlag(flag: string, value: string, min: number): number {
-  if (!/^-?\d{1,10}$/.test(value) || Number(value) < min) {
-    throw new ValidationError(`invalid ${flag} "${value}": must be an integer >= ${min}`, "InvalidFlag");
-  }
-  return Number(value);
-}
-
-function storeClusterName(contextName: string): string {
-  const name = eksClusterName(contextName) ?? contextName;
-  try {
-    return validateClusterName(name);
-  } catch {
-    throw new ValidationError(
-      `the kubeconfig context ${JSON.stringify(contextName)} does not name a cluster of the store: pass --cluster C`,
-      "MissingFlag",
-    );
-  }
-}
-
-function clusterFor(
-  env: NodeJS.ProcessEnv,
-  flags: { cluster?: string; region?: string; kubeconfig?: string; context?: string },
-): { connector: ClusterConnector; cluster: string } {
-  if (flags.kubeconfig) {
-    const file = createKubeconfigFileConnector({ path: flags.kubeconfig, context: flags.context });
-    // The store knows the cluster by its own name; the file by its context name, which
-    // `aws eks update-kubeconfig` (and the simulator) set to the cluster's ARN.
-    const cluster = flags.cluster ?? storeClusterName(file.cluster);
-    return {
-      cluster,
-      connector: {
-        list: () => [{ name: cluster, region: "" }],
-        access: () => file.access(file.cluster),
-        invalidate: () => file.invalidate(file.cluster),
-      },
-    };
-  }
-  if (flags.context) throw new ValidationError("--context needs --kubeconfig FILE", "InvalidFlag");
-  if (!flags.cluster) {
-    throw new ValidationError(
-      "which cluster? pass --cluster C (EKS, via the registry) or --kubeconfig FILE",
-      "MissingFlag",
-    );
-  }
-  const { entry } = resolveCliCluster(env, { cluster: flags.cluster, region: flags.region });
-  return { cluster: entry.name, connector: createEksConnector({ registry: [entry] }) };
-}

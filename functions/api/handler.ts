@@ -8,6 +8,7 @@ import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { syncRoutes } from "./routes/sync.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
@@ -18,6 +19,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...statusRoutes(deps),
     ...importRoutes(deps),
     ...historyRoutes(deps),
+    ...syncRoutes(deps),
   ];
 }
 

@@ -22,8 +22,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { firstLine } from "../input/values.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import { firstLine } from "../values.ts";
 import { ChatopsConfigError } from "./errors.ts";
 import { CHAT_PLATFORMS, type ChatPlatformRecord, chatPlatform } from "./platforms.ts";
 

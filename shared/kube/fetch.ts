@@ -1,8 +1,8 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
+import { jsonErrorMessage } from "../input/parse-errors.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { redactCells, redactObject } from "../manifest/redact.ts";
-import { jsonErrorMessage } from "../parse-errors.ts";
 import type { Clock } from "../ports.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";

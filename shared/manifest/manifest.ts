@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar } from "yaml";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
-import { yamlErrorMessage } from "../parse-errors.ts";
-import { isRecord } from "../values.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
+import { yamlErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
 import { parseGoYamlDocuments, toGoJson } from "../yaml/read.ts";
 
 /**
@@ -186,5 +186,5 @@ function identityFromText(doc: Document, text: string): Pick<ManifestProblem, "a
   };
 }
 
-/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+/** Re-exported for this area's modules (one definition, in shared/input/values.ts). */
 export { isRecord };

@@ -5,9 +5,9 @@
  * only (templates and files are what make Helm's Secrets overflow).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
-import { jsonErrorMessage } from "../parse-errors.ts";
-import { isRecord } from "../values.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
+import { jsonErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
 import { HelmPayloadError } from "./errors.ts";
 import { type ChartMetadata, type Hook, orderedLastRun, type Release, type ReleaseInfo } from "./model.ts";
 import { validateNamespace, validateNewReleaseName, validateRevision, validateStatus } from "./validation.ts";

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { ValidationError } from "../errors.ts";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
 import { ReleaseTooLargeError } from "../release/errors.ts";
 import {
   type Hook,

@@ -109,7 +109,7 @@ export async function importReleases(
       const next = lanes.take();
       if (next === undefined) return;
       try {
-        const result = await importOne(deps, cluster, objects[next.index]);
+        const { result } = await importStorageObject(deps, cluster, objects[next.index]);
         results[next.index] = result;
         summary[result.outcome] += 1;
         done += 1;
@@ -192,31 +192,66 @@ function laneOf(object: unknown, index: number): string {
   return `${typeof metadata?.namespace === "string" ? metadata.namespace : ""}/${release}`;
 }
 
-async function importOne(deps: { store: ReleaseStore }, cluster: string, object: unknown): Promise<ImportResult> {
+/** What the release sync needs beyond an import result: how the store took it. */
+export interface StorageImport {
+  result: ImportResult;
+  /** For `imported`: a new revision, or a stored one whose status Helm rewrote. */
+  stored?: "created" | "updated";
+  /** For `failed`: the store holds this revision with different content (ReleaseConflictError). */
+  conflict?: true;
+}
+
+/**
+ * One object through the import's checks (Helm decoding with its size and gzip-bomb guards, manifest bounds)
+ * into the store; the release sync imports what it fetched through this too. Per-object faults are a `failed`
+ * result; a store outage throws.
+ */
+export async function importStorageObject(
+  deps: { store: ReleaseStore },
+  cluster: string,
+  object: unknown,
+): Promise<StorageImport> {
   const name = describeObject(object);
-  if (!isHelmStorageObject(object)) return { object: name, outcome: "skipped" };
+  const decoded = decodeStorageObject(object);
+  const { release, result } = decoded;
+  if (!release) return { result };
+  try {
+    const put = await deps.store.putRevision(cluster, release);
+    if (put === "unchanged") return { result: { ...result, outcome: "unchanged" } };
+    return { result, stored: put };
+  } catch (error) {
+    const failed = (message: string): ImportResult => {
+      const { warnings: _warnings, ...identity } = result;
+      return { ...identity, outcome: "failed", error: message };
+    };
+    if (isDomainError(error) && PER_OBJECT_KINDS.has(error.kind)) {
+      return { result: failed(error.message), ...(error.kind === "conflict" ? { conflict: true as const } : {}) };
+    }
+    // A stack overflow is about this object's shape (the stores bound depth first; this is the backstop).
+    if (error instanceof RangeError) return { result: failed(messageOf(error)) };
+    throw error;
+  }
+}
+
+/**
+ * Decodes one storage object in memory with the import's checks, without writing it: a status's freshness
+ * check answers for a revision decoded here. `release` is absent when the object is skipped or failed.
+ */
+export function decodeStorageObject(object: unknown): { result: ImportResult; release?: Release } {
+  const name = describeObject(object);
+  if (!isHelmStorageObject(object)) return { result: { object: name, outcome: "skipped" } };
   let release: Release;
   try {
     release = decodeHelmStorageObject(object as KubeObject);
   } catch (error) {
-    return { object: name, outcome: "failed", error: messageOf(error) };
+    return { result: { object: name, outcome: "failed", error: messageOf(error) } };
   }
   const identity = { release: `${release.namespace}/${release.name}`, revision: release.version };
   const manifest = checkManifests(release);
-  if (manifest.refused) return { object: name, outcome: "failed", ...identity, error: manifest.refused };
-  try {
-    const put = await deps.store.putRevision(cluster, release);
-    const result: ImportResult = { object: name, outcome: put === "unchanged" ? "unchanged" : "imported", ...identity };
-    if (manifest.warnings.length > 0) result.warnings = manifest.warnings;
-    return result;
-  } catch (error) {
-    if (isDomainError(error) && PER_OBJECT_KINDS.has(error.kind)) {
-      return { object: name, outcome: "failed", ...identity, error: error.message };
-    }
-    // A stack overflow is about this object's shape (the stores bound depth first; this is the backstop).
-    if (error instanceof RangeError) return { object: name, outcome: "failed", ...identity, error: messageOf(error) };
-    throw error;
-  }
+  if (manifest.refused) return { result: { object: name, outcome: "failed", ...identity, error: manifest.refused } };
+  const result: ImportResult = { object: name, outcome: "imported", ...identity };
+  if (manifest.warnings.length > 0) result.warnings = manifest.warnings;
+  return { result, release };
 }
 
 /**

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { slackCommandBody, slackHeaders, teamsActivityBody, teamsHeaders } from "../../bin/lib/signed-chat-request.ts";
 import { EMPTY_ACCESS, parseAccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { acknowledge } from "../../shared/chatops/acknowledge.ts";
 import { parseChatJob } from "../../shared/chatops/job.ts";
 import { CHAT_PLATFORMS, chatPlatform } from "../../shared/chatops/platforms.ts";
-import { slackCommandBody, slackHeaders, teamsActivityBody, teamsHeaders } from "../../shared/chatops/sign-request.ts";
 
 const SLACK_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
 const TEAMS_TOKEN = Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");

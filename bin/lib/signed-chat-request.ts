@@ -4,8 +4,8 @@
  * `payload`, a Teams outgoing-webhook activity.
  */
 import { randomBytes } from "node:crypto";
-import { systemClock } from "../ports.ts";
-import { slackSignature, teamsSignature } from "./signature.ts";
+import { slackSignature, teamsSignature } from "../../shared/chatops/signature.ts";
+import { systemClock } from "../../shared/ports.ts";
 
 export interface SlackCommandFields {
   text: string;

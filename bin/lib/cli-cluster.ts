@@ -4,10 +4,14 @@
  * --region / AWS_REGION, like `aws eks get-token`.
  */
 import { resolve } from "node:path";
-import type { ClusterEntry } from "../clusters/connector.ts";
-import { UnknownClusterError } from "../clusters/errors.ts";
-import { clusterRegistryConfigured, loadClusterRegistry, validateClusterEntry } from "../clusters/registry.ts";
-import { ValidationError } from "../errors.ts";
+import type { ClusterEntry } from "../../shared/clusters/connector.ts";
+import { UnknownClusterError } from "../../shared/clusters/errors.ts";
+import {
+  clusterRegistryConfigured,
+  loadClusterRegistry,
+  validateClusterEntry,
+} from "../../shared/clusters/registry.ts";
+import { ValidationError } from "../../shared/errors.ts";
 
 export interface CliCluster {
   entry: ClusterEntry;

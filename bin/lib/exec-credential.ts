@@ -3,7 +3,7 @@
  * `aws eks get-token` prints it (key order, 4-space indent, second-precision UTC
  * timestamp, trailing blank line), so the product is a drop-in for the AWS CLI.
  */
-import type { EksToken } from "./token.ts";
+import type { EksToken } from "../../shared/eks/token.ts";
 
 const V1BETA1 = "client.authentication.k8s.io/v1beta1";
 const ACCEPTED = new Set(["client.authentication.k8s.io/v1", V1BETA1, "client.authentication.k8s.io/v1alpha1"]);

@@ -14,7 +14,7 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { sleep } from "../retry.ts";
+import { sleep } from "../../shared/retry.ts";
 import { localLambdaContext, sqsEventFrom } from "./lambda-event.ts";
 
 export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;

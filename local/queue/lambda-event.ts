@@ -5,7 +5,7 @@
  */
 import type { Message } from "@aws-sdk/client-sqs";
 import type { Context, SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
-import { type Clock, systemClock } from "../ports.ts";
+import { type Clock, systemClock } from "../../shared/ports.ts";
 
 export function sqsEventFrom(
   messages: Message[],
