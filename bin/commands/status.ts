@@ -15,7 +15,7 @@ import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { eksClusterName } from "../lib/kube-context.ts";
@@ -46,8 +46,7 @@ export const run = defineCommand({
     namespace: { type: "string", short: "n" },
     revision: { type: "string" },
     output: { type: "string", short: "o", default: "table" },
-    cluster: { type: "string" },
-    region: { type: "string" },
+    ...CLUSTER_FLAGS,
     kubeconfig: { type: "string" },
     context: { type: "string" },
     concurrency: { type: "string" },
