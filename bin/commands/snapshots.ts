@@ -9,7 +9,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { detailOf, diffSnapshots, listSnapshots, showSnapshot } from "../../shared/usecases/snapshots.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { releaseNameArgument, STORED_RELEASE_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
@@ -37,8 +37,7 @@ flags:
 export const run = defineCommand({
   help,
   options: {
-    cluster: { type: "string", default: "local" },
-    namespace: { type: "string", short: "n", default: "default" },
+    ...STORED_RELEASE_FLAGS,
     since: { type: "string" },
     until: { type: "string" },
     limit: { type: "string" },

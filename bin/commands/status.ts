@@ -12,7 +12,7 @@ import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { printStatusAt } from "../lib/status-at.ts";
@@ -47,8 +47,7 @@ export const run = defineCommand({
     namespace: { type: "string", short: "n" },
     revision: { type: "string" },
     output: { type: "string", short: "o", default: "table" },
-    cluster: { type: "string" },
-    region: { type: "string" },
+    ...CLUSTER_FLAGS,
     kubeconfig: { type: "string" },
     context: { type: "string" },
     concurrency: { type: "string" },
