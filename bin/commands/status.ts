@@ -3,7 +3,6 @@
  * `helm status` for a release in the store, live state read from the cluster.
  */
 
-import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";

@@ -11,7 +11,7 @@ import type { KubeReader } from "../kube/reader.ts";
 import { equalitySelector } from "../kube/related-pods.ts";
 import type { Release } from "../release/model.ts";
 import type { Freshness } from "../status/report.ts";
-import { decodeStorageObject } from "../usecases/import.ts";
+import { decodeStorageObject } from "./storage-object.ts";
 import { getStorageObject, listPage, listPath, type StorageDriver, storageIdentity } from "./storage-reads.ts";
 
 export interface ClusterRevisions {

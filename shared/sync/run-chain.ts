@@ -11,8 +11,8 @@ import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
-import { importStorageObject } from "../usecases/import.ts";
 import { type Chain, objectId, planPage } from "./chain.ts";
+import { importStorageObject } from "./storage-object.ts";
 import { getStorageObject, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
 
