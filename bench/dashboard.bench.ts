@@ -58,7 +58,7 @@ try {
   const store = openReleaseStore({ ...location, tableName: "bench-releases" });
   const snapshots = openSnapshotStore(
     { ...location, tableName: "bench-releases" },
-    { tableName: "bench-snapshots", retentionDays: 90 },
+    { tableName: "bench-snapshots", retentionDays: 90, auditIntervalSeconds: 300 },
   );
   const now = new Date();
   const runId = runIdFor(new Date(now.getTime() - 60_000));

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { helmPath } from "../local/kube-tools.ts";
 import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
 import { createEksConnector } from "../shared/eks/connector.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
@@ -29,7 +30,6 @@ import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { MemorySyncStateStore } from "../shared/store/sync-state-memory.ts";
 import { releaseStatus } from "../shared/usecases/status.ts";
 import { syncCluster } from "../shared/usecases/sync.ts";
-import { helmPath } from "../test/support/kube-tools.ts";
 import { benchRelease, machineLoad, median } from "./lib.ts";
 
 const RELEASES = Number(process.env.BENCH_SYNC_RELEASES ?? 1000);

@@ -26,6 +26,10 @@ export function apiDepsFromEnv(
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
   const syncState = overrides.syncState ?? openSyncStateStore(config.store);
   const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
+  const history = {
+    auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
+    retentionDays: config.snapshots.retentionDays,
+  };
   // The dashboard's fleet, joined once and kept 30 s by the warm function (filters and pages then read nothing).
   const fleetCache = new FleetCache();
   return {
@@ -35,6 +39,7 @@ export function apiDepsFromEnv(
     snapshots,
     syncState,
     syncPolicy,
+    history,
     fleetCache,
   };
 }

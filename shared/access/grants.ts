@@ -4,9 +4,9 @@
  * group: the map's own business) and what it grants; several matching bindings add up; nothing matching
  * is default deny. The parsing helpers here report every problem of a document at once.
  */
-import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import type { DomainError } from "../errors.ts";
+import { type Env, inlineOrFile } from "../input/env.ts";
 import { firstLine } from "../input/values.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 
@@ -61,24 +61,12 @@ type ConfigError = new (message: string, options?: { cause?: unknown }) => Domai
  * cannot be read is a configuration error naming it.
  */
 export function readRuleDocument(
-  env: Record<string, string | undefined>,
+  env: Env,
   inlineName: string,
   fileName: string,
   ConfigErrorClass: ConfigError,
 ): { text: string; source: string } | undefined {
-  const inline = env[inlineName]?.trim() ? env[inlineName] : undefined;
-  const file = env[fileName]?.trim() ? env[fileName] : undefined;
-  if (inline !== undefined && file !== undefined) {
-    throw new ConfigErrorClass(`both ${inlineName} and ${fileName} are set: set only one of them`);
-  }
-  if (inline !== undefined) return { text: inline, source: inlineName };
-  if (file === undefined) return undefined;
-  try {
-    return { text: readFileSync(file, "utf8"), source: `${fileName} ${file}` };
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ConfigErrorClass(`${fileName} ${file}: cannot read the file (${reason})`, { cause: error });
-  }
+  return inlineOrFile(env, inlineName, fileName, (message, options) => new ConfigErrorClass(message, options));
 }
 
 /** JSON or YAML (no aliases, unique keys); a syntax error is a configuration error naming the source. */

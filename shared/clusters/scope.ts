@@ -1,5 +1,7 @@
 import { AccessDeniedError } from "../access/errors.ts";
 import type { Grants } from "../access/grants.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey } from "../release/validation.ts";
 import type { ClusterSummary } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
@@ -24,6 +26,16 @@ export function requireKnownCluster(scope: ClusterScope, cluster: string, namesp
   if (scope.grants && !scope.grants.allows(cluster, namespace)) throw new AccessDeniedError();
   const known = scope.list().map((entry) => entry.name);
   if (!known.includes(cluster)) throw new UnknownClusterError(cluster, { known });
+}
+
+/**
+ * A use case's first step for one release: its names validated (400), then the caller's grants on its cluster and
+ * namespace (403, viewerScope), then its cluster in the registry (404).
+ */
+export function releaseInScope(scope: ClusterScope, key: ReleaseKey): ReleaseKey {
+  const release = validateReleaseKey(key);
+  requireKnownCluster(scope, release.cluster, release.namespace);
+  return release;
 }
 
 /** Whether `cluster` (and `namespace`) is in scope, for filtering listings that span clusters. */

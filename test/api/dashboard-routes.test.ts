@@ -12,9 +12,11 @@ import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { DashboardConfig } from "../../functions/api/dashboard-config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
+import { recordObservation } from "../../shared/audit/record.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { observe, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
@@ -34,6 +36,14 @@ const clusters = {
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 await store.putRevision("us", makeRelease({ name: "db", namespace: "data" }));
+// Two audits of each release, 20 and 10 minutes before the handler's "now": the history routes have data.
+const snapshots = new MemorySnapshotStore();
+for (const release of [
+  { cluster: "eu", namespace: "shop", name: "api" },
+  { cluster: "us", namespace: "data", name: "db" },
+]) {
+  for (const minutes of [-20, -10]) await recordObservation(snapshots, observe(release, run(minutes)), 90);
+}
 
 function handlerWith(dashboard: Partial<DashboardConfig>) {
   return createApiHandler({
@@ -44,11 +54,15 @@ function handlerWith(dashboard: Partial<DashboardConfig>) {
     logger: new RecordingLogger(),
     metrics: new RecordingMetrics(),
     settings: apiSettingsFromEnv({}),
-    snapshots: new MemorySnapshotStore(),
+    snapshots,
+    history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {
       auth: "jwt",
       groupsClaim: "cognito:groups",
-      access: parseViewerAccessMap("groups:\n  - group: us-team\n    clusters: [us]\n", "test"),
+      access: parseViewerAccessMap(
+        "groups:\n  - group: us-team\n    clusters: [us]\n  - group: data-team\n    clusters: '*'\n    namespaces: [data]\n",
+        "test",
+      ),
       assetsDir: assets,
       connectOrigins: ["https://cognito-idp.eu-west-1.amazonaws.com", "https://*.amazoncognito.com"],
       oidc: { issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc", clientId: "app", scopes: "openid" },
@@ -123,4 +137,40 @@ test("the /dashboard/api mount: the claims' groups decide; no claims 401; only G
     total: number;
   };
   assert.equal(anyone.total, 2, "sign-in off (npm start): everything");
+});
+
+test("the reliability, status-at and history reads on the mount: the registry and the person's grants, both", async () => {
+  const usTeam = { sub: "u1", "cognito:groups": "[us-team]" };
+  const code = async (path: string, claims = usTeam) => (await withClaims(path, claims)).statusCode;
+  const releasesIn = async (path: string, claims = usTeam) => {
+    const result = await withClaims(path, claims);
+    assert.equal(result.statusCode, 200, path);
+    const report = bodyJson(result) as { releases: number; worst: { release: { cluster: string } }[] };
+    return { count: report.releases, clusters: report.worst.map((row) => row.release.cluster) };
+  };
+  assert.deepEqual(await releasesIn("/dashboard/api/fleet/reliability"), { count: 1, clusters: ["us"] });
+  assert.equal(await code("/dashboard/api/fleet/reliability?cluster=eu"), 403);
+  assert.equal(await code("/dashboard/api/clusters/us/namespaces/data/releases/db/reliability"), 200);
+  assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/reliability"), 403);
+  const at = encodeURIComponent(new Date(Date.parse("2026-01-01T00:00:00Z") - 15 * 60_000).toISOString());
+  assert.equal(await code(`/dashboard/api/clusters/us/namespaces/data/releases/db/status?at=${at}`), 200);
+  assert.equal(await code(`/dashboard/api/clusters/eu/namespaces/shop/releases/api/status?at=${at}`), 403);
+
+  // A namespace-wide grant on every cluster: the namespace is checked too, and the registry still bounds it.
+  const dataTeam = { sub: "u2", "cognito:groups": "[data-team]" };
+  assert.equal(await code("/dashboard/api/clusters/us/namespaces/data/releases/db/history", dataTeam), 200);
+  assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/history", dataTeam), 403);
+  assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/snapshots", dataTeam), 403);
+  assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/reliability", dataTeam), 403);
+  assert.equal(await code("/dashboard/api/clusters/mars/namespaces/data/releases/db/history", dataTeam), 404);
+  assert.deepEqual(await releasesIn("/dashboard/api/fleet/reliability", dataTeam), { count: 1, clusters: ["us"] });
+  assert.deepEqual(await releasesIn("/dashboard/api/fleet/reliability?namespace=shop", dataTeam), {
+    count: 0,
+    clusters: [],
+  });
+
+  const iam = bodyJson(await handler(httpApiEvent("GET", "/fleet/reliability"), lambdaContext())) as {
+    releases: number;
+  };
+  assert.equal(iam.releases, 2, "an IAM caller: the whole registry");
 });

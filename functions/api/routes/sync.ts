@@ -8,6 +8,7 @@ import { loggerPort } from "../../_shared/telemetry.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
+import { scopeFor } from "../viewer.ts";
 
 /**
  * POST /clusters/{cluster}/sync: one sync run (docs/sync.md) within the Lambda's time; 200 when every LIST
@@ -44,7 +45,7 @@ export function syncRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(event.queryStringParameters, []);
       annotate(context, { cluster });
       const { lastRun, lastCompleteAt, cursor } = await lastSync(
-        { syncState: syncState(), scope: deps.clusters },
+        { syncState: syncState(), scope: scopeFor(deps, context) },
         { cluster },
       );
       return json({
