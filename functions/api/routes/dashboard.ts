@@ -4,7 +4,6 @@
  * Every data route is also served under /dashboard/api for signed-in people (functions/api/viewer.ts).
  * Thin: parse -> use case -> shape.
  */
-import { StoreUnavailableError } from "../../../shared/store/errors.ts";
 import { FLEET_PAGE_MAX, fleetReleases } from "../../../shared/usecases/fleet.ts";
 import { fleetTimeline, releaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
@@ -13,27 +12,19 @@ import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { json } from "../respond.ts";
 import { StaticFiles } from "../static-files.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
-import { DASHBOARD_API_PREFIX, scopeFor } from "../viewer.ts";
+import { DASHBOARD_API_PREFIX } from "../viewer.ts";
+import { historyDeps } from "./history.ts";
 import { releaseKey } from "./releases.ts";
 
 export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
   const settings = deps.dashboard ?? LOCKED_DASHBOARD;
   const files = new StaticFiles(settings.assetsDir, settings.connectOrigins);
-  const history = (context: ApiContext) => {
-    if (!deps.snapshots) {
-      throw new StoreUnavailableError(
-        "the snapshots table is not configured (SNAPSHOTS_TABLE)",
-        "SnapshotsNotConfigured",
-      );
-    }
-    return {
-      store: deps.store,
-      snapshots: deps.snapshots,
-      clusters: scopeFor(deps, context),
-      clock: deps.clock,
-      cache: deps.fleetCache,
-    };
-  };
+  // The history routes' dependencies (the viewer's scope, 502 without SNAPSHOTS_TABLE) plus the fleet's cache.
+  const history = (context: ApiContext) => ({
+    ...historyDeps(deps, context),
+    store: deps.store,
+    cache: deps.fleetCache,
+  });
   // What the browser needs to sign in (nothing secret: a public client uses PKCE, no client secret).
   const browserConfig = {
     apiBase: DASHBOARD_API_PREFIX,
