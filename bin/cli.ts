@@ -24,6 +24,7 @@ commands:
   audit [--cluster C]                    snapshot every deployed release once (status history)
   snapshots RELEASE -n NS                the status history of a release (show ID, diff ID [ID])
   fleet [--health H]                     latest audited health of every release, worst first
+  reliability [RELEASE -n NS]            availability, incidents, MTTR, deploys from the status history
   token --cluster C                      an EKS token as ExecCredential JSON
   kubeconfig --cluster C                 a kubeconfig using the token command
   push RELEASE -n NS                     send a release's latest revision to the deployed API (CI, after helm upgrade)

@@ -109,6 +109,9 @@ async function main(): Promise<void> {
     }
   }
 
+  // The reliability report's gap threshold (API, chat) follows npm start's audit period, in whole minutes.
+  const auditMinutes = Math.max(1, Math.round(Number(env.AUDIT_INTERVAL ?? 60) / 60) || 1);
+  env.AUDIT_SCHEDULE ??= `rate(${auditMinutes} minutes)`;
   const deps = apiDepsFromEnv(env);
   started.push({ name: "kube reader", stop: () => deps.kube.close() });
   if (sim) {

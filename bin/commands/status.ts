@@ -3,6 +3,7 @@
  * `helm status` for a release in the store, live state read from the cluster.
  */
 
+import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
@@ -11,13 +12,15 @@ import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { printStatusAt } from "../lib/status-at.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
                                     [--cluster C | --kubeconfig FILE [--context X] [--cluster C]]
+       npm run --silent cli -- status RELEASE [-n NAMESPACE] [--cluster C] --at TIME [--against TIME] [-o FORMAT]
 
 Shows the status of a release stored for a cluster, with its resources read live
 (in parallel) from the cluster, like 'helm status'.
@@ -33,6 +36,9 @@ Shows the status of a release stored for a cluster, with its resources read live
       --concurrency N     requests in flight at once (default 64)
       --timeout SECONDS   overall deadline; what is not read by then is reported (default 60)
       --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
+      --at TIME           the status as the audits saw it then (RFC 3339, or a duration ago: 2h, -2h, 7d),
+                          from the status history, with a first line naming the snapshot; no cluster read
+      --against TIME      with --at: what changed between the snapshots covering the two times
 `;
 
 export const run = defineCommand({
@@ -41,23 +47,37 @@ export const run = defineCommand({
     namespace: { type: "string", short: "n" },
     revision: { type: "string" },
     output: { type: "string", short: "o", default: "table" },
-    cluster: { type: "string" },
-    region: { type: "string" },
+    ...CLUSTER_FLAGS,
     kubeconfig: { type: "string" },
     context: { type: "string" },
     concurrency: { type: "string" },
     timeout: { type: "string" },
     "no-drift": { type: "boolean" },
+    at: { type: "string" },
+    against: { type: "string" },
   },
   positionals: true,
   async run({ values, positionals }, io) {
     const name = releaseNameArgument("status", positionals);
     const output = parseOutputFormat(values.output);
+    if (values.against !== undefined && values.at === undefined) {
+      throw new ValidationError("--against needs --at TIME", "InvalidFlag");
+    }
+    if (values.at !== undefined) {
+      if (values.revision !== undefined || values.kubeconfig !== undefined) {
+        throw new ValidationError(
+          "--at reads the status history: it takes no --revision or --kubeconfig",
+          "InvalidFlag",
+        );
+      }
+      const key = { cluster: values.cluster ?? "local", namespace: values.namespace ?? "default", name };
+      return printStatusAt(io, key, { at: values.at, against: values.against }, output);
+    }
     const revision = revisionOrLatest(values.revision);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
     const timeoutSeconds = values.timeout === undefined ? 60 : integerFlag("--timeout", values.timeout, 1);
-    const { connector, cluster } = clusterFor(io.env, values);
+    const { connector, cluster } = await clusterFor(io.env, values);
     // One status per process: no manifest cache worth keeping.
     const kube = createKubeReader({
       connector,

@@ -60,7 +60,7 @@ export const run = defineCommand({
     const pageSize = values["page-size"] === undefined ? undefined : integerFlag("--page-size", values["page-size"], 1);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
-    const { connector, cluster, entry } = clusterFor(io.env, values);
+    const { connector, cluster, entry } = await clusterFor(io.env, values);
     const kube = createKubeReader({
       connector,
       clock: systemClock,

@@ -3,7 +3,6 @@
  * `--cluster C` through EKS (the registry's entry, or `--region` without a registry).
  */
 import type { ClusterConnector, ClusterEntry } from "../../shared/clusters/connector.ts";
-import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
@@ -29,11 +28,13 @@ function storeClusterName(contextName: string): string {
   }
 }
 
-export function clusterFor(
+export async function clusterFor(
   env: NodeJS.ProcessEnv,
   flags: { cluster?: string; region?: string; kubeconfig?: string; context?: string },
-): { connector: ClusterConnector; cluster: string; entry?: ClusterEntry } {
+): Promise<{ connector: ClusterConnector; cluster: string; entry?: ClusterEntry }> {
   if (flags.kubeconfig) {
+    // Loaded only here: the kubeconfig library is ≈ 1 MB of the packed CLI, which the EKS path never needs.
+    const { createKubeconfigFileConnector } = await import("../../shared/clusters/kubeconfig-file-connector.ts");
     const file = createKubeconfigFileConnector({ path: flags.kubeconfig, context: flags.context });
     // The store knows the cluster by its own name; the file by its context name, which
     // `aws eks update-kubeconfig` (and the simulator) set to the cluster's ARN.

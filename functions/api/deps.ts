@@ -25,5 +25,9 @@ export function apiDepsFromEnv(
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
   const syncState = overrides.syncState ?? openSyncStateStore(config.store);
   const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
-  return { ...runtime, settings: config.settings, snapshots, syncState, syncPolicy };
+  const history = {
+    auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
+    retentionDays: config.snapshots.retentionDays,
+  };
+  return { ...runtime, settings: config.settings, snapshots, syncState, syncPolicy, history };
 }

@@ -7,6 +7,7 @@ import { historyRoutes } from "./routes/history.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
+import { reliabilityRoutes } from "./routes/reliability.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { syncRoutes } from "./routes/sync.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
@@ -19,6 +20,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...statusRoutes(deps),
     ...importRoutes(deps),
     ...historyRoutes(deps),
+    ...reliabilityRoutes(deps),
     ...syncRoutes(deps),
   ];
 }

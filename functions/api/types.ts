@@ -1,6 +1,7 @@
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
+import type { ReliabilitySettings } from "../../shared/usecases/reliability.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
@@ -18,4 +19,6 @@ export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kub
   syncState?: SyncStateStore;
   /** The registry's `sync` switch of a cluster (absent: every namespace). */
   syncPolicy?: (cluster: string) => SyncPolicy | undefined;
+  /** The audits' period and the history's retention (AUDIT_SCHEDULE, SNAPSHOT_RETENTION_DAYS); defaults 5 min, 90 days. */
+  history?: ReliabilitySettings;
 }

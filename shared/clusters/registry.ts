@@ -4,8 +4,8 @@
  * malformed stops the start with a message naming the entry and the field, because a
  * registry half-understood would fail later, per request, far from its cause.
  */
-import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { inlineOrFile } from "../input/env.ts";
 import { firstLine } from "../input/values.ts";
 import { CLUSTER_NAME } from "../release/validation.ts";
 import type { ClusterEntry, SyncPolicy } from "./connector.ts";
@@ -67,21 +67,13 @@ export function parseClusterRegistry(text: string, source: string): ClusterEntry
  * Neither set is an empty registry; use `clusterRegistryConfigured(env)` to tell the two apart.
  */
 export function loadClusterRegistry(env: NodeJS.ProcessEnv): ClusterEntry[] {
-  const inline = env.CLUSTERS?.trim() ? env.CLUSTERS : undefined;
-  const file = env.CLUSTERS_FILE?.trim() ? env.CLUSTERS_FILE : undefined;
-  if (inline !== undefined && file !== undefined) {
-    throw new ClusterRegistryError("both CLUSTERS and CLUSTERS_FILE are set: set only one of them");
-  }
-  if (inline !== undefined) return parseClusterRegistry(inline, "CLUSTERS");
-  if (file === undefined) return [];
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? firstLine(error);
-    throw new ClusterRegistryError(`CLUSTERS_FILE ${file}: cannot read the file (${reason})`, { cause: error });
-  }
-  return parseClusterRegistry(text, `CLUSTERS_FILE ${file}`);
+  const given = inlineOrFile(
+    env,
+    "CLUSTERS",
+    "CLUSTERS_FILE",
+    (message, options) => new ClusterRegistryError(message, options),
+  );
+  return given === undefined ? [] : parseClusterRegistry(given.text, given.source);
 }
 
 /** Whether CLUSTERS or CLUSTERS_FILE is set (an empty registry and no registry differ for the CLI). */

@@ -99,7 +99,7 @@ async function highestBelow(table: Table, pk: string, revision: number): Promise
 /** The first chunk of a revision's body, for the LATEST item's inline copy (only a one-chunk body is inlined). */
 async function firstChunk(table: Table, pk: string, item: Item): Promise<Uint8Array | undefined> {
   const record = item.manifest as ManifestRecord | undefined;
-  if (!record || record.chunks !== 1) return undefined;
+  if (record?.chunks !== 1) return undefined;
   const chunk = await table.get(pk, blobSortKey(Number(item.revision), record.blobId, 0));
   return chunk?.data instanceof Uint8Array ? chunk.data : undefined;
 }

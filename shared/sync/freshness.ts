@@ -7,11 +7,11 @@
  * checks (never written: the status role stays read-only on the store).
  */
 
+import { decodeStorageObject } from "../ingest/storage-object.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import { equalitySelector } from "../kube/related-pods.ts";
 import type { Release } from "../release/model.ts";
 import type { Freshness } from "../status/report.ts";
-import { decodeStorageObject } from "./storage-object.ts";
 import { getStorageObject, listPage, listPath, type StorageDriver, storageIdentity } from "./storage-reads.ts";
 
 export interface ClusterRevisions {

@@ -6,13 +6,14 @@
  * again); a `403` ends it as forbidden; the deadline or the request budget
  * stop it with the cursor saved at the last page fully handled.
  */
+
+import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
 import { type Chain, objectId, planPage } from "./chain.ts";
-import { importStorageObject } from "./storage-object.ts";
 import { getStorageObject, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
 

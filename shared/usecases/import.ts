@@ -9,14 +9,14 @@
  * sending the same document again.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { type ImportResult, importStorageObject } from "../ingest/storage-object.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { HELM_OBJECT_PREFIX, type KubeObject } from "../release/helm-codec.ts";
 import { importObjectsOf } from "../release/import-document.ts";
 import { validateClusterName } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
-import { type ImportResult, importStorageObject } from "../sync/storage-object.ts";
 
-export type { ImportOutcome, ImportResult } from "../sync/storage-object.ts";
+export type { ImportOutcome, ImportResult } from "../ingest/storage-object.ts";
 
 export interface ImportSummary {
   cluster: string;

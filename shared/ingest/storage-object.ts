@@ -1,8 +1,9 @@
 /**
- * One Helm storage object (a release Secret or ConfigMap) through the import's checks: Helm decoding with its
- * strict base64, gzip-bomb and nesting guards, the manifest read within the status's bounds, then the store's
- * conditional write. The import (shared/usecases/import.ts) and the release sync both write through
- * `importStorageObject`; a status's freshness check decodes a newer revision in memory with `decodeStorageObject`.
+ * One Helm storage object (a release Secret or ConfigMap) into the store, with the import's checks: Helm
+ * decoding with its size and gzip-bomb guards, the manifest read within the status reader's bounds. The import
+ * use case (usecases/import.ts) runs every object of a document through it; the release sync (sync/) every
+ * object it fetched; a status's freshness check decodes with it in memory. A room of its own so that sync/,
+ * which usecases/ uses, does not import a use case.
  */
 import { isDomainError } from "../errors.ts";
 import { parseManifest } from "../manifest/manifest.ts";
