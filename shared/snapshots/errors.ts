@@ -47,3 +47,6 @@ export class SnapshotWriteConflictError extends errorKind("conflict", "SnapshotW
     super(`snapshot ${id} kept losing write races (${attempts} attempts)`);
   }
 }
+
+/** The history has no snapshot covering a time (before the first audit, a gap, past retention, none yet). */
+export class NoSnapshotCoverageError extends errorKind("not-found", "NoSnapshotCoverage") {}
