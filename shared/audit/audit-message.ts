@@ -4,6 +4,7 @@
  * cache in the worker). Parsed strictly: a malformed message is poison (DLQ).
  */
 import { ValidationError } from "../errors.ts";
+import { messageJson } from "../queue/message-body.ts";
 import { validateClusterName, validateNamespace, validateReleaseName } from "../release/validation.ts";
 import { isRunId } from "../snapshots/model.ts";
 
@@ -31,12 +32,7 @@ export class InvalidAuditMessageError extends ValidationError {
 export const MAX_RELEASES_PER_MESSAGE = 100;
 
 export function parseAuditMessage(body: string): AuditMessage {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    throw new InvalidAuditMessageError("the body is not JSON");
-  }
+  const raw = messageJson(body, () => new InvalidAuditMessageError("the body is not JSON"));
   const m = raw as Partial<AuditMessage> | null;
   if (!m || typeof m !== "object" || m.v !== 1) throw new InvalidAuditMessageError("not a version 1 audit message");
   if (!isRunId(m.runId)) throw new InvalidAuditMessageError("runId is not a run id");

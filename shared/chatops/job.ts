@@ -6,6 +6,7 @@
  * queue by anything else cannot widen what is read or where it is sent.
  */
 import { ValidationError } from "../errors.ts";
+import { messageJson } from "../queue/message-body.ts";
 import type { ChatCaller } from "./access.ts";
 import { chatPlatform } from "./platforms.ts";
 
@@ -29,12 +30,7 @@ export interface ChatJob {
 export const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
 
 export function parseChatJob(body: string): ChatJob {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw new ValidationError("the chat job is not JSON", "InvalidChatJob");
-  }
+  const value = messageJson(body, () => new ValidationError("the chat job is not JSON", "InvalidChatJob"));
   const job = value as Partial<ChatJob>;
   const caller = job?.caller as Partial<ChatCaller> | undefined;
   const ok =
