@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { type Clock, systemClock } from "../ports.ts";
 import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../status/prepared-manifest.ts";
@@ -51,6 +52,8 @@ export interface KubeReaderOptions {
   http2?: boolean;
   /** Backoff jitter (default Math.random; tests pin it). */
   random?: () => number;
+  /** How API server names are resolved (default: the system's dns.lookup; tests give one that never answers). */
+  lookup?: LookupFunction;
 }
 
 export interface KubeReaderSettings {
@@ -125,7 +128,11 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
     maxEntries: settings.manifestEntries,
     maxChars: settings.manifestChars,
   });
-  const pools = new ConnectionPools({ maxSockets: settings.socketsPerCluster, http2: settings.http2 });
+  const pools = new ConnectionPools({
+    maxSockets: settings.socketsPerCluster,
+    http2: settings.http2,
+    lookup: options.lookup,
+  });
   const limits = new Map<string, ClusterLimit>();
   const sessions = new Set<KubeSession>();
   let closed = false;
