@@ -13,7 +13,7 @@ import type {
   SnapshotStore,
   WriteOutcome,
 } from "./snapshot-store.ts";
-import { durationOf, fleetOrder, fleetScope, listScope } from "./store-rules.ts";
+import { durationOf, fleetOrder, fleetScope, isLaterSighting, listScope } from "./store-rules.ts";
 
 const releaseId = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -39,7 +39,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome> {
     const last = this.#snapshots.get(releaseId(snapshot.release))?.at(-1);
-    if (!last || last.id !== snapshot.id || last.digest !== snapshot.digest || last.lastRunId >= seen.runId) {
+    if (!last || last.id !== snapshot.id || last.digest !== snapshot.digest || !isLaterSighting(last, seen)) {
       return "conflict";
     }
     last.lastSeenAt = seen.observedAt;

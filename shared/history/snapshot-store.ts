@@ -42,7 +42,7 @@ export interface SnapshotStore {
   latest(release: ReleaseKey): Promise<Snapshot | undefined>;
   /**
    * Marks `snapshot` seen again: lastSeenAt/lastRunId/expiresAt set, seenCount + 1, only if it is still
-   * the latest, its digest is unchanged and its lastRunId is older than `seen.runId`.
+   * the latest, its digest is unchanged and `seen` is a later sighting (isLaterSighting).
    */
   extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome>;
   /**

@@ -10,10 +10,11 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
-import type { AuditMessage } from "../history/audit-message.ts";
+import { type AuditMessage, InvalidAuditMessageError } from "../history/audit-message.ts";
 import { type ChangeEventDeps, publishChange } from "../history/change-events.ts";
 import type { ClusterLimiter } from "../history/cluster-limiter.ts";
 import type { LatestSnapshotCache } from "../history/latest-cache.ts";
+import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../history/model.ts";
 import { observationFromError, observationFromReport } from "../history/observation.ts";
 import { type RecordResult, recordObservation } from "../history/record.ts";
 import type { MessageTally } from "../history/snapshot-store.ts";
@@ -69,6 +70,7 @@ export async function auditMessage(
   message: AuditMessage,
   options: { deadline?: number } = {},
 ): Promise<MessageOutcome> {
+  refuseUnplannable(deps, message);
   const loaded = await loadMessageReleases(deps, message);
   const results = await Promise.allSettled(
     message.releases.map((target, i) =>
@@ -86,6 +88,18 @@ export async function auditMessage(
   };
   await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString());
   return { tally, releases };
+}
+
+/**
+ * Refused before any read or write (poison: SQS sends it to the DLQ): a run id ahead of this worker's clock
+ * (no planner makes one; recorded, it would look later than every real run: issue #25 item 2).
+ */
+function refuseUnplannable(deps: AuditDeps, message: AuditMessage): void {
+  if (isRunAhead(message.runId, deps.clock.now().getTime())) {
+    throw new InvalidAuditMessageError(
+      `runId is more than ${RUN_CLOCK_SKEW_MS / 60_000} minutes ahead of this worker's clock`,
+    );
+  }
 }
 
 /**

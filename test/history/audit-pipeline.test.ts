@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, test } from "node:test";
 import type { SQSEvent } from "aws-lambda";
+import { slotStart } from "../../functions/audit/config.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
 import { createPlannerHandler } from "../../functions/audit/planner.ts";
 import { createWorkerHandler } from "../../functions/audit/worker.ts";
@@ -16,6 +17,7 @@ import { seedDemo } from "../../local/demo/seed.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { runIdFor } from "../../shared/history/model.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { localLambdaContext, sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
 import { createLocalPoller } from "../../shared/queue/local-poller.ts";
@@ -223,4 +225,55 @@ test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount)
     answer.batchItemFailures.map((f) => f.itemIdentifier),
     [`m${bodies.length}`, `m${bodies.length + 1}`],
   );
+});
+
+test("a 2031 event time and a queued 2099 run id do not freeze the fleet view (#25 item 2)", async () => {
+  const p = await pipeline();
+  const now = Date.now();
+  const earlier = runIdFor(new Date(now - 20 * 60_000));
+  await p.planner({ time: new Date(now - 20 * 60_000).toISOString() });
+  await p.drain();
+  const api = { cluster: "demo-eu", namespace: "shop", name: "api" };
+  // What a 2099 message did before the worker refused such run ids: the latest extended with lastRunId 2099.
+  const latest = (await p.snapshots.latest(api))!;
+  const forgedRun = "20990101T000000Z";
+  assert.equal(
+    await p.snapshots.extend(latest, {
+      runId: forgedRun,
+      observedAt: new Date().toISOString(),
+      expiresAt: latest.expiresAt,
+    }),
+    "ok",
+  );
+  // A queued 2099 message is refused before any read or write.
+  const message = { v: 1, runId: "20990101T000500Z", part: "demo-eu-0", cluster: "demo-eu", releases: [api] };
+  const refused = await p.worker(
+    {
+      Records: [
+        sqsRecordFrom(
+          {
+            MessageId: "forged",
+            ReceiptHandle: "r",
+            Body: JSON.stringify({ ...message, releases: [{ ...api, revision: 2 }] }),
+            Attributes: {},
+          },
+          "arn:aws:sqs:eu-west-1:000000000000:audit",
+          "eu-west-1",
+        ),
+      ],
+    },
+    localLambdaContext("worker", 10_000),
+  );
+  assert.deepEqual(refused.batchItemFailures, [{ itemIdentifier: "forged" }]);
+  await assert.rejects(p.snapshots.getRun("20990101T000500Z"), { name: "AuditRunNotFoundError" });
+  // A planner invoked with a time in 2031 plans the current slot instead.
+  const planned = await p.planner({ time: "2031-06-01T00:00:00Z" });
+  assert.equal(planned.run.runId, runIdFor(slotStart(new Date(), 300)));
+  assert.ok(planned.run.runId > earlier);
+  await p.drain();
+  const after = (await p.snapshots.latest(api))!;
+  assert.equal(after.lastRunId, planned.run.runId, "the current run was recorded");
+  const fleet = await p.snapshots.fleet({ cluster: "demo-eu" }, new Date());
+  const entry = fleet.items.find((e) => e.release.name === "api" && e.release.namespace === "shop")!;
+  assert.ok(Date.parse(entry.lastSeenAt) >= now - 5_000, `the fleet view is current (last seen ${entry.lastSeenAt})`);
 });

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { runIdTime } from "../../shared/history/model.ts";
 import { recordObservation } from "../../shared/history/record.ts";
 import { TRUNCATION_MARKER } from "../../shared/history/snapshot-codec.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
@@ -65,6 +66,29 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       assert.equal(late.outcome, "duplicate");
       assert.equal((await store.latest(release))?.seenCount, 2);
       assert.equal((await store.list(release, {}, NOW)).items.length, 1);
+    });
+
+    test("a run id from the future does not freeze the release: later sightings still extend and change it (#25 item 2)", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      await recordObservation(store, observe(release, run(0)), 90);
+      // What a forged 2099 message did before the worker refused such run ids: extended the latest at the
+      // worker's own time (run 1's), leaving lastRunId in 2099.
+      const forged = observe(release, "20990101T000000Z", { observedAt: runIdTime(run(1)).toISOString() });
+      assert.equal((await recordObservation(store, forged, 90)).outcome, "extended");
+      assert.equal((await store.latest(release))?.lastRunId, "20990101T000000Z");
+      // Later real runs, by the workers' clocks, are later sightings: not "older runs".
+      const next = await recordObservation(store, observe(release, run(5)), 90);
+      assert.equal(next.outcome, "extended");
+      assert.equal((await recordObservation(store, observe(release, run(5)), 90)).outcome, "duplicate");
+      const broken = await recordObservation(store, observe(release, run(10), { podHealth: "Failed" }), 90);
+      assert.equal(broken.outcome, "created");
+      const latest = await store.latest(release);
+      assert.equal(latest?.health.overall, "Failed");
+      assert.equal(latest?.lastRunId, run(10));
+      // An observation made before the latest sighting (a slower worker of another run) changes nothing.
+      const stale = observe(release, run(12), { observedAt: runIdTime(run(8)).toISOString(), podHealth: "Failed" });
+      assert.equal((await recordObservation(store, stale, 90)).outcome, "duplicate");
     });
 
     test("concurrent deliveries of one message apply it once", async () => {
