@@ -214,6 +214,25 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       });
     });
 
+    test("a run counts only the parts its planner sent: no 'planned 2, done 5' (#25 item 3)", async () => {
+      const store = await makeStore();
+      const runId = `${run(Math.floor(Math.random() * 1000))}-u${process.pid % 1000}`;
+      await store.startRun(runId, "2026-01-01T00:00:00.000Z");
+      const tally = { done: 1, failed: 0, unhealthy: 0, changed: 0 };
+      // A worker may finish a part before the planner has recorded it as sent: counted once it is.
+      assert.equal(await store.completeMessage(runId, "eu-0", tally, "2026-01-01T00:00:02.000Z"), true);
+      await store.recordSent(runId, [
+        { id: "eu-0", releases: 1, cluster: "eu" },
+        { id: "eu-1", releases: 1, cluster: "eu" },
+      ]);
+      await store.finishPlanning(runId, "2026-01-01T00:00:01.000Z");
+      await store.completeMessage(runId, "eu-1", tally, "2026-01-01T00:00:03.000Z");
+      // A message the planner never sent (forged, or from another deployment) is not counted.
+      await store.completeMessage(runId, "forged-0", { ...tally, done: 3 }, "2026-01-01T00:00:04.000Z");
+      const read = await store.getRun(runId);
+      assert.deepEqual([read.planned, read.done, read.lastDoneAt], [2, 2, "2026-01-01T00:00:03.000Z"]);
+    });
+
     test("audit runs: started once, messages counted once, listed newest first", async () => {
       const store = await makeStore();
       const runId = `${run(Math.floor(Math.random() * 1000))}-r${process.pid % 1000}`;
