@@ -59,7 +59,9 @@ after(async () => {
   await new Promise((resolve) => slack.close(resolve));
 });
 
-async function pipeline(options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore } = {}) {
+async function pipeline(
+  options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore; log?: typeof silentLogger } = {},
+) {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
   const store = new MemoryReleaseStore();
   await seedDemo(store, sim);
@@ -76,7 +78,7 @@ async function pipeline(options: { env?: Record<string, string>; snapshots?: Mem
     ...options.env,
   };
   const connector = simConnector(sim);
-  const overrides = { store, snapshots, clusters: connector, log: silentLogger };
+  const overrides = { store, snapshots, clusters: connector, log: options.log ?? silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
   runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
@@ -225,6 +227,50 @@ test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount)
     answer.batchItemFailures.map((f) => f.itemIdentifier),
     [`m${bodies.length}`, `m${bodies.length + 1}`],
   );
+});
+
+test("poison messages are refused before any read or write, each with a log line naming why, never a payload value (#25 item 3)", async () => {
+  const lines: { level: string; message: string; attributes?: Record<string, unknown> }[] = [];
+  const log = {
+    ...silentLogger,
+    error: (message: string, attributes?: Record<string, unknown>) =>
+      lines.push({ level: "error", message, attributes }),
+    warn: (message: string, attributes?: Record<string, unknown>) => lines.push({ level: "warn", message, attributes }),
+  };
+  const p = await pipeline({ log });
+  await p.snapshots.startRun("20261202T140000Z", "2026-12-02T14:00:00Z");
+  const target = { namespace: "shop", name: "api", revision: 2 };
+  const bodies = [
+    // A cluster outside the registry: before, each release got an Unknown snapshot item.
+    { v: 1, runId: "20261202T140000Z", part: "p-0", cluster: "not-registered", releases: [target] },
+    { v: 1, runId: "20261202T140000Z", part: "p-1", cluster: "bad name!SECRET-1", releases: [target] },
+    { v: 1, runId: "20261202T140000Z", part: "p-2", cluster: "demo-eu", releases: [{ ...target, name: "SECRET-2/x" }] },
+  ];
+  const storeReads = p.store.getLatestOfEach.bind(p.store);
+  let reads = 0;
+  p.store.getLatestOfEach = (keys) => {
+    reads++;
+    return storeReads(keys);
+  };
+  const records = bodies.map((body, i) =>
+    sqsRecordFrom(
+      { MessageId: `x${i}`, ReceiptHandle: `r${i}`, Body: JSON.stringify(body) },
+      p.queue.queueArn,
+      "us-east-1",
+    ),
+  );
+  const answer = await p.worker({ Records: records }, localLambdaContext("worker", 30_000));
+  assert.deepEqual(answer.batchItemFailures.map((f) => f.itemIdentifier).sort(), ["x0", "x1", "x2"]);
+  assert.equal(reads, 0, "nothing was read from the store");
+  assert.equal(await p.snapshots.latest({ cluster: "not-registered", namespace: "shop", name: "api" }), undefined);
+  assert.equal((await p.snapshots.getRun("20261202T140000Z")).done, 0);
+  const refusals = lines.filter((line) => line.message.startsWith("audit message refused"));
+  assert.deepEqual(refusals.map((line) => [line.attributes?.messageId, line.attributes?.reason]).sort(), [
+    ["x0", "invalid audit message: its cluster is not in the registry"],
+    ["x1", "invalid audit message: cluster is not a cluster name"],
+    ["x2", "invalid audit message: a release name is not a release name"],
+  ]);
+  assert.doesNotMatch(JSON.stringify(lines), /SECRET|not-registered/);
 });
 
 test("a 2031 event time and a queued 2099 run id do not freeze the fleet view (#25 item 2)", async () => {
