@@ -1,6 +1,6 @@
 import type { LookupFunction } from "node:net";
 import type { ClusterConnector } from "../clusters/connector.ts";
-import { type Clock, systemClock } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../status/prepared-manifest.ts";
 import { DEFAULT_DISCOVERY_TTL_MS, DiscoveryCache } from "./discovery.ts";
 import { type FetchResult, readReleaseResources } from "./fetch.ts";
@@ -54,6 +54,8 @@ export interface KubeReaderOptions {
   random?: () => number;
   /** How API server names are resolved (default: the system's dns.lookup; tests give one that never answers). */
   lookup?: LookupFunction;
+  /** Debug lines per request (timing, limiter wait, retries) when its debugEnabled() says so; off by default. */
+  logger?: Logger;
 }
 
 export interface KubeReaderSettings {
@@ -165,6 +167,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
         maxAttempts: settings.maxAttempts,
         now,
         random: options.random,
+        debug: options.logger?.debugEnabled?.() ? options.logger : undefined,
       });
       sessions.add(session);
       try {

@@ -1,6 +1,7 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
 import type { DomainError } from "../errors.ts";
+import type { Logger } from "../ports.ts";
 import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
 
@@ -40,6 +41,8 @@ export interface SessionOptions {
   /** Wall clock for the deadline; injectable for tests. */
   now?: () => number;
   random?: () => number;
+  /** Given only when debug lines are wanted: one per request (status, ms, limiter wait), per retry, per give-up. */
+  debug?: Logger;
 }
 
 export type RequestResult =
@@ -80,6 +83,7 @@ export class KubeSession {
   private readonly maxAttempts: number;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly debug?: Logger;
   private readonly deadlineController = new AbortController();
   private readonly deadlineTimer?: NodeJS.Timeout;
   /** The controllers of the requests in flight: the deadline (or close, or a fatal error) aborts them all. */
@@ -97,6 +101,7 @@ export class KubeSession {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.debug = options.debug;
     const deadline = this.deadlineController.signal;
     deadline.addEventListener(
       "abort",
@@ -140,14 +145,18 @@ export class KubeSession {
     while (attempts < this.maxAttempts) {
       if (this.deadlineReached) return this.deadlineResult(last);
       const requester = await this.currentRequester();
-      if (!(await this.acquire())) return this.deadlineResult(last);
+      const queuedAt = this.debug ? performance.now() : 0;
+      if (!(await this.acquire())) return this.logged(pathAndQuery, this.deadlineResult(last), attempts, queuedAt);
+      const sentAt = this.debug ? performance.now() : 0;
       attempts++;
       this.counters.requests++;
       let response: KubeResponse;
       const signal = this.requestSignal();
       try {
         response = await requester.get(pathAndQuery, accept, signal.signal);
+        if (this.debug) this.logRequest(pathAndQuery, attempts, queuedAt, sentAt, { status: response.status });
       } catch (error) {
+        if (this.debug) this.logRequest(pathAndQuery, attempts, queuedAt, sentAt, { error: summarizeError(error) });
         if (this.deadlineReached) return this.deadlineResult(last);
         const certificate = certificateProblem(error);
         if (certificate) {
@@ -218,6 +227,35 @@ export class KubeSession {
     };
   }
 
+  /** One debug line per request on the wire: its answer or error, time on the wire, time waiting for a slot. */
+  private logRequest(
+    pathAndQuery: string,
+    attempt: number,
+    queuedAt: number,
+    sentAt: number,
+    outcome: { status: number } | { error: string },
+  ): void {
+    this.debug?.debug("kube request", {
+      cluster: this.cluster,
+      path: pathAndQuery.split("?")[0],
+      attempt,
+      ...outcome,
+      ms: Math.round(performance.now() - sentAt),
+      limiterWaitMs: Math.round(sentAt - queuedAt),
+    });
+  }
+
+  /** A request that never got a slot before the deadline: how long it waited. */
+  private logged(pathAndQuery: string, result: RequestResult, attempts: number, queuedAt: number): RequestResult {
+    this.debug?.debug("kube request not sent: deadline", {
+      cluster: this.cluster,
+      path: pathAndQuery.split("?")[0],
+      attempts,
+      limiterWaitMs: Math.round(performance.now() - queuedAt),
+    });
+    return result;
+  }
+
   private deadlineResult(last: RequestResult | undefined): RequestResult {
     if (this.fatal) return { kind: "failed", message: this.fatal.message, attempts: 0 };
     const why = last && last.kind !== "deadline" ? ` (last attempt: ${summarize(last)})` : "";
@@ -236,6 +274,7 @@ export class KubeSession {
     }
     if (this.deadline !== undefined && this.now() + wait >= this.deadline) return false;
     this.counters.retries++;
+    this.debug?.debug("kube retry", { cluster: this.cluster, attempt: attempts + 1, waitMs: Math.round(wait) });
     await sleep(wait, this.deadlineController.signal);
     return !this.deadlineReached;
   }
@@ -311,6 +350,12 @@ function certificateProblem(error: unknown): string | undefined {
     cause = cause.cause as typeof cause;
   }
   return undefined;
+}
+
+/** An error's name/code for a debug line (no URL: it may carry a path prefix the registry keeps private). */
+function summarizeError(error: unknown): string {
+  const err = error as { name?: string; code?: string; cause?: { code?: string } };
+  return err?.cause?.code ?? err?.code ?? err?.name ?? "Error";
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
