@@ -19,11 +19,11 @@ import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { createQueueWithDlq, startLocalSqs } from "../local/fauxqs.ts";
 import { startSimulatedEksInWorker } from "../local/sim/worker.ts";
 import type { DynamoDbSnapshotStore } from "../shared/history/dynamodb-snapshot-store.ts";
-import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
+import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { CORES, cpuMeter, formatCores, machineBusySeconds, processCpuSeconds } from "./cpu.ts";
 import { benchRelease, machineLoad } from "./lib.ts";
 

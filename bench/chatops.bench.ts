@@ -15,7 +15,7 @@ import { startLocalServer } from "../local/server.ts";
 import { startSimulatedEks } from "../local/sim/index.ts";
 import { slackCommandBody, slackHeaders } from "../shared/chatops/sign-request.ts";
 import { silentLogger } from "../shared/ports.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 
 const count = Number(process.argv[2] ?? 200);
 // Powertools reads this from the process: no EMF lines between the figures.
@@ -48,10 +48,16 @@ await ensureReleasesTable(client, { tableName: "chatops-bench", region: "us-east
 client.destroy();
 const deps = apiDepsFromEnv({ ...env, POWERTOOLS_LOG_LEVEL: "SILENT" });
 await seedDemo(deps.store, sim);
-const chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: silentLogger });
+const chat = await startLocalChatops({
+  env,
+  store: deps.store,
+  clusters: deps.clusters,
+  logger: silentLogger,
+  telemetry: deps,
+});
 const server = await startLocalServer({
   port: 0,
-  handler: (event) => chat.handle(event) ?? Promise.resolve({ statusCode: 404, body: "" }),
+  handler: (event, context) => chat.handle(event, context) ?? Promise.resolve({ statusCode: 404, body: "" }),
 });
 
 async function round(label: string, n: number) {

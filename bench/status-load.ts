@@ -4,8 +4,8 @@
  * Lambda handler behind the local HTTP server) under 200 concurrent clients.
  */
 import { request } from "node:http";
-import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
+import { createApiHandler } from "../functions/api/handler.ts";
 import { startLocalServer } from "../local/server.ts";
 import type { KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";

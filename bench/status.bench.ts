@@ -33,7 +33,7 @@ import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { renderStatusText } from "../shared/status/render-text.ts";
 import type { StatusReport } from "../shared/status/report.ts";
 import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
 import {

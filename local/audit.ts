@@ -13,7 +13,7 @@ import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../shared/history/init-table.ts";
+import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";

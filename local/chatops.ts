@@ -9,10 +9,11 @@
  * CHATOPS_ACCESS_FILE or SLACK_RESPONSE_URL_ALLOW_HOSTS are set.
  */
 import { randomBytes } from "node:crypto";
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import type { Telemetry } from "../functions/_shared/shell.ts";
 import { chatWorkerDepsFromEnv, teamsDepsFromEnv } from "../functions/chatops/deps.ts";
 import { sqsChatJobQueue } from "../functions/chatops/queue.ts";
-import { createSlackIngress } from "../functions/chatops/slack.ts";
+import { createSlackIngress, SLACK_COMMANDS_PATH, SLACK_INTERACTIONS_PATH } from "../functions/chatops/slack.ts";
 import { slackIngressDepsFromEnv } from "../functions/chatops/slack-deps.ts";
 import { createTeamsHandler, TEAMS_PATH } from "../functions/chatops/teams.ts";
 import { createChatWorker } from "../functions/chatops/worker.ts";
@@ -27,7 +28,10 @@ export interface LocalChatopsOptions {
   env: NodeJS.ProcessEnv;
   store: ReleaseStore;
   clusters: ClusterConnector;
+  /** The adapters' and use cases' log lines. */
   logger: Logger;
+  /** Powertools' Logger and Metrics for the webhooks' shell (the local API's). */
+  telemetry: Telemetry;
   /** The clusters the demo access map grants (default: every registry cluster). */
   demoClusters?: string[];
   apiBaseUrl?: string;
@@ -38,7 +42,7 @@ export interface LocalChatopsOptions {
 
 export interface LocalChatops {
   /** Serves /chatops/* paths; undefined for every other path. */
-  handle(event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> | undefined;
+  handle(event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> | undefined;
   signingSecret: string;
   teamsSecret: string;
   /** Which values are the demo's (not from the environment). */
@@ -94,7 +98,7 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
     const slack = createSlackIngress(
       slackIngressDepsFromEnv(chatEnv, {
         queue: sqsChatJobQueue(sqs.client, queue.queueUrl),
-        logger: options.logger,
+        telemetry: options.telemetry,
         clusterNames: () => options.clusters.list().map((c) => c.name),
       }),
     );
@@ -114,9 +118,11 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
     stops.push(() => poller.stop());
 
     return {
-      handle(event) {
-        if (event.rawPath.startsWith("/chatops/slack/")) return slack(event);
-        if (event.rawPath === TEAMS_PATH) return teams(event);
+      handle(event, context) {
+        if (event.rawPath === SLACK_COMMANDS_PATH || event.rawPath === SLACK_INTERACTIONS_PATH) {
+          return slack(event, context);
+        }
+        if (event.rawPath === TEAMS_PATH) return teams(event, context);
         return undefined;
       },
       signingSecret: chatEnv.SLACK_SIGNING_SECRET!,

@@ -13,19 +13,19 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { loggerPort } from "../functions/_shared/telemetry.ts";
-import { createApiHandler } from "../functions/api/app.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
+import { createApiHandler } from "../functions/api/handler.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { type LocalAudit, startLocalAudit } from "./audit.ts";
 import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
 import { seedDemo } from "./demo/seed.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
-import { startLocalServer } from "./server.ts";
+import { type LambdaHttpHandler, startLocalServer } from "./server.ts";
 import { startSimulatedEks } from "./sim/index.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   // One port for the API and the chat webhooks (in AWS they are separate functions behind one HTTP API).
   const api = createApiHandler(deps);
   let chat: LocalChatops | undefined;
-  const handler: typeof api = (event, context) => chat?.handle(event) ?? api(event, context);
+  const handler: LambdaHttpHandler = (event, context) => chat?.handle(event, context) ?? api(event, context);
   const server = await startLocalServer({ handler, port }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new Error(`port ${port} on 127.0.0.1 is in use: set PORT to another port (PORT=0 picks a free one)`);
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
     store: deps.store,
     clusters: deps.clusters,
     logger: loggerPort(deps.logger),
+    telemetry: deps,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
   });

@@ -4,11 +4,15 @@
  * their inputs, testable without Lambda and reusable by the API, CLI, audits and chatops.
  */
 
-/** Time, injectable so caches and ages are tested without sleeping. */
+/**
+ * Time: the one shape every part of shared/ gets it in (injected, so caches, ages, deadlines and TTLs are
+ * tested without sleeping). Nothing else in shared/ reads the wall clock (test/clock.test.ts).
+ */
 export interface Clock {
   now(): Date;
 }
 
+/** The one implementation that reads the wall clock. */
 export const systemClock: Clock = { now: () => new Date() };
 
 /** The subset of Powertools Logger that use cases use (structured: message + attributes). */

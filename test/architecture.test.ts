@@ -60,7 +60,7 @@ test("every import follows the layering rules", () => {
 test("the rules catch what they forbid", () => {
   assert.ok(violation({ from: "shared/usecases/x.ts", to: "functions/api/types.ts" }));
   assert.ok(violation({ from: "functions/chatops/handler.ts", to: "functions/api/deps.ts" }));
-  assert.ok(violation({ from: "functions/api/app.ts", to: "bin/lib/run.ts" }));
+  assert.ok(violation({ from: "functions/api/handler.ts", to: "bin/lib/run.ts" }));
   assert.ok(violation({ from: "local/sim/cli.ts", to: "shared/errors.ts" }));
   assert.equal(violation({ from: "functions/audit/worker.ts", to: "functions/_shared/runtime.ts" }), undefined);
   assert.equal(violation({ from: "bin/lib/store.ts", to: "local/dynamodb-local.ts" }), undefined);

@@ -1,9 +1,9 @@
 /** `init`: create the releases table (and enable TTL) on the configured endpoint; safe to run again. */
 import { snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
+import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { describeEndpoint } from "../../shared/store/dynamodb-errors.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
 import { usesEmbeddedStore } from "../lib/store.ts";

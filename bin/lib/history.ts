@@ -4,8 +4,8 @@
  * first use in the embedded engine like the releases table.
  */
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
 import { createDynamoDbClient } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { type CliStoreContext, withCliStore } from "./store.ts";

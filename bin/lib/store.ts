@@ -17,8 +17,8 @@ import {
   type StoreConfig,
   storeConfigFromEnv,
 } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ClusterEntry } from "../../shared/clusters/connector.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { DomainError } from "../../shared/errors.ts";
@@ -5,11 +6,12 @@ import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 
 /**
- * Configuration of every Lambda of the product, read once at cold start. Each function adds its own sections
+ * Configuration of every Lambda of the product, read once per cold start. Each function adds its own sections
  * (the API its settings, the audit worker its queue) to the common ones; every problem of every section is
  * reported at once, each naming its variable, because fixing one variable per failed deploy is slow.
  */
 
+/** The environment a function reads (process.env, or a test's object). */
 export type Env = Record<string, string | undefined>;
 
 /** Configuration read at cold start is missing or malformed: the function refuses to start. */
@@ -26,6 +28,17 @@ type Read<R extends Readers> = { [K in keyof R]: ReturnType<R[K]> };
  * (`invalid <what> configuration: A; B`), or returns every section.
  */
 export function readConfig<R extends Readers>(what: string, readers: R): Read<R> {
+  try {
+    return readSections(readers);
+  } catch (error) {
+    if (error instanceof LambdaConfigError)
+      throw new LambdaConfigError(`invalid ${what} configuration: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `readConfig` for one section made of several readers: their problems joined (`A; B`), no prefix. */
+export function readSections<R extends Readers>(readers: R): Read<R> {
   const problems: string[] = [];
   const result: Record<string, unknown> = {};
   for (const [name, read] of Object.entries(readers)) {
@@ -35,35 +48,57 @@ export function readConfig<R extends Readers>(what: string, readers: R): Read<R>
       problems.push((error as Error).message);
     }
   }
-  if (problems.length > 0) throw new LambdaConfigError(`invalid ${what} configuration: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new LambdaConfigError(problems.join("; "));
   return result as Read<R>;
 }
 
+/** An unset or blank variable is absent: a deploy tool writes "" for an unset optional setting. */
+const present = (raw: unknown) => (typeof raw === "string" && raw.trim() !== "" ? raw.trim() : undefined);
+
+/** A whole-number setting within `min..max`, `fallback` when unset. */
+export function wholeNumber(fallback: number, min: number, max: number, why?: string) {
+  const expected = `(expected ${min}..${max}${why ? `; ${why}` : ""})`;
+  return z.preprocess(
+    present,
+    z
+      .string()
+      .regex(/^\d+$/, `is not a whole number ${expected}`)
+      .transform(Number)
+      .pipe(z.number().min(min, `is out of range ${expected}`).max(max, `is out of range ${expected}`))
+      .default(fallback),
+  );
+}
+
+/** An optional http(s) base URL (links to the API in chat answers and notifications); its trailing / dropped. */
+export function httpBaseUrl() {
+  return z.preprocess(
+    present,
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, "is not an http(s) URL")
+      .transform((url) => url.replace(/\/$/, ""))
+      .optional(),
+  );
+}
+
+/** An optional string setting matching `pattern`, `fallback` when unset. */
+export function matching(pattern: RegExp, message: string, fallback: string) {
+  return z.preprocess(present, z.string().regex(pattern, message).default(fallback));
+}
+
 /**
- * A reader of whole-number settings that collects its problems: call `int` for each setting, then `done()`
- * throws them all at once (or returns nothing).
+ * Reads the variables `shape` names (no secrets: a bad value is quoted in the error), every problem at once as
+ * `NAME=<value> <what is wrong>`.
  */
-export function intSettings(env: Env) {
-  const problems: string[] = [];
-  return {
-    int(key: string, fallback: number, min: number, max: number): number {
-      const raw = env[key];
-      if (raw === undefined || raw.trim() === "") return fallback;
-      if (!/^\d+$/.test(raw.trim())) {
-        problems.push(`${key}=${JSON.stringify(raw)} is not a whole number (expected ${min}..${max})`);
-        return fallback;
-      }
-      const value = Number(raw.trim());
-      if (value < min || value > max) {
-        problems.push(`${key}=${value} is out of range (expected ${min}..${max})`);
-        return fallback;
-      }
-      return value;
-    },
-    done(): void {
-      if (problems.length > 0) throw new LambdaConfigError(problems.join("; "));
-    },
-  };
+export function parseEnv<S extends z.ZodRawShape>(env: Env, shape: S): z.output<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const input = issue.input;
+    const shown = typeof input === "string" ? JSON.stringify(input.slice(0, 100)) : String(input);
+    return `${String(issue.path[0])}=${shown} ${issue.message}`;
+  });
+  throw new LambdaConfigError(problems.join("; "));
 }
 
 export type LogLevel = "DEBUG" | "INFO" | "WARN" | "ERROR" | "SILENT";
@@ -74,14 +109,14 @@ export interface TelemetryConfig {
   metricsNamespace: string;
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ["DEBUG", "INFO", "WARN", "ERROR", "SILENT"];
+const LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR", "SILENT"] as const satisfies readonly LogLevel[];
 
 export function telemetryConfigFromEnv(env: Env, defaultServiceName: string): TelemetryConfig {
   const raw = (env.POWERTOOLS_LOG_LEVEL ?? env.LOG_LEVEL ?? "INFO").trim().toUpperCase();
   return {
     serviceName: env.POWERTOOLS_SERVICE_NAME?.trim() || defaultServiceName,
     // An unknown level keeps INFO rather than failing the start: logs are not worth an outage.
-    logLevel: (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : "INFO",
+    logLevel: z.enum(LOG_LEVELS).catch("INFO").parse(raw),
     metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE?.trim() || "HelmStatus",
   };
 }

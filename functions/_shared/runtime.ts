@@ -13,9 +13,9 @@ import { createLogger, createMetrics, loggerPort } from "./telemetry.ts";
 /**
  * What every Lambda of the product runs on, built once per cold start from its validated configuration and
  * owned by this object (no module globals): the store, the cluster registry and connector, the KubeReader
- * (connection pools, per-cluster limits, discovery and manifest caches), the logger and metrics. A handler module does `createLambdaRuntime(config)` at init, then thin per-event adapters call the
- * use cases with `runtime.store`, `runtime.clusters`, ... The API uses it; the audit planner/worker and the
- * chatops functions are meant to (see docs/architecture.md).
+ * (connection pools, per-cluster limits, discovery and manifest caches), the logger and metrics. Every
+ * function builds it in its entry point (shell.ts `lambdaEntry`), then its per-event code calls the use cases
+ * with `runtime.store`, `runtime.clusters`, ... (docs/architecture.md).
  */
 export interface LambdaRuntime {
   config: RuntimeConfig;
@@ -67,17 +67,25 @@ export function createLambdaRuntime(
 /** When no Lambda context tells the remaining time (local tools, tests), an invocation gets this long. */
 export const DEFAULT_BUDGET_MS = 25_000;
 
+export interface DeadlineOptions {
+  /** Now by the clock the deadline is checked against (the KubeReader's); Date.now() otherwise. */
+  now?: number;
+  /** The least time the work gets even when the margin eats all that is left (a batch still makes progress). */
+  floorMs?: number;
+}
+
 /**
- * The epoch ms by which an invocation's work must be done: what the Lambda has left minus `marginMs` kept for
- * shaping and returning the answer, so a slow dependency yields a partial answer instead of a timeout.
+ * The one deadline of every function: the epoch ms by which an invocation's work must be done, what the Lambda
+ * has left minus `marginMs` kept for shaping and returning the answer (the API's status, the import's last
+ * write, the audit worker's snapshot writes, the chat worker's post), so a slow dependency yields a partial
+ * answer instead of a timeout.
  */
 export function deadlineFrom(
   context: Pick<Context, "getRemainingTimeInMillis"> | undefined,
   marginMs: number,
-  /** Now by the clock the deadline is checked against (the KubeReader's). */
-  now: number = Date.now(),
+  options: DeadlineOptions = {},
 ): number {
   const remaining =
     typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return now + Math.max(0, remaining - marginMs);
+  return (options.now ?? Date.now()) + Math.max(options.floorMs ?? 0, remaining - marginMs);
 }

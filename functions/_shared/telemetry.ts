@@ -11,7 +11,20 @@ export function createLogger(config: TelemetryConfig): Logger {
 }
 
 export function createMetrics(config: TelemetryConfig): Metrics {
-  return new Metrics({ namespace: config.metricsNamespace, serviceName: config.serviceName });
+  return new QuietMetrics({ namespace: config.metricsNamespace, serviceName: config.serviceName });
+}
+
+/**
+ * Powertools' Metrics without its warning on an empty flush: the middleware flushes after every invocation, and
+ * most audit or chat batches count nothing (the warning would be most of those functions' log lines).
+ */
+class QuietMetrics extends Metrics {
+  override publishStoredMetrics(): this {
+    if (this.hasStoredMetrics()) return super.publishStoredMetrics();
+    this.clearDimensions();
+    this.clearMetadata();
+    return this;
+  }
 }
 
 /**

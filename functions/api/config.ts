@@ -1,5 +1,13 @@
 import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { type Env, intSettings, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import {
+  type Env,
+  parseEnv,
+  type RuntimeConfig,
+  readConfig,
+  runtimeConfigReaders,
+  wholeNumber,
+} from "../_shared/config.ts";
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from "../_shared/http/handler.ts";
 
 /**
  * The API function's own settings, read once at cold start. A bad value stops
@@ -29,9 +37,6 @@ export interface ApiSettings {
   maxBodyBytes: number;
 }
 
-/** Lambda's synchronous invocation payload limit (6 MB), measured on the serialized result. */
-export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
-
 export const API_SERVICE_NAME = "helm-status-api";
 
 /** Everything the API reads from its environment: the common runtime sections plus its settings. */
@@ -51,14 +56,19 @@ export function apiConfigFromEnv(env: Env): ApiConfig {
 }
 
 export function apiSettingsFromEnv(env: Env): ApiSettings {
-  const { int, done } = intSettings(env);
-  const settings: ApiSettings = {
-    statusConcurrency: int("STATUS_CONCURRENCY", 64, 1, 256),
-    clusterMaxInFlight: int("CLUSTER_MAX_IN_FLIGHT", 128, 1, 1024),
-    deadlineMarginMs: int("STATUS_DEADLINE_MARGIN_MS", 1500, 0, 60_000),
-    maxResponseBytes: int("API_MAX_RESPONSE_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
-    maxBodyBytes: int("API_MAX_BODY_BYTES", LAMBDA_RESPONSE_LIMIT_BYTES, 1024, LAMBDA_RESPONSE_LIMIT_BYTES),
+  const limit = LAMBDA_RESPONSE_LIMIT_BYTES;
+  const read = parseEnv(env, {
+    STATUS_CONCURRENCY: wholeNumber(64, 1, 256),
+    CLUSTER_MAX_IN_FLIGHT: wholeNumber(128, 1, 1024),
+    STATUS_DEADLINE_MARGIN_MS: wholeNumber(1500, 0, 60_000),
+    API_MAX_RESPONSE_BYTES: wholeNumber(limit, 1024, limit),
+    API_MAX_BODY_BYTES: wholeNumber(limit, 1024, limit),
+  });
+  return {
+    statusConcurrency: read.STATUS_CONCURRENCY,
+    clusterMaxInFlight: read.CLUSTER_MAX_IN_FLIGHT,
+    deadlineMarginMs: read.STATUS_DEADLINE_MARGIN_MS,
+    maxResponseBytes: read.API_MAX_RESPONSE_BYTES,
+    maxBodyBytes: read.API_MAX_BODY_BYTES,
   };
-  done();
-  return settings;
 }

@@ -1,9 +1,37 @@
-import { createApiHandler } from "./app.ts";
+import { httpHandler } from "../_shared/http/handler.ts";
+import type { RouteDefinition } from "../_shared/http/types.ts";
+import { lambdaEntry, type ShellHandler } from "../_shared/shell.ts";
 import { apiDepsFromEnv } from "./deps.ts";
+import { compression } from "./middleware/compression.ts";
+import { historyRoutes } from "./routes/history.ts";
+import { importRoutes } from "./routes/import.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { releaseRoutes } from "./routes/releases.ts";
+import { statusRoutes } from "./routes/status.ts";
+import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
-/**
- * The Lambda entry point (serverless.yml: functions/api/handler.handler).
- * Configuration is read and validated here, at cold start: a bad registry or
- * setting fails the init with a message that names it.
- */
-export const handler = createApiHandler(apiDepsFromEnv(process.env));
+/** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
+export function createRoutes(deps: ApiDeps): RouteDefinition[] {
+  return [
+    ...metaRoutes(deps),
+    ...releaseRoutes(deps),
+    ...statusRoutes(deps),
+    ...importRoutes(deps),
+    ...historyRoutes(deps),
+  ];
+}
+
+export type ApiHandler = ShellHandler<ApiEvent, ApiResult, ApiContext>;
+
+/** The API on the shell's HTTP stack (router, error mapping, size limit, telemetry), compressing its answers. */
+export function createApiHandler(deps: ApiDeps): ApiHandler {
+  return httpHandler(deps, {
+    routes: createRoutes(deps),
+    notFoundHint: "see GET /openapi.json for the routes",
+    maxResponseBytes: deps.settings.maxResponseBytes,
+    middlewares: [compression()],
+  });
+}
+
+/** The Lambda entry point (serverless.yml: functions/api/handler.handler). */
+export const handler = lambdaEntry(() => createApiHandler(apiDepsFromEnv(process.env)));

@@ -1,8 +1,10 @@
+import Negotiator from "negotiator";
 import type { OutputFormat } from "../../shared/render/index.ts";
 import { InvalidParameterError, NotAcceptableError } from "./errors.ts";
 
 /**
- * Content negotiation. `?output=` wins over Accept because a URL pasted into a
+ * Content negotiation (Accept and Accept-Encoding parsed and ranked by `negotiator`, RFC 9110's rules: q, then
+ * the most specific range, then the client's order). `?output=` wins over Accept because a URL pasted into a
  * browser or a chat message cannot carry headers.
  */
 
@@ -14,54 +16,12 @@ export const MEDIA_TYPES: Record<OutputFormat, string> = {
   yaml: "application/yaml; charset=utf-8",
 };
 
-interface Preference {
-  type: string;
-  q: number;
-  order: number;
-}
-
-/** Parses an Accept / Accept-Encoding style list, best first (q, then specificity, then order). */
-export function parsePreferences(header: string | undefined): Preference[] {
-  if (!header) return [];
-  const preferences: Preference[] = [];
-  header.split(",").forEach((part, order) => {
-    const [rawType, ...params] = part.split(";");
-    const type = rawType.trim().toLowerCase();
-    if (!type) return;
-    let q = 1;
-    for (const param of params) {
-      const [key, value] = param.split("=").map((s) => s.trim());
-      if (key?.toLowerCase() === "q") {
-        const parsed = Number(value);
-        q = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 0), 1) : 0;
-      }
-    }
-    preferences.push({ type, q, order });
-  });
-  const specificity = (type: string) => (type === "*/*" || type === "*" ? 0 : type.endsWith("/*") ? 1 : 2);
-  return preferences.sort((a, b) => b.q - a.q || specificity(b.type) - specificity(a.type) || a.order - b.order);
-}
-
-const ACCEPTED_TYPES: Record<string, OutputFormat> = {
-  "text/plain": "table",
-  "application/json": "json",
-  "application/yaml": "yaml",
-  "application/x-yaml": "yaml",
-  "text/yaml": "yaml",
-  "text/x-yaml": "yaml",
+/** The media types a client may name for each format (YAML has four in use); the first is what we send. */
+const ACCEPTED_TYPES: Record<OutputFormat, readonly string[]> = {
+  table: ["text/plain"],
+  json: ["application/json"],
+  yaml: ["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"],
 };
-
-function formatForMediaRange(range: string, allowed: readonly OutputFormat[], fallback: OutputFormat) {
-  if (range === "*/*") return fallback;
-  const exact = ACCEPTED_TYPES[range];
-  if (exact) return allowed.includes(exact) ? exact : undefined;
-  if (range.endsWith("/*")) {
-    const major = range.slice(0, -1);
-    if (fallback && MEDIA_TYPES[fallback].startsWith(major)) return fallback;
-    return allowed.find((format) => MEDIA_TYPES[format].startsWith(major));
-  }
-  return undefined;
-}
 
 /**
  * The output format for a request: `?output=` if given (validated), else the best
@@ -82,12 +42,21 @@ export function chooseOutput(
     }
     return outputParam as OutputFormat;
   }
-  const preferences = parsePreferences(acceptHeader);
-  if (preferences.length === 0) return fallback;
-  for (const { type, q } of preferences) {
-    if (q <= 0) continue;
-    const format = formatForMediaRange(type, allowed, fallback);
-    if (format) return format;
+  // No Accept (or an empty one) takes the route's default, like */*.
+  if (!acceptHeader?.trim()) return fallback;
+  // Offered canonical types first, the route's default first among them: equal preferences (*/*, text/*) pick
+  // the default, then the allowed order.
+  const ordered = [fallback, ...allowed.filter((format) => format !== fallback)];
+  const canonical = ordered.map((format) => ({ type: ACCEPTED_TYPES[format][0], format }));
+  const aliases = ordered.flatMap((format) => ACCEPTED_TYPES[format].slice(1).map((type) => ({ type, format })));
+  const offered = [...canonical, ...aliases];
+  const negotiator = new Negotiator({ headers: { accept: acceptHeader } });
+  // An alias (text/yaml) counts only when the client names it: the answer carries the canonical type, which a
+  // wildcard such as text/* would not cover.
+  const named = new Set(negotiator.mediaTypes().map((type) => type.toLowerCase()));
+  for (const type of negotiator.mediaTypes(offered.map((o) => o.type))) {
+    const choice = offered.find((o) => o.type === type)!;
+    if (canonical.includes(choice) || named.has(type)) return choice.format;
   }
   throw new NotAcceptableError(
     `cannot produce any type in Accept: ${JSON.stringify(acceptHeader)}; this route serves ${allowed
@@ -100,18 +69,15 @@ export function chooseOutput(
 const ENCODINGS = ["br", "gzip", "deflate", "zstd"] as const;
 export type ContentEncoding = (typeof ENCODINGS)[number];
 
-/** The encoding to compress with, or undefined for identity. */
+/** The encoding to compress with, or undefined for identity (also when the client ranks identity first). */
 export function chooseEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
-  const preferences = parsePreferences(acceptEncoding);
-  if (preferences.length === 0) return undefined;
-  const refused = new Set(preferences.filter((p) => p.q <= 0).map((p) => p.type));
-  const wildcard = preferences.find((p) => p.type === "*" && p.q > 0);
-  let best: { encoding: ContentEncoding; q: number } | undefined;
-  for (const encoding of ENCODINGS) {
-    if (refused.has(encoding)) continue;
-    const named = preferences.find((p) => p.type === encoding);
-    const q = named ? named.q : wildcard ? wildcard.q : 0;
-    if (q > 0 && (!best || q > best.q)) best = { encoding, q };
-  }
-  return best?.encoding;
+  if (!acceptEncoding?.trim()) return undefined;
+  const negotiator = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }) as unknown as WithPreferred;
+  // Our order breaks ties between encodings the client ranks equally (gzip, br -> br).
+  return negotiator.encodings(ENCODINGS, { preferred: ENCODINGS })[0] as ContentEncoding | undefined;
+}
+
+/** negotiator 1.x's `encodings(available, { preferred })` (@types/negotiator still describes 0.6). */
+interface WithPreferred {
+  encodings(available: readonly string[], options: { preferred: readonly string[] }): string[];
 }

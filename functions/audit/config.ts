@@ -6,7 +6,16 @@ import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/histo
 import { HistoryConfigError } from "../../shared/history/errors.ts";
 import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
-import { type Env, type RuntimeConfig, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import {
+  type Env,
+  httpBaseUrl,
+  parseEnv,
+  type RuntimeConfig,
+  readConfig,
+  readSections,
+  runtimeConfigReaders,
+  wholeNumber,
+} from "../_shared/config.ts";
 
 export interface AuditSettings {
   /** AUDIT_CLUSTER_CONCURRENCY: releases audited at once per cluster (1..64, default 4). */
@@ -45,46 +54,30 @@ export function auditConfigFromEnv(env: Env, options: { needQueueUrl?: boolean }
   return config;
 }
 
+/** The audit's own settings, every problem at once (one section of `auditConfigFromEnv`). */
 export function auditSettingsFromEnv(env: Env): AuditSettings {
-  const problems: string[] = [];
-  const int = (key: string, fallback: number, min: number, max: number): number => {
-    const raw = env[key]?.trim();
-    if (!raw) return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${key}=${JSON.stringify(raw)} must be a whole number in ${min}..${max}`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-  let slotSeconds = 300;
-  try {
-    slotSeconds = scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
-  let slackWebhook: URL | undefined;
-  const webhook = env.AUDIT_SLACK_WEBHOOK_URL?.trim();
-  if (webhook) {
-    try {
-      slackWebhook = checkWebhookUrl(webhook, env.AUDIT_SLACK_WEBHOOK_ALLOW_HOSTS);
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  }
-  const apiBaseUrl = env.AUDIT_API_URL?.trim() || undefined;
-  if (apiBaseUrl && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(apiBaseUrl)) {
-    problems.push(`AUDIT_API_URL ${JSON.stringify(apiBaseUrl.slice(0, 200))} is not an http(s) URL`);
-  }
-  const settings: AuditSettings = {
-    clusterConcurrency: int("AUDIT_CLUSTER_CONCURRENCY", 4, 1, 64),
-    releasesPerMessage: int("AUDIT_RELEASES_PER_MESSAGE", 10, 1, 100),
+  const { numbers, slotSeconds, slackWebhook } = readSections({
+    numbers: () =>
+      parseEnv(env, {
+        AUDIT_CLUSTER_CONCURRENCY: wholeNumber(4, 1, 64),
+        AUDIT_RELEASES_PER_MESSAGE: wholeNumber(10, 1, 100),
+        AUDIT_DEADLINE_MARGIN_MS: wholeNumber(5000, 0, 120_000),
+        AUDIT_API_URL: httpBaseUrl(),
+      }),
+    slotSeconds: () => scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)"),
+    slackWebhook: () => {
+      const webhook = env.AUDIT_SLACK_WEBHOOK_URL?.trim();
+      return webhook ? checkWebhookUrl(webhook, env.AUDIT_SLACK_WEBHOOK_ALLOW_HOSTS) : undefined;
+    },
+  });
+  return {
+    clusterConcurrency: numbers.AUDIT_CLUSTER_CONCURRENCY,
+    releasesPerMessage: numbers.AUDIT_RELEASES_PER_MESSAGE,
     slotSeconds,
-    deadlineMarginMs: int("AUDIT_DEADLINE_MARGIN_MS", 5000, 0, 120_000),
+    deadlineMarginMs: numbers.AUDIT_DEADLINE_MARGIN_MS,
+    ...(slackWebhook ? { slackWebhook } : {}),
+    ...(numbers.AUDIT_API_URL ? { apiBaseUrl: numbers.AUDIT_API_URL } : {}),
   };
-  if (slackWebhook) settings.slackWebhook = slackWebhook;
-  if (apiBaseUrl) settings.apiBaseUrl = apiBaseUrl;
-  if (problems.length > 0) throw new HistoryConfigError(problems.join("; "));
-  return settings;
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -19,8 +19,6 @@ import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
 export interface AuditRuntime extends AuditDeps {
   config: AuditConfig;
   lambda: LambdaRuntime;
-  /** Publishes what was counted since the last flush (nothing when nothing was). */
-  flushMetrics(): void;
 }
 
 export interface AuditOverrides extends RuntimeOverrides {
@@ -63,10 +61,6 @@ export function auditRuntimeFromEnv(
   const runtime: AuditRuntime = {
     config,
     lambda,
-    flushMetrics() {
-      // Powertools warns on an empty flush; most batches count nothing.
-      if (lambda.metrics.hasStoredMetrics()) lambda.metrics.publishStoredMetrics();
-    },
     store: lambda.store,
     snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
     clusters: lambda.clusters,

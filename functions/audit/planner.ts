@@ -3,10 +3,11 @@
  * the schedule slot of the event's time, so EventBridge's retries and a second
  * invocation for the slot resume the same run instead of planning it twice.
  */
-import type { Context, EventBridgeEvent } from "aws-lambda";
+import type { EventBridgeEvent } from "aws-lambda";
 import { runIdFor, runTimeNear } from "../../shared/history/model.ts";
 import { sqsAuditQueue } from "../../shared/history/sqs-audit-queue.ts";
 import { type PlanResult, planAudit } from "../../shared/usecases/audit-plan.ts";
+import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { slotStart } from "./config.ts";
 import { type AuditRuntime, auditRuntimeFromEnv, recordSeconds, sqsClientFor } from "./deps.ts";
 
@@ -17,7 +18,7 @@ export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, 
 export function createPlannerHandler(runtime: AuditRuntime, options: { slotSeconds?: number } = {}) {
   const slotSeconds = options.slotSeconds ?? runtime.config.settings.slotSeconds;
   const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
-  return async (event: ScheduledEvent, _context?: Context): Promise<PlanResult> => {
+  return withTelemetry(runtime.lambda, async (event: ScheduledEvent): Promise<PlanResult> => {
     // The event's time names the run (EventBridge's retries resume it), but only when it is near this clock:
     // a run id from the future would order every real run before it (issue #25 item 2).
     const now = runtime.clock.now();
@@ -29,23 +30,19 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
       });
     }
     const runId = runIdFor(slotStart(at, slotSeconds));
-    try {
-      await publishAuditLag(runtime, at);
-      return await planAudit(
-        {
-          store: runtime.store,
-          snapshots: runtime.snapshots,
-          queue,
-          clusters: runtime.clusters,
-          clock: runtime.clock,
-          logger: runtime.logger,
-        },
-        { runId, releasesPerMessage: runtime.config.settings.releasesPerMessage },
-      );
-    } finally {
-      runtime.flushMetrics();
-    }
-  };
+    await publishAuditLag(runtime, at);
+    return planAudit(
+      {
+        store: runtime.store,
+        snapshots: runtime.snapshots,
+        queue,
+        clusters: runtime.clusters,
+        clock: runtime.clock,
+        logger: runtime.logger,
+      },
+      { runId, releasesPerMessage: runtime.config.settings.releasesPerMessage },
+    );
+  });
 }
 
 /**
@@ -60,10 +57,7 @@ async function publishAuditLag(runtime: AuditRuntime, now: Date): Promise<void> 
   recordSeconds(runtime, "AuditLag", Math.max(0, Math.round((now.getTime() - Date.parse(since)) / 1000)));
 }
 
-let handlerInstance: ReturnType<typeof createPlannerHandler> | undefined;
-
-/** Lambda entry: the runtime is built on the first invocation's cold start and reused. */
-export const handler = (event: ScheduledEvent, context: Context) => {
-  handlerInstance ??= createPlannerHandler(auditRuntimeFromEnv(process.env, { needQueueUrl: true }));
-  return handlerInstance(event, context);
-};
+/** The Lambda entry point (serverless.yml: auditPlanner). */
+export const handler = lambdaEntry(() =>
+  createPlannerHandler(auditRuntimeFromEnv(process.env, { needQueueUrl: true })),
+);

@@ -8,12 +8,14 @@ import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { type AuditMessage, InvalidAuditMessageError, parseAuditMessage } from "../../shared/history/audit-message.ts";
 import { auditMessage } from "../../shared/usecases/audit-release.ts";
+import { deadlineFrom } from "../_shared/runtime.ts";
+import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { type AuditRuntime, auditRuntimeFromEnv } from "./deps.ts";
 
 export function createWorkerHandler(runtime: AuditRuntime) {
-  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-    const deadline =
-      Date.now() + Math.max(1000, context.getRemainingTimeInMillis() - runtime.config.settings.deadlineMarginMs);
+  return withTelemetry(runtime.lambda, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    // At least a second per batch, so a redelivered message still makes progress when the margin eats the rest.
+    const deadline = deadlineFrom(context, runtime.config.settings.deadlineMarginMs, { floorMs: 1000 });
     const processor = new BatchProcessor(EventType.SQS);
     const record = async (item: SQSRecord) => {
       let message: AuditMessage | undefined;
@@ -42,17 +44,9 @@ export function createWorkerHandler(runtime: AuditRuntime) {
         throw error;
       }
     };
-    try {
-      return await processPartialResponse(event, record, processor, { context, throwOnFullBatchFailure: false });
-    } finally {
-      runtime.flushMetrics();
-    }
-  };
+    return processPartialResponse(event, record, processor, { context, throwOnFullBatchFailure: false });
+  });
 }
 
-let handlerInstance: ReturnType<typeof createWorkerHandler> | undefined;
-
-export const handler = (event: SQSEvent, context: Context) => {
-  handlerInstance ??= createWorkerHandler(auditRuntimeFromEnv(process.env));
-  return handlerInstance(event, context);
-};
+/** The Lambda entry point (serverless.yml: auditWorker). */
+export const handler = lambdaEntry(() => createWorkerHandler(auditRuntimeFromEnv(process.env)));

@@ -3,8 +3,8 @@
  * reported at once and named by its variable.
  */
 import { type AccessMap, loadAccessMap } from "../../shared/chatops/access.ts";
-import { ChatopsConfigError } from "../../shared/chatops/errors.ts";
 import { type AllowedHost, parseAllowHosts } from "../../shared/chatops/response-url.ts";
+import { type Env, httpBaseUrl, matching, parseEnv, readConfig, wholeNumber } from "../_shared/config.ts";
 import { type SecretSource, secretSourceFromEnv } from "./secrets.ts";
 
 export interface ChatopsSettings {
@@ -23,44 +23,28 @@ export interface ChatopsSettings {
   teamsBudgetMs: number;
 }
 
-type Env = Record<string, string | undefined>;
-
+/** Every chatops setting, each problem named by its variable, all of them at once. */
 export function chatopsSettingsFromEnv(env: Env): ChatopsSettings {
-  const problems: string[] = [];
-  const attempt = <T>(read: () => T, fallback: T): T => {
-    try {
-      return read();
-    } catch (error) {
-      problems.push((error as Error).message);
-      return fallback;
-    }
-  };
-  const settings: ChatopsSettings = {
-    access: attempt(() => loadAccessMap(env), { slack: [], teams: [] }),
-    allowHosts: attempt(() => parseAllowHosts(env.SLACK_RESPONSE_URL_ALLOW_HOSTS), []),
-    slackSecret: attempt(() => secretSourceFromEnv(env, "SLACK_SIGNING_SECRET", "SLACK_SIGNING_SECRET_PARAMETER"), {
-      kind: "none",
-    } as SecretSource),
-    teamsSecret: attempt(() => secretSourceFromEnv(env, "TEAMS_WEBHOOK_SECRET", "TEAMS_WEBHOOK_SECRET_PARAMETER"), {
-      kind: "none",
-    } as SecretSource),
-    prefix: env.CHATOPS_COMMAND?.trim() || "/helm",
+  const read = readConfig("chatops", {
+    access: () => loadAccessMap(env),
+    allowHosts: () => parseAllowHosts(env.SLACK_RESPONSE_URL_ALLOW_HOSTS),
+    slackSecret: () => secretSourceFromEnv(env, "SLACK_SIGNING_SECRET", "SLACK_SIGNING_SECRET_PARAMETER"),
+    teamsSecret: () => secretSourceFromEnv(env, "TEAMS_WEBHOOK_SECRET", "TEAMS_WEBHOOK_SECRET_PARAMETER"),
+    settings: () =>
+      parseEnv(env, {
+        CHATOPS_API_URL: httpBaseUrl(),
+        CHATOPS_COMMAND: matching(/^[/@]?[\w-]{1,32}$/, "is not like /helm", "/helm"),
+        CHATOPS_TEAMS_BUDGET_MS: wholeNumber(4000, 500, 4800, "Teams waits 5 s"),
+      }),
+  });
+  return {
+    access: read.access,
+    allowHosts: read.allowHosts,
+    slackSecret: read.slackSecret,
+    teamsSecret: read.teamsSecret,
+    prefix: read.settings.CHATOPS_COMMAND,
     snapshots: Boolean(env.SNAPSHOTS_TABLE?.trim()),
-    teamsBudgetMs: 4000,
+    teamsBudgetMs: read.settings.CHATOPS_TEAMS_BUDGET_MS,
+    ...(read.settings.CHATOPS_API_URL ? { apiBaseUrl: read.settings.CHATOPS_API_URL } : {}),
   };
-  const api = env.CHATOPS_API_URL?.trim();
-  if (api) {
-    if (/^https?:\/\/[^\s/]+(\/\S*)?$/.test(api)) settings.apiBaseUrl = api.replace(/\/$/, "");
-    else problems.push(`CHATOPS_API_URL ${JSON.stringify(api.slice(0, 100))} is not an http(s) URL`);
-  }
-  const budget = env.CHATOPS_TEAMS_BUDGET_MS?.trim();
-  if (budget) {
-    if (/^\d+$/.test(budget) && Number(budget) >= 500 && Number(budget) <= 4800)
-      settings.teamsBudgetMs = Number(budget);
-    else problems.push(`CHATOPS_TEAMS_BUDGET_MS=${JSON.stringify(budget)} must be 500..4800 (Teams waits 5 s)`);
-  }
-  if (!/^[/@]?[\w-]{1,32}$/.test(settings.prefix))
-    problems.push(`CHATOPS_COMMAND "${settings.prefix}" is not like /helm`);
-  if (problems.length > 0) throw new ChatopsConfigError(`invalid chatops configuration: ${problems.join("; ")}`);
-  return settings;
 }

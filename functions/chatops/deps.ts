@@ -10,15 +10,13 @@ import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/
 import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { Logger } from "../../shared/ports.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
-import { readConfig, runtimeConfigReaders } from "../_shared/config.ts";
-import { createLambdaRuntime, type LambdaRuntime } from "../_shared/runtime.ts";
+import { type Env, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { secretReader } from "./secrets.ts";
 import type { TeamsDeps } from "./teams.ts";
 import type { ChatWorkerDeps } from "./worker.ts";
-
-type Env = NodeJS.ProcessEnv;
 
 export interface ChatReaderOverrides {
   store?: ReleaseStore;
@@ -35,7 +33,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     chatops: () => chatopsSettingsFromEnv(env),
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
-  const runtime: LambdaRuntime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
+  const runtime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
   // The snapshots client opens lazily (no network at cold start); only fleet and timeline read it.
   const snapshots =
     overrides.snapshots ?? (config.snapshots ? openSnapshotStore(config.store, config.snapshots) : undefined);
@@ -46,6 +44,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     // The runtime's KubeReader (pools, per-cluster limits, caches) for `status`.
     kube: runtime.kube,
     logger: overrides.logger ?? runtime.log,
+    telemetry: { logger: runtime.logger, metrics: runtime.metrics },
     ...(snapshots ? { snapshots } : {}),
   };
   return { settings: config.chatops, readers };

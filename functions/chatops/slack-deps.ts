@@ -8,7 +8,8 @@ import { MetricUnit } from "@aws-lambda-powertools/metrics";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { createSqsClient, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { readConfig, telemetryConfigFromEnv } from "../_shared/config.ts";
-import { createLogger, createMetrics, loggerPort } from "../_shared/telemetry.ts";
+import type { Telemetry } from "../_shared/shell.ts";
+import { createLogger, createMetrics } from "../_shared/telemetry.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { sqsChatJobQueue } from "./queue.ts";
@@ -30,19 +31,20 @@ export function slackIngressDepsFromEnv(
   });
   const { chatops: settings } = config;
   const names = config.registry.map((entry) => entry.name);
-  // One EMF record per acknowledgement, dimensioned by service only (the AckLatency alarm's exact dimension set).
-  const metrics = createMetrics(config.telemetry);
+  const telemetry: Telemetry = overrides.telemetry ?? {
+    logger: createLogger(config.telemetry),
+    metrics: createMetrics(config.telemetry),
+  };
   return {
     access: settings.access,
     allowHosts: settings.allowHosts,
     signingSecret: secretReader(settings.slackSecret),
     queue: overrides.queue ?? sqsChatJobQueue(createSqsClient(config.queue!.client), config.queue!.url),
     clusterNames: () => names,
-    logger: overrides.logger ?? loggerPort(createLogger(config.telemetry)),
-    onAck: (latencyMs) => {
-      metrics.addMetric("AckLatency", MetricUnit.Milliseconds, latencyMs);
-      metrics.publishStoredMetrics();
-    },
+    telemetry,
+    // One EMF record per acknowledgement, published at once and dimensioned by service only (the AckLatency
+    // alarm's exact dimension set, without the request's route and outcome).
+    onAck: (latencyMs) => telemetry.metrics.singleMetric().addMetric("AckLatency", MetricUnit.Milliseconds, latencyMs),
     prefix: settings.prefix,
     snapshots: settings.snapshots,
     apiBaseUrl: settings.apiBaseUrl,

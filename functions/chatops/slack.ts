@@ -19,18 +19,16 @@ import {
   ackText,
   renderSlackAnswer,
 } from "../../shared/chatops/slack-blocks.ts";
-import type { Logger } from "../../shared/ports.ts";
-import {
-  empty,
-  errorResult,
-  type HttpEvent,
-  type HttpResult,
-  header,
-  json,
-  UNAUTHORIZED,
-  webhookBody,
-  webhookSecret,
-} from "./http.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { emptyResult as empty, jsonResult as json } from "../_shared/http/body.ts";
+import { UnauthorizedError } from "../_shared/http/errors.ts";
+import { httpHandler } from "../_shared/http/handler.ts";
+import { defineRoute } from "../_shared/http/route.ts";
+import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
+import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell.ts";
+import { loggerPort } from "../_shared/telemetry.ts";
+import { slackIngressDepsFromEnv } from "./slack-deps.ts";
+import { webhookBody, webhookSecret } from "./webhook.ts";
 
 /** Where jobs go (SQS in AWS and under `npm start`). */
 export interface ChatJobQueue {
@@ -44,7 +42,8 @@ export interface SlackIngressDeps {
   queue: ChatJobQueue;
   /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
   clusterNames: () => string[];
-  logger: Logger;
+  /** Powertools' Logger and Metrics, for the shell's middlewares and this webhook's own lines. */
+  telemetry: Telemetry;
   /** Told how long each acknowledgement took (EMF AckLatency in AWS, alarmed at the stage's chatopsAckP99Ms). */
   onAck?: (latencyMs: number) => void;
   now?: () => number;
@@ -59,45 +58,58 @@ export const SLACK_INTERACTIONS_PATH = "/chatops/slack/interactions";
 
 const ACTIONS = new Set([ACTION_REFRESH, ACTION_HISTORY, ACTION_STATUS]);
 
-export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) => Promise<HttpResult> {
+export type SlackIngress = ShellHandler<HttpEvent, HttpResult, HttpContext>;
+
+export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const now = deps.now ?? Date.now;
+  const logger = loggerPort(deps.telemetry.logger);
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = new ReplayGuard();
   const render = { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl };
   const syntax = { prefix: deps.prefix, snapshots: deps.snapshots ?? false };
 
-  return async (event) => {
-    const started = now();
-    const path = event.rawPath;
-    const body = webhookBody(event, [SLACK_COMMANDS_PATH, SLACK_INTERACTIONS_PATH]);
-    if (!Buffer.isBuffer(body)) return body;
+  return httpHandler(deps.telemetry, {
+    routes: [
+      defineRoute("POST", SLACK_COMMANDS_PATH, (event) => slashCommand(event)),
+      defineRoute("POST", SLACK_INTERACTIONS_PATH, async (event) => {
+        const { form, audit } = await verified(event);
+        if (!form) return empty(200);
+        return interaction(form, audit, event.requestContext?.requestId ?? "");
+      }),
+    ],
+  });
 
-    const signature = header(event, "x-slack-signature");
-    const signingSecret = await webhookSecret(deps.signingSecret, deps.logger, "signing secret");
-    if (typeof signingSecret !== "string") return signingSecret;
-    const verified = verifySlackSignature({
+  /** The signed form, or none for Slack's ssl_check; a request that does not verify is a 401 without detail. */
+  async function verified(event: HttpEvent) {
+    const started = now();
+    const body = webhookBody(event);
+    const signature = event.headers?.["x-slack-signature"];
+    const signingSecret = await webhookSecret(deps.signingSecret, logger, "signing secret");
+    const ok = verifySlackSignature({
       signingSecret,
       signature,
-      timestamp: header(event, "x-slack-request-timestamp"),
+      timestamp: event.headers?.["x-slack-request-timestamp"],
       body,
       now: now(),
     });
-    if (!verified || !replays.firstSeen(signature!, now())) {
-      deps.logger.warn("chat request refused", { platform: "slack", path, outcome: "unauthorized" });
-      return UNAUTHORIZED;
+    if (!ok || !replays.firstSeen(signature!, now())) {
+      logger.warn("chat request refused", { platform: "slack", path: event.rawPath, outcome: "unauthorized" });
+      throw new UnauthorizedError();
     }
     const form = new URLSearchParams(body.toString("utf8"));
-    if (form.get("ssl_check") === "1") return empty(200);
-
     const audit = (fields: Record<string, unknown>) => {
       const durationMs = now() - started;
-      deps.logger.info("chat command", { platform: "slack", durationMs, ...fields });
+      logger.info("chat command", { platform: "slack", durationMs, ...fields });
       deps.onAck?.(durationMs);
     };
-    if (path === SLACK_INTERACTIONS_PATH) return interaction(form, audit, event.requestContext?.requestId ?? "");
+    return { form: form.get("ssl_check") === "1" ? undefined : form, audit };
+  }
 
+  async function slashCommand(event: HttpEvent): Promise<HttpResult> {
+    const { form, audit } = await verified(event);
+    if (!form) return empty(200);
     const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
-    if (!caller) return errorResult(400, "InvalidSlashCommand", "team_id, channel_id and user_id are required");
+    if (!caller) throw new ValidationError("team_id, channel_id and user_id are required", "InvalidSlashCommand");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
     const parsed = parseChatCommand(form.get("text") ?? "", syntax);
     if (!parsed.ok) {
@@ -118,8 +130,9 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     const requestId = event.requestContext?.requestId ?? "";
     const queued = await enqueue(caller, parsed.command, decided.target, form.get("response_url"), false, requestId);
     audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome });
-    return queued.result;
-  };
+    if (queued.refusal) throw queued.refusal;
+    return queued.result!;
+  }
 
   /** Help, usage and denial need no cluster: answered in the acknowledgement itself. */
   function decide(
@@ -166,14 +179,14 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     responseUrl: string | null,
     replaceOriginal: boolean,
     requestId: string,
-  ): Promise<{ outcome: string; result: HttpResult }> {
+  ): Promise<{ outcome: string; result?: HttpResult; refusal?: Error }> {
     const ephemeral = (text: string) => json(200, { response_type: "ephemeral", text });
     try {
       checkResponseUrl(responseUrl, deps.allowHosts);
     } catch (error) {
       // Signed by Slack yet pointing elsewhere: a misconfiguration (or a leaked secret). Never POSTed to.
-      deps.logger.warn("response_url refused", { reason: (error as Error).message });
-      return { outcome: "refused", result: errorResult(400, "ResponseUrlRefused", (error as Error).message) };
+      logger.warn("response_url refused", { reason: (error as Error).message });
+      return { outcome: "refused", refusal: new ValidationError((error as Error).message, "ResponseUrlRefused") };
     }
     const job: ChatJob = {
       version: 1,
@@ -188,7 +201,7 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     try {
       await deps.queue.send(job);
     } catch (error) {
-      deps.logger.error("chat job not queued", { error: (error as Error).message });
+      logger.error("chat job not queued", { error: (error as Error).message });
       return { outcome: "error", result: ephemeral(":x: the command could not be queued; try again in a minute") };
     }
     return {
@@ -206,12 +219,12 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     try {
       payload = JSON.parse(form.get("payload") ?? "");
     } catch {
-      return errorResult(400, "InvalidInteraction", "the payload field is not JSON");
+      throw new ValidationError("the payload field is not JSON", "InvalidInteraction");
     }
     const action = payload?.actions?.[0];
     if (payload?.type !== "block_actions" || !action || !ACTIONS.has(action.action_id ?? "")) return empty(200);
     const caller = callerOf(payload.team?.id, payload.channel?.id ?? payload.container?.channel_id, payload.user?.id);
-    if (!caller) return errorResult(400, "InvalidInteraction", "team, channel and user are required");
+    if (!caller) throw new ValidationError("team, channel and user are required", "InvalidInteraction");
     const who = { team: caller.team, channel: caller.channel, user: caller.user };
     const parsed = parseChatCommand(String(action.value ?? ""), syntax);
     if (!parsed.ok) {
@@ -226,7 +239,8 @@ export function createSlackIngress(deps: SlackIngressDeps): (event: HttpEvent) =
     }
     const queued = await enqueue(caller, parsed.command, decided.target, payload.response_url ?? null, true, requestId);
     audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome, button: action.action_id });
-    return queued.result;
+    if (queued.refusal) throw queued.refusal;
+    return queued.result!;
   }
 }
 
@@ -256,3 +270,6 @@ function firstWord(text: string | null): string {
       .replace(/[^\w-]/g, "?") ?? ""
   );
 }
+
+/** The Lambda entry point (serverless.yml: chatopsWebhook). */
+export const handler = lambdaEntry(() => createSlackIngress(slackIngressDepsFromEnv(process.env)));

@@ -13,18 +13,19 @@ import { answerCommand, type ChatDeps, type ResolvedCommand, resolveCommand } fr
 import { commandLine, parseChatCommand } from "../../shared/chatops/command.ts";
 import { ReplayGuard, verifyTeamsSignature } from "../../shared/chatops/signature.ts";
 import { renderTeamsAnswer, renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
-import {
-  errorResult,
-  type HttpEvent,
-  type HttpResult,
-  header,
-  json,
-  UNAUTHORIZED,
-  webhookBody,
-  webhookSecret,
-} from "./http.ts";
+import { ValidationError } from "../../shared/errors.ts";
+import { jsonResult as json } from "../_shared/http/body.ts";
+import { UnauthorizedError } from "../_shared/http/errors.ts";
+import { httpHandler } from "../_shared/http/handler.ts";
+import { defineRoute } from "../_shared/http/route.ts";
+import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
+import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell.ts";
+import { teamsDepsFromEnv } from "./deps.ts";
+import { webhookBody, webhookSecret } from "./webhook.ts";
 
 export interface TeamsDeps extends ChatDeps {
+  /** Powertools' Logger and Metrics, for the shell's middlewares. */
+  telemetry: Telemetry;
   access: AccessMap;
   securityToken: () => Promise<string>;
   /** How long the command may run before answering what is known (default 4000 ms). */
@@ -46,40 +47,40 @@ interface Activity {
   channelData?: { tenant?: { id?: string }; channel?: { id?: string }; team?: { id?: string } };
 }
 
-export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promise<HttpResult> {
+export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, HttpResult, HttpContext> {
   const now = deps.now ?? Date.now;
   const replays = new ReplayGuard();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
 
-  return async (event) => {
+  return httpHandler(deps.telemetry, { routes: [defineRoute("POST", TEAMS_PATH, (event) => message(event))] });
+
+  async function message(event: HttpEvent): Promise<HttpResult> {
     const started = now();
-    const body = webhookBody(event, [TEAMS_PATH]);
-    if (!Buffer.isBuffer(body)) return body;
-    const authorization = header(event, "authorization");
+    const body = webhookBody(event);
+    const authorization = event.headers?.authorization;
     const securityToken = await webhookSecret(deps.securityToken, deps.logger, "Teams webhook token");
-    if (typeof securityToken !== "string") return securityToken;
     if (!verifyTeamsSignature({ securityToken, authorization, body })) {
       deps.logger.warn("chat request refused", { platform: "teams", outcome: "unauthorized" });
-      return UNAUTHORIZED;
+      throw new UnauthorizedError();
     }
     let activity: Activity;
     try {
       activity = JSON.parse(body.toString("utf8"));
     } catch {
-      return errorResult(400, "InvalidActivity", "the body is not a JSON activity");
+      throw new ValidationError("the body is not a JSON activity", "InvalidActivity");
     }
     const sent = Date.parse(activity?.timestamp ?? "");
     const fresh = Number.isNaN(sent) || Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
     if (!fresh || !replays.firstSeen(`teams:${activity.id ?? authorization}`, now())) {
       deps.logger.warn("chat request refused", { platform: "teams", outcome: "replay" });
-      return UNAUTHORIZED;
+      throw new UnauthorizedError();
     }
     const tenant = activity.channelData?.tenant?.id ?? activity.conversation?.tenantId;
     const channel = activity.channelData?.channel?.id ?? activity.conversation?.id?.split(";")[0];
     const user = activity.from?.aadObjectId ?? activity.from?.id;
     if (!tenant || !channel || !user)
-      return errorResult(400, "InvalidActivity", "tenant, channel and sender are required");
+      throw new ValidationError("tenant, channel and sender are required", "InvalidActivity");
     const caller = { platform: "teams" as const, team: tenant, channel, user };
     const audit = (command: string, outcome: string) =>
       deps.logger.info("chat command", {
@@ -123,8 +124,11 @@ export function createTeamsHandler(deps: TeamsDeps): (event: HttpEvent) => Promi
     }
     audit(commandLine(parsed.command), answer.kind === "error" ? `error:${answer.code}` : answer.kind);
     return json(200, renderTeamsAnswer(answer, render));
-  };
+  }
 }
+
+/** The Lambda entry point (serverless.yml: chatopsTeamsWebhook). */
+export const handler = lambdaEntry(() => createTeamsHandler(teamsDepsFromEnv(process.env)));
 
 /** The activity text without the bot's @mention and Teams' HTML (`<at>helm</at>&nbsp;status api`). */
 export function mentionFree(text: string): string {

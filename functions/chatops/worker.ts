@@ -17,30 +17,38 @@ import { type ChatJob, parseChatJob, RESPONSE_URL_LIFETIME_MS } from "../../shar
 import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/chatops/response-url.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { isDomainError } from "../../shared/errors.ts";
+import { deadlineFrom } from "../_shared/runtime.ts";
+import { lambdaEntry, type ShellHandler, type Telemetry, withTelemetry } from "../_shared/shell.ts";
+import { chatWorkerDepsFromEnv } from "./deps.ts";
 
 export interface ChatWorkerDeps extends ChatDeps {
+  /** Powertools' Logger and Metrics, for the shell's middlewares. */
+  telemetry: Telemetry;
   access: AccessMap;
   allowHosts: readonly AllowedHost[];
   prefix?: string;
   apiBaseUrl?: string;
-  /** Kept back from the Lambda's remaining time for rendering and posting (default 5 s). */
+  /** Kept back from the Lambda's remaining time for rendering and posting (default CHAT_POST_MARGIN_MS). */
   deadlineMarginMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
 
-export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+export type SqsHandler = ShellHandler<SQSEvent, SQSBatchResponse>;
+
+/** Time kept for rendering Block Kit and posting it, up to three tries, to the response_url. */
+export const CHAT_POST_MARGIN_MS = 5_000;
 
 export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
   const now = deps.now ?? Date.now;
-  return async (event, context) => {
+  return withTelemetry(deps.telemetry, async (event: SQSEvent, context: Context) => {
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(event, (record: SQSRecord) => answerJob(record, context), processor, {
       context,
       throwOnFullBatchFailure: false,
     });
-  };
+  });
 
   async function answerJob(record: SQSRecord, context: Context): Promise<void> {
     const started = now();
@@ -79,7 +87,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
     const answer = parsed.ok
       ? await answerCommand(deps, parsed.command, access, {
           prefix: deps.prefix,
-          deadline: now() + Math.max(1000, context.getRemainingTimeInMillis() - (deps.deadlineMarginMs ?? 5000)),
+          deadline: deadlineFrom(context, deps.deadlineMarginMs ?? CHAT_POST_MARGIN_MS, { now: now(), floorMs: 1000 }),
         })
       : ({ kind: "usage", error: parsed.error, usage: parsed.usage } as const);
     const message = {
@@ -105,3 +113,6 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
     }
   }
 }
+
+/** The Lambda entry point (serverless.yml: chatopsWorker). */
+export const handler = lambdaEntry(() => createChatWorker(chatWorkerDepsFromEnv(process.env)));

@@ -11,7 +11,8 @@
  * honoured, else exponential backoff with jitter) and gives up with a
  * ChatDeliveryError when it is spent.
  */
-import type { Logger } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
+import { backoffDelay, retryAfterMs, sleep as sleepFor } from "../retry.ts";
 import { ChatDeliveryError, ChatopsConfigError, ResponseUrlRefusedError } from "./errors.ts";
 
 export const SLACK_RESPONSE_HOST = "hooks.slack.com";
@@ -85,14 +86,14 @@ export interface PostOptions {
   /** Longest wait between two posts (a Retry-After beyond it ends the retries). */
   maxDelayMs?: number;
   logger?: Logger;
+  /** For Retry-After given as a date. */
+  clock?: Clock;
 }
 
 export interface PostResult {
   attempts: number;
   status: number;
 }
-
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** POSTs `body` as JSON to an already checked response_url. */
 export async function postToResponseUrl(url: URL, body: unknown, options: PostOptions = {}): Promise<PostResult> {
@@ -104,7 +105,7 @@ export async function postToResponseUrl(url: URL, body: unknown, options: PostOp
   const payload = JSON.stringify(body);
   let last = "";
   for (let attempt = 1; attempt <= budget; attempt++) {
-    let retryAfterMs: number | undefined;
+    let askedWait: number | undefined;
     try {
       const response = await doFetch(url, {
         method: "POST",
@@ -119,24 +120,16 @@ export async function postToResponseUrl(url: URL, body: unknown, options: PostOp
       if (response.status !== 429 && response.status < 500) {
         throw new ChatDeliveryError(`the chat platform refused the answer: ${last}`);
       }
-      retryAfterMs = retryAfter(response.headers.get("retry-after"));
+      askedWait = retryAfterMs(response.headers.get("retry-after"), options.clock ?? systemClock);
     } catch (error) {
       if (error instanceof ChatDeliveryError) throw error;
       last = (error as Error).name === "TimeoutError" ? "timed out" : ((error as Error).message ?? String(error));
     }
     if (attempt === budget) break;
-    const backoff = Math.min(maxDelayMs, 500 * 2 ** (attempt - 1)) * (0.5 + random() / 2);
-    const delay = retryAfterMs ?? backoff;
+    const delay = askedWait ?? backoffDelay(attempt, { baseMs: 500, capMs: maxDelayMs, random });
     if (delay > maxDelayMs) break;
     options.logger?.warn("chat answer post failed, retrying", { attempt, delayMs: Math.round(delay), error: last });
     await sleep(delay);
   }
   throw new ChatDeliveryError(`the answer could not be delivered after retries: ${last}`);
-}
-
-function retryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

@@ -4,6 +4,7 @@
  * `payload`, a Teams outgoing-webhook activity.
  */
 import { randomBytes } from "node:crypto";
+import { systemClock } from "../ports.ts";
 import { slackSignature, teamsSignature } from "./signature.ts";
 
 export interface SlackCommandFields {
@@ -30,7 +31,7 @@ export function slackCommandBody(fields: SlackCommandFields): string {
     api_app_id: "A0LOCAL",
     is_enterprise_install: "false",
     response_url: fields.responseUrl,
-    trigger_id: `${Date.now()}.${randomBytes(6).toString("hex")}`,
+    trigger_id: `${systemClock.now().getTime()}.${randomBytes(6).toString("hex")}`,
   });
   return form.toString();
 }
@@ -56,7 +57,11 @@ export function slackInteractionBody(fields: {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-export function slackHeaders(secret: string, body: string | Buffer, nowMs = Date.now()): Record<string, string> {
+export function slackHeaders(
+  secret: string,
+  body: string | Buffer,
+  nowMs = systemClock.now().getTime(),
+): Record<string, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
   return {
     "content-type": "application/x-www-form-urlencoded",
@@ -74,10 +79,11 @@ export function teamsActivityBody(fields: {
   now?: number;
 }): string {
   const channel = fields.channel ?? "19:local@thread.tacv2";
+  const now = fields.now ?? systemClock.now().getTime();
   return JSON.stringify({
     type: "message",
-    id: `${Date.now()}${randomBytes(4).toString("hex")}`,
-    timestamp: new Date(fields.now ?? Date.now()).toISOString(),
+    id: `${now}${randomBytes(4).toString("hex")}`,
+    timestamp: new Date(now).toISOString(),
     serviceUrl: "https://smba.trafficmanager.net/emea/",
     channelId: "msteams",
     from: {

@@ -4,6 +4,7 @@
  * to STS and learn who we are. Signing is local CPU work (no network, no permission).
  * Facts: reference eks-auth.md §1-§3.
  */
+import { systemClock } from "../ports.ts";
 
 /**
  * The signing libraries, loaded on the first signing: @smithy/signature-v4 brings its own copy of @smithy/core
@@ -83,12 +84,12 @@ export async function createEksToken(input: {
   clusterName: string;
   region: string;
   credentials: AwsCredentials;
-  /** Injectable for tests and for comparison with the AWS CLI; defaults to now. */
+  /** The connector's clock's now (injectable for tests and for comparison with the AWS CLI). */
   signingDate?: Date;
 }): Promise<EksToken> {
   const { clusterName, region, credentials } = input;
   // SigV4 has one-second resolution; dropping milliseconds keeps signedAt equal to X-Amz-Date.
-  const signedAt = new Date(Math.floor((input.signingDate ?? new Date()).getTime() / 1000) * 1000);
+  const signedAt = new Date(Math.floor((input.signingDate ?? systemClock.now()).getTime() / 1000) * 1000);
   const host = stsHostForRegion(region);
   const [{ Sha256 }, { HttpRequest }, { SignatureV4 }] = await signingLibraries();
   const signer = new SignatureV4({

@@ -5,6 +5,7 @@
  * apps/Deployment. Never throws: anything it cannot judge is `Unknown` with the
  * reason, which is what kstatus's poller reports for a Compute error.
  */
+import { systemClock } from "../ports.ts";
 import { assessCronJob, assessJob } from "./batch.ts";
 import { MalformedObjectError } from "./errors.ts";
 import { isRecord, type KubeObject } from "./fields.ts";
@@ -67,7 +68,7 @@ export function assessHealth(object: Record<string, unknown>, options: AssessOpt
     const generic = assessGenericProperties(object, kind);
     if (generic) return generic;
     const rule = KIND_RULES[key];
-    if (rule) return rule(object, options.now ?? new Date());
+    if (rule) return rule(object, options.now ?? systemClock.now());
     return assessByReadyCondition(
       object,
       CURRENT_MESSAGES[key]?.(object) ?? "exists (no readiness rule for this kind)",

@@ -11,10 +11,10 @@
  * written onto the run item once), so listing old runs reads one item each.
  */
 import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { batchWriteAll } from "../store/dynamodb-table.ts";
+import type { Clock } from "../ports.ts";
+import type { Item, Table } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
-import type { Item, SnapshotTable } from "./dynamodb-snapshot-table.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
 import type { AuditRun } from "./model.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
@@ -23,7 +23,7 @@ import { durationOf } from "./store-rules.ts";
 
 const RUN_PK = "RUN";
 const partsKey = (runId: string) => `RUN#${runId}`;
-/** Bounds: a run of 100,000 parts' markers is a few 1 MB pages; unprocessed batch writes retried 8 times. */
+/** Bounds the marker pages: a run of 100,000 parts' markers is a few 1 MB pages. */
 const MAX_MARKER_PAGES = 50;
 
 interface Markers {
@@ -32,12 +32,14 @@ interface Markers {
 }
 
 export class DynamoDbAuditRuns {
-  readonly #t: SnapshotTable;
+  readonly #t: Table;
   readonly #retentionDays: number;
+  readonly #clock: Clock;
 
-  constructor(table: SnapshotTable, retentionDays: number) {
+  constructor(table: Table, retentionDays: number, clock: Clock) {
     this.#t = table;
     this.#retentionDays = retentionDays;
+    this.#clock = clock;
   }
 
   #expiresAt(at: number): number {
@@ -61,7 +63,7 @@ export class DynamoDbAuditRuns {
   /** One small marker per part (BatchWriteItem): writing a marker twice (a resumed planner) writes the same item. */
   async recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void> {
     // The run's own TTL is from its start; a marker outliving it by the planning time is harmless.
-    const expiresAt = this.#expiresAt(Date.now());
+    const expiresAt = this.#expiresAt(this.#clock.now().getTime());
     const pending: object[] = parts.map((part) => ({
       PutRequest: {
         Item: {
@@ -73,11 +75,7 @@ export class DynamoDbAuditRuns {
         },
       },
     }));
-    await batchWriteAll((command) => this.#t.send(command), this.#t.name, pending, {
-      written: (count) => {
-        this.#t.stats.items += count;
-      },
-    });
+    await this.#t.batchWrite(pending);
   }
 
   async finishPlanning(runId: string, plannedAt: string): Promise<void> {
@@ -163,18 +161,15 @@ export class DynamoDbAuditRuns {
 
   async #markers(runId: string): Promise<Markers> {
     const markers: Markers = { sent: [], done: [] };
-    let startKey: Record<string, unknown> | undefined;
-    for (let page = 0; page < MAX_MARKER_PAGES; page++) {
-      const result = await this.#t.send(
-        new QueryCommand({
-          TableName: this.#t.name,
-          KeyConditionExpression: "PK = :pk",
-          ExpressionAttributeValues: { ":pk": partsKey(runId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const marker of (result.Items ?? []) as Item[]) {
+    const query = {
+      TableName: this.#t.name,
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": partsKey(runId) },
+      ConsistentRead: true,
+    };
+    await this.#t.queryAll(
+      query,
+      (marker) => {
         const sk = String(marker.SK);
         if (sk.startsWith("SENT#")) {
           markers.sent.push({ part: sk.slice(5), releases: Number(marker.releases), cluster: String(marker.cluster) });
@@ -188,10 +183,9 @@ export class DynamoDbAuditRuns {
             part: sk.slice(5),
           });
         }
-      }
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) break;
-    }
+      },
+      MAX_MARKER_PAGES,
+    );
     return markers;
   }
 }

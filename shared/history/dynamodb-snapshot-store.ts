@@ -12,12 +12,13 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { type Clock, systemClock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { StoreLocation } from "../store/dynamodb-errors.ts";
+import { type Item, Table, type WriteStats } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { DynamoDbAuditRuns } from "./dynamodb-audit-runs.ts";
-import { type Item, SnapshotTable, type WriteStats } from "./dynamodb-snapshot-table.ts";
 import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
 import { type AuditRun, type FleetEntry, HEALTH_SEVERITY, parseSnapshotId, runIdFor, type Snapshot } from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
@@ -36,28 +37,30 @@ const HEALTH_ORDER = (Object.keys(HEALTH_SEVERITY) as (keyof typeof HEALTH_SEVER
   (a, b) => HEALTH_SEVERITY[a] - HEALTH_SEVERITY[b],
 );
 
-export type { WriteStats } from "./dynamodb-snapshot-table.ts";
+export type { WriteStats } from "../store/dynamodb-table.ts";
 
 export interface DynamoDbSnapshotStoreOptions extends StoreLocation {
   client: DynamoDBDocumentClient;
   /** How long runs are kept (TTL), in days. */
   retentionDays?: number;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 const partitionKey = (r: ReleaseKey) => `SNAP#${r.cluster}#${r.namespace}#${r.name}`;
 const position = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 
 export class DynamoDbSnapshotStore implements SnapshotStore {
-  readonly #t: SnapshotTable;
+  readonly #t: Table;
   readonly #runs: DynamoDbAuditRuns;
 
   constructor(options: DynamoDbSnapshotStoreOptions) {
-    this.#t = new SnapshotTable(options.client, {
-      tableName: options.tableName,
-      region: options.region,
-      endpoint: options.endpoint,
-    });
-    this.#runs = new DynamoDbAuditRuns(this.#t, options.retentionDays ?? 90);
+    this.#t = new Table(
+      options.client,
+      { tableName: options.tableName, region: options.region, endpoint: options.endpoint },
+      { countWriteUnits: true },
+    );
+    this.#runs = new DynamoDbAuditRuns(this.#t, options.retentionDays ?? 90, options.clock ?? systemClock);
   }
 
   /** Items and write units written so far (the bench's figures). */
@@ -211,9 +214,9 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       ScanIndexForward: false,
       ConsistentRead: true,
     };
-    const items = await this.#t.collect(input, limit + 1, (item) => !start || String(item.SK) < `S#${start}`);
-    const page = items.slice(0, limit).map(summaryFrom);
-    return items.length > limit
+    const found = await this.#t.collect(input, limit, (item) => !start || String(item.SK) < `S#${start}`);
+    const page = found.items.map(summaryFrom);
+    return found.more && page.length > 0
       ? { items: page, cursor: encodeScopedCursor("snapshots", scope, page.at(-1)!.runId) }
       : { items: page };
   }
@@ -224,6 +227,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     const start = filter.cursor ? decodeScopedCursor("fleet", scope, filter.cursor) : undefined;
     const healths = HEALTH_ORDER.filter((h) => !filter.health || filter.health.includes(h));
     const entries: FleetEntry[] = [];
+    let more = false;
     for (const health of healths) {
       if (start && `${HEALTH_SEVERITY[health]}#~` < start) continue;
       const values: Record<string, unknown> = { ":pk": `HEALTH#${health}`, ":now": Math.floor(now.getTime() / 1000) };
@@ -232,7 +236,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
         key += " AND begins_with(FLEETSK, :cluster)";
         values[":cluster"] = `${filter.cluster}#`;
       }
-      const items = await this.#t.collect(
+      const found = await this.#t.collect(
         {
           TableName: this.#t.name,
           IndexName: FLEET_INDEX.name,
@@ -240,16 +244,18 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
           FilterExpression: "expiresAt > :now",
           ExpressionAttributeValues: values,
         },
-        limit + 1 - entries.length,
+        limit - entries.length,
         (item) => !start || `${HEALTH_SEVERITY[health]}#${item.FLEETSK}` > start,
       );
-      entries.push(...items.map(fleetEntryFrom));
-      if (entries.length > limit) break;
+      entries.push(...found.items.map(fleetEntryFrom));
+      if (found.more) {
+        more = true;
+        break;
+      }
     }
-    const items = entries.slice(0, limit);
-    return entries.length > limit
-      ? { items, cursor: encodeScopedCursor("fleet", scope, fleetOrder(items.at(-1)!)) }
-      : { items };
+    return more && entries.length > 0
+      ? { items: entries, cursor: encodeScopedCursor("fleet", scope, fleetOrder(entries.at(-1)!)) }
+      : { items: entries };
   }
 
   startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {

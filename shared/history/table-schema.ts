@@ -13,7 +13,9 @@
  *     latest snapshot: "what is Failed right now" is one Query per health, never a Scan.
  *   TTL: expiresAt (epoch seconds) on snapshots, bodies, runs and their markers (SNAPSHOT_RETENTION_DAYS).
  */
-import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+import type { CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { StoreLocation } from "../store/dynamodb-errors.ts";
+import { ensureTable, type TableDefinition, tableInput } from "../store/table-definition.ts";
 
 export const DEFAULT_SNAPSHOTS_TABLE = "helm-status-snapshots";
 export const SNAPSHOT_TTL_ATTRIBUTE = "expiresAt";
@@ -31,27 +33,22 @@ export const FLEET_ATTRIBUTES = [
   "expiresAt",
 ];
 
+export const SNAPSHOTS_TABLE: TableDefinition = {
+  holds: "snapshots",
+  template: "infra/snapshots-table.yml",
+  indexes: [{ ...FLEET_INDEX, attributes: FLEET_ATTRIBUTES }],
+  ttlAttribute: SNAPSHOT_TTL_ATTRIBUTE,
+};
+
 export function createSnapshotsTableInput(tableName: string): CreateTableCommandInput {
-  return {
-    TableName: tableName,
-    BillingMode: "PAY_PER_REQUEST",
-    AttributeDefinitions: ["PK", "SK", FLEET_INDEX.partitionKey, FLEET_INDEX.sortKey].map((name) => ({
-      AttributeName: name,
-      AttributeType: "S" as const,
-    })),
-    KeySchema: [
-      { AttributeName: "PK", KeyType: "HASH" },
-      { AttributeName: "SK", KeyType: "RANGE" },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: FLEET_INDEX.name,
-        KeySchema: [
-          { AttributeName: FLEET_INDEX.partitionKey, KeyType: "HASH" },
-          { AttributeName: FLEET_INDEX.sortKey, KeyType: "RANGE" },
-        ],
-        Projection: { ProjectionType: "INCLUDE", NonKeyAttributes: [...FLEET_ATTRIBUTES] },
-      },
-    ],
-  };
+  return tableInput(tableName, SNAPSHOTS_TABLE);
+}
+
+/** `init`: create the snapshots table and enable its TTL, idempotently. */
+export async function ensureSnapshotsTable(
+  client: DynamoDBClient,
+  location: StoreLocation,
+): Promise<{ created: boolean }> {
+  const { created } = await ensureTable(client, location, SNAPSHOTS_TABLE);
+  return { created };
 }

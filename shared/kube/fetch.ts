@@ -1,6 +1,7 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
 import { jsonErrorMessage } from "../parse-errors.ts";
+import type { Clock } from "../ports.ts";
 import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
@@ -60,7 +61,7 @@ export interface LiveReadContext {
   discovery: DiscoveryCache;
   discoveryTtlMs: number;
   /** The time used for discovery's TTL and client-side AGE cells. */
-  now: () => Date;
+  clock: Clock;
 }
 
 /**
@@ -76,7 +77,7 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   // Never left rejected (a failed LIST is that selector's outcome): if the resources fail the whole read,
   // nobody awaits this.
   const relatedWave = readRelatedPods(selectors, (namespace, labelSelector) =>
-    listPods(session, namespace, labelSelector, context.now),
+    listPods(session, namespace, labelSelector, context.clock),
   );
   let resources: FetchedResource[];
   try {
@@ -103,7 +104,7 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
   const { session } = context;
   const discover = (kinds: readonly ManifestObject[], refresh: boolean) =>
     resolveKinds(context.discovery, session, kinds, {
-      now: context.now().getTime(),
+      now: context.clock.now().getTime(),
       ttlMs: context.discoveryTtlMs,
       refresh,
     });
@@ -121,7 +122,7 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
     const namespace = mapping.namespaced ? (object.namespace ?? request.namespace) : undefined;
     const path = `${resourcePath(mapping, namespace)}/${encodeURIComponent(object.name)}?includeObject=Object`;
     const result = await session.request(path, TABLE_ACCEPT);
-    return { object, namespace, mapping, ...interpret(result, object.kind, context.now) };
+    return { object, namespace, mapping, ...interpret(result, object.kind, context.clock) };
   };
   const notReadInTime = (object: ManifestObject): FetchedResource => ({
     object,
@@ -174,16 +175,16 @@ async function listPods(
   session: KubeSession,
   namespace: string,
   labelSelector: string,
-  now: () => Date,
+  clock: Clock,
 ): Promise<PodsAnswer> {
   const path = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods?includeObject=Object&labelSelector=${encodeURIComponent(labelSelector)}`;
-  return interpret(await session.request(path, TABLE_ACCEPT), "Pod", now);
+  return interpret(await session.request(path, TABLE_ACCEPT), "Pod", clock);
 }
 
 function interpret(
   result: RequestResult,
   kind: string,
-  now: () => Date,
+  clock: Clock,
 ): { outcome: ReadOutcome; message?: string; table?: Table; notServed?: true } {
   if (result.kind === "deadline") return { outcome: "not-read-in-time", message: result.message };
   if (result.kind === "failed") {
@@ -204,7 +205,7 @@ function interpret(
   }
   let table: Table;
   try {
-    table = parseTable(JSON.parse(body), now());
+    table = parseTable(JSON.parse(body), clock.now());
   } catch (error) {
     return {
       outcome: "error",

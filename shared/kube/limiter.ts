@@ -11,6 +11,8 @@
  * a 5-read status wait behind all of them.
  */
 
+import { type Clock, systemClock } from "../ports.ts";
+
 interface Waiter {
   grant: () => void;
   cancel: () => void;
@@ -117,7 +119,8 @@ export interface ClusterLimitOptions {
   minInFlight?: number;
   /** A second decrease waits this long after the first, so one burst of 429s halves the limit once. */
   decreaseCooldownMs?: number;
-  now?: () => number;
+  /** Default: the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -132,7 +135,7 @@ export class ClusterLimit extends FairLimiter {
   readonly max: number;
   private readonly min: number;
   private readonly cooldownMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private current: number;
   private lastDecrease = Number.NEGATIVE_INFINITY;
   decreases = 0;
@@ -142,13 +145,13 @@ export class ClusterLimit extends FairLimiter {
     this.max = Math.max(1, Math.floor(options.maxInFlight));
     this.min = Math.max(1, Math.min(this.max, Math.floor(options.minInFlight ?? 4)));
     this.cooldownMs = options.decreaseCooldownMs ?? 1000;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.current = this.max;
   }
 
   /** The server asked us to slow down. */
   overloaded(): void {
-    const now = this.now();
+    const now = this.clock.now().getTime();
     if (now - this.lastDecrease < this.cooldownMs) return;
     this.lastDecrease = now;
     this.decreases++;

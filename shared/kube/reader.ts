@@ -124,7 +124,6 @@ export interface KubeReader {
 export function createKubeReader(options: KubeReaderOptions): KubeReader {
   const settings = resolveSettings(options);
   const clock = options.clock ?? systemClock;
-  const now = () => clock.now().getTime();
   const discovery = new DiscoveryCache();
   const manifests = new PreparedManifestCache({
     maxEntries: settings.manifestEntries,
@@ -142,7 +141,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
   const limitFor = (cluster: string): ClusterLimit => {
     let limit = limits.get(cluster);
     if (!limit) {
-      limit = new ClusterLimit({ maxInFlight: settings.perCluster, minInFlight: settings.minPerCluster, now });
+      limit = new ClusterLimit({ maxInFlight: settings.perCluster, minInFlight: settings.minPerCluster, clock });
       limits.set(cluster, limit);
     }
     return limit;
@@ -165,14 +164,14 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
         concurrency: request.concurrency ?? settings.perStatus,
         requestTimeoutMs: settings.requestTimeoutMs,
         maxAttempts: settings.maxAttempts,
-        now,
+        clock,
         random: options.random,
         debug: options.logger?.debugEnabled?.() ? options.logger : undefined,
       });
       sessions.add(session);
       try {
         return await readReleaseResources(
-          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, now: () => clock.now() },
+          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, clock },
           { namespace: request.namespace, objects: request.objects },
         );
       } finally {

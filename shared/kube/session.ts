@@ -1,7 +1,8 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
 import type { DomainError } from "../errors.ts";
-import type { Logger } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
+import { backoffDelay, retryAfterMs, sleep } from "../retry.ts";
 import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
 
@@ -38,8 +39,8 @@ export interface SessionOptions {
   concurrency?: number;
   requestTimeoutMs?: number;
   maxAttempts?: number;
-  /** Wall clock for the deadline; injectable for tests. */
-  now?: () => number;
+  /** For the deadline and Retry-After dates (default: the system clock). */
+  clock?: Clock;
   random?: () => number;
   /** Given only when debug lines are wanted: one per request (status, ms, limiter wait), per retry, per give-up. */
   debug?: Logger;
@@ -81,7 +82,7 @@ export class KubeSession {
   private readonly deadline?: number;
   private readonly requestTimeoutMs: number;
   private readonly maxAttempts: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly random: () => number;
   private readonly debug?: Logger;
   private readonly deadlineController = new AbortController();
@@ -99,7 +100,7 @@ export class KubeSession {
     this.ownLimit = new FairLimiter(options.concurrency ?? Number.MAX_SAFE_INTEGER);
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.debug = options.debug;
     const deadline = this.deadlineController.signal;
@@ -111,7 +112,7 @@ export class KubeSession {
       { once: true },
     );
     if (this.deadline !== undefined) {
-      const remaining = this.deadline - this.now();
+      const remaining = this.deadline - this.clock.now().getTime();
       if (remaining <= 0) this.deadlineController.abort();
       else this.deadlineTimer = setTimeout(() => this.deadlineController.abort(), remaining).unref();
     }
@@ -172,7 +173,7 @@ export class KubeSession {
         this.release();
       }
       this.answers++;
-      const retryAfter = retryAfterMs(response.headers["retry-after"], this.now());
+      const retryAfter = retryAfterMs(response.headers["retry-after"], this.clock);
       if (response.status === 429 || (response.status === 503 && retryAfter !== undefined)) {
         this.clusterLimit.overloaded();
       } else {
@@ -262,17 +263,20 @@ export class KubeSession {
     return { kind: "deadline", message: `not read in time${why}` };
   }
 
-  /** Waits before the next attempt; false when no attempt is left or the wait would pass the deadline. */
+  /**
+   * Waits before the next attempt; false when no attempt is left or the wait would pass the deadline. The delays
+   * are the shared policy's (shared/retry.ts); the loop stays here because it is not a batch's: a wait that would
+   * pass the status's deadline is not started, the deadline's abort wakes it, and a 401 retries without waiting.
+   */
   private async backoff(attempts: number, retryAfter: number | undefined): Promise<boolean> {
     if (attempts >= this.maxAttempts) return false;
-    const exponential = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1));
-    const jittered = exponential * (0.5 + this.random() / 2);
+    const jittered = backoffDelay(attempts, { baseMs: BACKOFF_BASE_MS, capMs: BACKOFF_CAP_MS, random: this.random });
     let wait = jittered;
     if (retryAfter !== undefined) {
       if (this.deadline === undefined && retryAfter > MAX_RETRY_AFTER_MS) return false;
       wait = Math.max(retryAfter, jittered);
     }
-    if (this.deadline !== undefined && this.now() + wait >= this.deadline) return false;
+    if (this.deadline !== undefined && this.clock.now().getTime() + wait >= this.deadline) return false;
     this.counters.retries++;
     this.debug?.debug("kube retry", { cluster: this.cluster, attempt: attempts + 1, waitMs: Math.round(wait) });
     await sleep(wait, this.deadlineController.signal);
@@ -321,15 +325,6 @@ function summarize(result: RequestResult): string {
   return result.message;
 }
 
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110). */
-export function retryAfterMs(header: string | undefined, now: number): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /** TLS verification failures (OpenSSL's codes as Node reports them): the certificate does not match the CA. */
 const CERTIFICATE_CODES = new Set([
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
@@ -364,17 +359,4 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
   const cause = err?.cause;
   const detail = cause?.code ? `${cause.code}${cause.message ? `: ${cause.message}` : ""}` : (err?.message ?? "");
   return `request failed: ${detail || String(error)}`;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

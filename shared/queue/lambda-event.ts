@@ -5,12 +5,24 @@
  */
 import type { Message } from "@aws-sdk/client-sqs";
 import type { Context, SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
+import { type Clock, systemClock } from "../ports.ts";
 
-export function sqsEventFrom(messages: Message[], queueArn: string, region: string): SQSEvent {
-  return { Records: messages.map((message) => sqsRecordFrom(message, queueArn, region)) };
+export function sqsEventFrom(
+  messages: Message[],
+  queueArn: string,
+  region: string,
+  clock: Clock = systemClock,
+): SQSEvent {
+  return { Records: messages.map((message) => sqsRecordFrom(message, queueArn, region, clock)) };
 }
 
-export function sqsRecordFrom(message: Message, queueArn: string, region: string): SQSRecord {
+export function sqsRecordFrom(
+  message: Message,
+  queueArn: string,
+  region: string,
+  clock: Clock = systemClock,
+): SQSRecord {
+  const now = String(clock.now().getTime());
   const attributes = message.Attributes ?? {};
   const messageAttributes: SQSMessageAttributes = {};
   for (const [name, value] of Object.entries(message.MessageAttributes ?? {})) {
@@ -28,9 +40,9 @@ export function sqsRecordFrom(message: Message, queueArn: string, region: string
     body: message.Body ?? "",
     attributes: {
       ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? "1",
-      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SentTimestamp: attributes.SentTimestamp ?? now,
       SenderId: attributes.SenderId ?? "local",
-      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? now,
       ...(attributes.MessageGroupId ? { MessageGroupId: attributes.MessageGroupId } : {}),
       ...(attributes.MessageDeduplicationId ? { MessageDeduplicationId: attributes.MessageDeduplicationId } : {}),
       ...(attributes.SequenceNumber ? { SequenceNumber: attributes.SequenceNumber } : {}),
@@ -47,7 +59,8 @@ export function sqsRecordFrom(message: Message, queueArn: string, region: string
 }
 
 /** A Lambda context for local invocations: the function's timeout counts down from the call. */
-export function localLambdaContext(functionName: string, timeoutMs: number, now = Date.now): Context {
+export function localLambdaContext(functionName: string, timeoutMs: number, clock: Clock = systemClock): Context {
+  const now = () => clock.now().getTime();
   const deadline = now() + timeoutMs;
   const requestId = crypto.randomUUID();
   return {

@@ -10,6 +10,7 @@ import {
   type SendMessageBatchCommandOutput,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { retryLeftovers } from "../retry.ts";
 import type { FailedEntry } from "./errors.ts";
 
 export interface OutgoingMessage {
@@ -25,7 +26,7 @@ export interface OutgoingMessage {
 export interface SendOptions {
   /** Attempts per entry, the first included (default 5). */
   maxAttempts?: number;
-  /** Base backoff in ms, doubled per attempt (default 100). */
+  /** Base backoff in ms, doubled per attempt, jittered (default 100). */
   backoffMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -41,59 +42,68 @@ export const SQS_BATCH_LIMIT = 10;
 /** SQS caps a whole batch at 256 KiB; stay under it with room for attributes. */
 const MAX_BATCH_BYTES = 240 * 1024;
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export async function sendInBatches(
   client: SQSClient,
   queueUrl: string,
   messages: OutgoingMessage[],
   options: SendOptions = {},
 ): Promise<SendResult> {
-  const maxAttempts = options.maxAttempts ?? 5;
-  const backoffMs = options.backoffMs ?? 100;
-  const sleep = options.sleep ?? defaultSleep;
+  const policy = { maxAttempts: options.maxAttempts ?? 5, baseMs: options.backoffMs ?? 100, sleep: options.sleep };
   const result: SendResult = { sent: [], failed: [], calls: 0 };
   for (const chunk of chunks(messages)) {
-    let pending = chunk;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > 1) await sleep(backoffMs * 2 ** (attempt - 2));
-      result.calls++;
-      let answer: SendMessageBatchCommandOutput;
-      try {
-        answer = await client.send(
-          new SendMessageBatchCommand({
-            QueueUrl: queueUrl,
-            Entries: pending.map((m) => ({
-              Id: m.id,
-              MessageBody: m.body,
-              MessageAttributes: m.attributes,
-              MessageGroupId: m.groupId,
-              MessageDeduplicationId: m.deduplicationId,
-            })),
-          }),
-        );
-      } catch (error) {
-        // The whole call failed (network, throttling): every entry is retried, then reported.
-        if (attempt >= maxAttempts || !retryableCall(error)) {
-          const e = error as { name?: string; message?: string };
-          result.failed.push(
-            ...pending.map((m) => ({ id: m.id, code: e.name ?? "Error", message: e.message ?? String(error) })),
+    // Why each entry last failed: what is left after the last attempt is reported with it.
+    const lastFailure = new Map<string, FailedEntry>();
+    const left = await retryLeftovers(
+      chunk,
+      async (pending) => {
+        result.calls++;
+        let answer: SendMessageBatchCommandOutput;
+        try {
+          answer = await client.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: pending.map((m) => ({
+                Id: m.id,
+                MessageBody: m.body,
+                MessageAttributes: m.attributes,
+                MessageGroupId: m.groupId,
+                MessageDeduplicationId: m.deduplicationId,
+              })),
+            }),
           );
-          break;
+        } catch (error) {
+          // The whole call failed (network, throttling): every entry is retried, then reported.
+          const e = error as { name?: string; message?: string };
+          const failures = pending.map((m) => ({
+            id: m.id,
+            code: e.name ?? "Error",
+            message: e.message ?? String(error),
+          }));
+          if (!retryableCall(error)) {
+            result.failed.push(...failures);
+            return [];
+          }
+          for (const failure of failures) lastFailure.set(failure.id, failure);
+          return pending;
         }
-        continue;
-      }
-      for (const ok of answer.Successful ?? []) result.sent.push({ id: ok.Id ?? "", messageId: ok.MessageId ?? "" });
-      const retry: OutgoingMessage[] = [];
-      for (const bad of answer.Failed ?? []) {
-        const message = pending.find((m) => m.id === bad.Id);
-        if (!message) continue;
-        const entry = { id: message.id, code: bad.Code ?? "Failed", message: bad.Message ?? "" };
-        if (bad.SenderFault || attempt >= maxAttempts) result.failed.push(entry);
-        else retry.push(message);
-      }
-      pending = retry;
-    }
+        for (const ok of answer.Successful ?? []) result.sent.push({ id: ok.Id ?? "", messageId: ok.MessageId ?? "" });
+        const retry: OutgoingMessage[] = [];
+        for (const bad of answer.Failed ?? []) {
+          const message = pending.find((m) => m.id === bad.Id);
+          if (!message) continue;
+          const entry = { id: message.id, code: bad.Code ?? "Failed", message: bad.Message ?? "" };
+          if (bad.SenderFault) {
+            result.failed.push(entry);
+          } else {
+            lastFailure.set(entry.id, entry);
+            retry.push(message);
+          }
+        }
+        return retry;
+      },
+      policy,
+    );
+    result.failed.push(...left.map((m) => lastFailure.get(m.id)!));
   }
   return result;
 }

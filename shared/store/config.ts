@@ -1,14 +1,23 @@
 /**
- * Store configuration from the AWS SDK's standard variables plus RELEASES_TABLE,
- * validated once at start so a typo fails fast with a message naming the variable.
+ * Store configuration from the AWS SDK's standard variables plus RELEASES_TABLE (and STORE_DRIVER),
+ * validated once at start so a typo fails fast with a message naming the variable; and the one place
+ * that picks the ReleaseStore implementation for a configuration, like Helm's storage driver selection.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DynamoDbReleaseStore } from "./dynamodb-store.ts";
 import { StoreConfigError } from "./errors.ts";
+import { MemoryReleaseStore } from "./memory-store.ts";
+import type { ReleaseStore } from "./release-store.ts";
 import { DEFAULT_TABLE_NAME } from "./table-schema.ts";
 
+/** The ReleaseStore implementations (Helm's HELM_DRIVER): DynamoDB, or the process's memory (tests, demos). */
+export const STORE_DRIVERS = ["dynamodb", "memory"] as const;
+export type StoreDriver = (typeof STORE_DRIVERS)[number];
+
 export interface StoreConfig {
+  /** STORE_DRIVER; absent means dynamodb. */
+  driver?: StoreDriver;
   region: string;
   /** AWS_ENDPOINT_URL_DYNAMODB: DynamoDB Local, a VPC endpoint... */
   endpoint?: string;
@@ -21,6 +30,12 @@ export interface StoreConfig {
 const LOCAL_DEFAULT_REGION = "us-east-1";
 
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
+  const driver = optional(env.STORE_DRIVER);
+  if (driver !== undefined && !isStoreDriver(driver)) {
+    throw new StoreConfigError(`STORE_DRIVER ${JSON.stringify(driver.slice(0, 40))} ${unknownDriver}`);
+  }
+  // Memory needs no AWS settings: nothing else is read (or required).
+  if (driver === "memory") return { driver, region: LOCAL_DEFAULT_REGION, tableName: DEFAULT_TABLE_NAME };
   const endpoint = optional(env.AWS_ENDPOINT_URL_DYNAMODB);
   if (endpoint !== undefined) validateEndpoint(endpoint);
   const region =
@@ -40,6 +55,7 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
     );
   }
   const config: StoreConfig = endpoint === undefined ? { region, tableName } : { region, endpoint, tableName };
+  if (driver !== undefined) config.driver = driver;
   // Keys given in this env win over the SDK's chain (which reads process.env): the env passed in is the truth.
   const accessKeyId = optional(env.AWS_ACCESS_KEY_ID);
   const secretAccessKey = optional(env.AWS_SECRET_ACCESS_KEY);
@@ -90,11 +106,26 @@ export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClien
   });
 }
 
-export function openReleaseStore(config: StoreConfig): DynamoDbReleaseStore {
-  return new DynamoDbReleaseStore({
-    client: createDocumentClient(config),
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.endpoint,
-  });
+const unknownDriver = `is not a store driver: one of ${STORE_DRIVERS.join(", ")}`;
+
+function isStoreDriver(value: string): value is StoreDriver {
+  return (STORE_DRIVERS as readonly string[]).includes(value);
+}
+
+/** The ReleaseStore for a configuration; another backend is one more case here (and its contract suite run). */
+export function openReleaseStore(config: StoreConfig): ReleaseStore {
+  const driver: string = config.driver ?? "dynamodb";
+  switch (driver) {
+    case "dynamodb":
+      return new DynamoDbReleaseStore({
+        client: createDocumentClient(config),
+        tableName: config.tableName,
+        region: config.region,
+        endpoint: config.endpoint,
+      });
+    case "memory":
+      return new MemoryReleaseStore();
+    default:
+      throw new StoreConfigError(`store driver ${JSON.stringify(driver)} ${unknownDriver}`);
+  }
 }

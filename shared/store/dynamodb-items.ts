@@ -7,12 +7,11 @@ import type {
   ReleaseStatus,
   ReleaseSummary,
 } from "../release/model.ts";
+import type { Item } from "./dynamodb-table.ts";
 import { ManifestCorruptError } from "./errors.ts";
 import { type ManifestRecord, revisionSortKey, unpackBody } from "./manifest-chunks.ts";
 import { assembleMetadata, assembleRelease, type MutableFields, type RevisionParts } from "./revision-content.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX } from "./table-schema.ts";
-
-export type Item = Record<string, unknown>;
 
 export const LATEST_SORT_KEY = "LATEST";
 

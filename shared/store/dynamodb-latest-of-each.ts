@@ -6,13 +6,13 @@
  */
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import { hasInlineBody, type Item, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
-import type { TableClient } from "./dynamodb-table.ts";
+import { hasInlineBody, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
+import type { Item, Table } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
 import { blobSortKey, type ManifestRecord } from "./manifest-chunks.ts";
 import type { LatestRead } from "./release-store.ts";
 
-export async function readLatestOfEach(table: TableClient, keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
+export async function readLatestOfEach(table: Table, keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
   const valid = keys.map((key) => validateReleaseKey(key));
   const partitions = [...new Set(valid.map(releasePartitionKey))];
   const latest = new Map<string, Item>();

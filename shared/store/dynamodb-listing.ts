@@ -13,7 +13,7 @@ import {
   releasePartitionKey,
   summaryFromItem,
 } from "./dynamodb-items.ts";
-import type { TableClient } from "./dynamodb-table.ts";
+import type { Table } from "./dynamodb-table.ts";
 import { cursorPosition, decodeCursor, encodeCursor, listingScope, resolveLimit, wantedStatuses } from "./paging.ts";
 import type { ListFilter, Page, PageRequest, RevisionFilter } from "./release-store.ts";
 import { summaryOf } from "./revision-content.ts";
@@ -82,7 +82,7 @@ export function deployedQuery(): IndexQuery {
 }
 
 export async function listFromIndex(
-  table: TableClient,
+  table: Table,
   kind: string,
   page: PageRequest,
   { index, query, scope }: IndexQuery,
@@ -97,7 +97,7 @@ export async function listFromIndex(
   });
   const { items, more, lastKey } = await table.collect(
     {
-      TableName: table.tableName,
+      TableName: table.name,
       IndexName: index.name,
       ProjectionExpression: SUMMARY_ATTRIBUTES.map((a) => `#p_${a}`).join(", "),
       ...query,
@@ -124,7 +124,7 @@ const MAX_RELEASE_PAGES = 1000;
  * first. The cursor is the listing position of the last release whose revisions are all in.
  */
 export async function listRevisionsFromTable(
-  table: TableClient,
+  table: Table,
   filter: RevisionFilter,
   page: PageRequest,
   scope: string,
@@ -142,7 +142,7 @@ export async function listRevisionsFromTable(
     for (const [i, release] of batch.items.entries()) {
       await table.queryAll(
         {
-          TableName: table.tableName,
+          TableName: table.name,
           KeyConditionExpression: "PK = :pk AND begins_with(SK, :rev)",
           FilterExpression: `#status IN (${statuses.map((_, j) => `:s${j}`).join(", ")})`,
           ExpressionAttributeNames: { "#status": "status" },

@@ -5,11 +5,11 @@
  * Metadata reads (history, list, latest metadata) never touch manifest chunks.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type Clock, systemClock } from "../ports.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
 import {
-  type Item,
   LATEST_SORT_KEY,
   latestItemFrom,
   metadataFromItem,
@@ -21,7 +21,7 @@ import {
 } from "./dynamodb-items.ts";
 import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
 import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
-import { TableClient } from "./dynamodb-table.ts";
+import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import { blobPrefix, blobSortKey, type ManifestRecord, packBody, revisionSortKey } from "./manifest-chunks.ts";
 import { cursorRevision, decodeCursor, encodeCursor, resolveLimit, revisionScope } from "./paging.ts";
@@ -47,35 +47,36 @@ const MAX_WRITE_ATTEMPTS = 5;
 
 export interface DynamoDbStoreOptions extends StoreLocation {
   client: DynamoDBDocumentClient;
-  now?: () => Date;
+  /** Stamps stored revisions (default: the system clock). */
+  clock?: Clock;
 }
 
 export class DynamoDbReleaseStore implements ReleaseStore {
   readonly #name: string;
-  readonly #table: TableClient;
-  readonly #now: () => Date;
+  readonly #table: Table;
+  readonly #clock: Clock;
 
   constructor(options: DynamoDbStoreOptions) {
     this.#name = options.tableName;
-    this.#table = new TableClient(options.client, {
+    this.#table = new Table(options.client, {
       tableName: options.tableName,
       region: options.region,
       endpoint: options.endpoint,
     });
-    this.#now = options.now ?? (() => new Date());
+    this.#clock = options.clock ?? systemClock;
   }
 
   async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
-    const item = await this.#table.getItem(releasePartitionKey(k), revisionSortKey(rev));
+    const item = await this.#table.get(releasePartitionKey(k), revisionSortKey(rev));
     if (!item) throw new ReleaseNotFoundError(k, rev);
     return this.#withBody(k, item);
   }
 
   async getLatest(key: ReleaseKey): Promise<Release> {
     const k = validateReleaseKey(key);
-    const item = await this.#table.getItem(releasePartitionKey(k), LATEST_SORT_KEY);
+    const item = await this.#table.get(releasePartitionKey(k), LATEST_SORT_KEY);
     if (!item) throw new ReleaseNotFoundError(k);
     return this.#withBody(k, item);
   }
@@ -115,18 +116,18 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const parts = splitRelease(release);
     checkMetadataSize(parts);
     const pk = releasePartitionKey(key);
-    const existing = await this.#table.getItem(pk, revisionSortKey(release.version));
+    const existing = await this.#table.get(pk, revisionSortKey(release.version));
     if (existing) return this.#reconcile(key, existing, parts.contentHash, parts.mutable);
 
     const { record, chunks } = packBody(parts.body, parts.contentHash);
-    const item = revisionItem(key, parts, record, this.#now().toISOString());
+    const item = revisionItem(key, parts, record, this.#clock.now().toISOString());
     await this.#writeChunks(pk, release.version, record, chunks);
     try {
       await this.#createRevision(key, item, chunks[0]);
       return "created";
     } catch (error) {
       if (!(error instanceof RevisionExistsSignal)) throw error;
-      const winner = await this.#table.getItem(pk, revisionSortKey(release.version));
+      const winner = await this.#table.get(pk, revisionSortKey(release.version));
       if ((winner?.manifest as ManifestRecord | undefined)?.blobId !== record.blobId) {
         await this.#deleteChunks(pk, blobPrefix(release.version, record.blobId));
       }
@@ -210,7 +211,7 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       },
     };
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const latest = await this.#table.getItem(pk, LATEST_SORT_KEY, "revision");
+      const latest = await this.#table.get(pk, LATEST_SORT_KEY, "revision");
       const actions: object[] = [revisionUpdate];
       if (latest && Number(latest.revision) === revision) {
         const onLatest = mutableUpdate(change, replace, true);
@@ -261,7 +262,8 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     const requests = chunks.map((data, index) => ({
       PutRequest: { Item: { PK: pk, SK: blobSortKey(revision, record.blobId, index), data } },
     }));
-    await this.#table.batchWrite(requests);
+    // 20 chunks of <= 350 KB keep a call well under its 16 MB cap.
+    await this.#table.batchWrite(requests, 20);
   }
 
   async #deleteChunks(pk: string, prefix: string): Promise<void> {

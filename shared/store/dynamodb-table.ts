@@ -1,121 +1,86 @@
 /**
- * The few DynamoDB calls the store makes, each bounded and with SDK errors turned
- * into the store's domain errors (endpoint and table named).
+ * One DynamoDB table as a store uses it (the releases table, the snapshots table and its audit runs): the one
+ * choke point for every command, so AWS errors become the store's domain errors once (endpoint and table named);
+ * a failed condition is an answer (`conditional`, `transact`), never translated; batches are split to DynamoDB's
+ * limits with their unprocessed items retried (bounded, shared/retry.ts); queries follow pages, boundedly; and, when
+ * asked, the write units DynamoDB reports are counted (the bench's figures).
  */
 import {
   BatchGetCommand,
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
+  UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { retryLeftovers } from "../retry.ts";
 import { type StoreLocation, translateAwsError } from "./dynamodb-errors.ts";
-import type { Item } from "./dynamodb-items.ts";
 import { StoreUnavailableError } from "./errors.ts";
 
-/** Bounds every internal loop: filtered listing pages, retries of unprocessed batch items. */
-const MAX_QUERY_ROUNDS = 25;
-const MAX_BATCH_RETRIES = 8;
+export type Item = Record<string, unknown>;
 
-export class TableClient {
-  readonly tableName: string;
+/** Bounds every internal loop: filtered listing pages, calls per batch (the first included). */
+const MAX_QUERY_ROUNDS = 25;
+const BATCH_RETRY = { maxAttempts: 8, baseMs: 100, capMs: 5_000 };
+/** DynamoDB's own limits per call. */
+const BATCH_GET_KEYS = 100;
+const BATCH_WRITE_ITEMS = 25;
+
+/**
+ * What a table wrote, for the bench's per-release figures: items put or updated (counted by the store), and the
+ * write capacity units DynamoDB reported (ReturnConsumedCapacity TOTAL: indexes included, 1 unit per KB of the
+ * whole item for an UpdateItem, doubled in transactions).
+ */
+export interface WriteStats {
+  items: number;
+  writeUnits: number;
+}
+
+export interface TableOptions {
+  /** Ask DynamoDB for the write units of every write and add them to `stats` (off: the requests stay as they are). */
+  countWriteUnits?: boolean;
+}
+
+const CONDITION_FAILED = new Set(["ConditionalCheckFailedException", "TransactionCanceledException"]);
+
+export class Table {
+  readonly name: string;
+  readonly stats: WriteStats = { items: 0, writeUnits: 0 };
   readonly #db: DynamoDBDocumentClient;
   readonly #location: StoreLocation;
+  readonly #countWriteUnits: boolean;
 
-  constructor(db: DynamoDBDocumentClient, location: StoreLocation) {
+  constructor(db: DynamoDBDocumentClient, location: StoreLocation, options: TableOptions = {}) {
     this.#db = db;
     this.#location = location;
-    this.tableName = location.tableName;
+    this.name = location.tableName;
+    this.#countWriteUnits = options.countWriteUnits ?? false;
   }
 
-  async batchDelete(keys: Item[]): Promise<void> {
-    await this.batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
-  }
-
-  async batchWrite(requests: object[]): Promise<void> {
-    // 25 items per call is DynamoDB's limit; 20 chunks keep a call under its 16 MB cap with room to spare.
-    await batchWriteAll((command) => this.send(command), this.tableName, requests, { perCall: 20 });
-  }
-
-  /**
-   * Reads up to limit+1 items (to know whether another page exists), across DynamoDB's 1 MB pages, boundedly.
-   * A filtered query reads ahead in big pages: callers' cursors are positions, not LastEvaluatedKeys.
-   */
-  async collect(input: QueryCommandInput, limit: number): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
-    const items: Item[] = [];
-    let startKey = input.ExclusiveStartKey;
-    for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
-      const result = await this.send(
-        new QueryCommand({
-          ...input,
-          ExclusiveStartKey: startKey,
-          Limit: input.FilterExpression ? 1000 : limit + 1 - items.length,
-        }),
-      );
-      items.push(...((result.Items ?? []) as Item[]));
-      startKey = result.LastEvaluatedKey;
-      if (items.length > limit) return { items: items.slice(0, limit), more: true };
-      if (!startKey) return { items, more: false };
-    }
-    // Filtered listings can need many pages; hand back what we have with a cursor to continue.
-    return { items, more: true, lastKey: startKey };
-  }
-
-  async queryAll(input: QueryCommandInput, each: (item: Item) => void): Promise<void> {
-    let startKey: Record<string, unknown> | undefined;
-    // A 5 MB manifest is ~16 chunks, ~6 pages; 10,000 pages is far beyond any real release.
-    for (let round = 0; round < 10_000; round++) {
-      const result = await this.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
-      for (const item of result.Items ?? []) each(item as Item);
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) return;
-    }
-  }
-
-  async allKeys(input: QueryCommandInput): Promise<Item[]> {
-    const keys: Item[] = [];
-    await this.queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
-    return keys;
-  }
-
-  /**
-   * BatchGetItem (consistent) of any number of keys, 100 per call, unprocessed keys retried (bounded);
-   * the items found, in no particular order.
-   */
-  async batchGet(keys: Item[]): Promise<Item[]> {
-    const found: Item[] = [];
-    for (let start = 0; start < keys.length; start += 100) {
-      let pending: Item[] = keys.slice(start, start + 100);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt === MAX_BATCH_RETRIES) {
-          throw new StoreUnavailableError(
-            `DynamoDB table "${this.tableName}" left keys unprocessed after ${MAX_BATCH_RETRIES} attempts (throttled)`,
-            "StoreThrottled",
-          );
-        }
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-        const result = await this.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        found.push(...((result.Responses?.[this.tableName] as Item[] | undefined) ?? []));
-        pending = (result.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-      }
-    }
-    return found;
-  }
-
-  async getItem(pk: string, sk: string, projection?: string): Promise<Item | undefined> {
+  async get(pk: string, sk: string, projection?: string): Promise<Item | undefined> {
     const result = await this.send(
       new GetCommand({
-        TableName: this.tableName,
+        TableName: this.name,
         Key: { PK: pk, SK: sk },
         ConsistentRead: true,
         ProjectionExpression: projection,
       }),
     );
     return result.Item as Item | undefined;
+  }
+
+  /** A conditional write (Put, Update, Delete or a transaction): true when written, false when a condition failed. */
+  async conditional(command: object): Promise<boolean> {
+    try {
+      await this.send(command);
+      return true;
+    } catch (error) {
+      if (CONDITION_FAILED.has((error as { name?: string }).name ?? "")) return false;
+      throw error;
+    }
   }
 
   /** Runs a transaction; returns undefined on success, or the positional cancellation reason codes. */
@@ -130,43 +95,127 @@ export class TableClient {
     }
   }
 
+  /**
+   * Up to `limit` items of a Query (that `keep` accepts, when given), across DynamoDB's 1 MB pages, boundedly;
+   * `more` when another exists (limit+1 are read to know). A filtered query reads ahead in big pages: callers'
+   * cursors are positions, not LastEvaluatedKeys. Past the bound, what was found with `lastKey` to continue from.
+   */
+  async collect(
+    input: QueryCommandInput,
+    limit: number,
+    keep?: (item: Item) => boolean,
+  ): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
+    const items: Item[] = [];
+    let startKey = input.ExclusiveStartKey;
+    for (let round = 0; round < MAX_QUERY_ROUNDS; round++) {
+      const result = await this.send(
+        new QueryCommand({
+          ...input,
+          ExclusiveStartKey: startKey,
+          Limit: input.FilterExpression || keep ? 1000 : limit + 1 - items.length,
+        }),
+      );
+      const page = (result.Items ?? []) as Item[];
+      items.push(...(keep ? page.filter(keep) : page));
+      startKey = result.LastEvaluatedKey;
+      if (items.length > limit) return { items: items.slice(0, limit), more: true };
+      if (!startKey) return { items, more: false };
+    }
+    // Filtered listings can need many pages; hand back what we have with a key to continue from.
+    return { items, more: true, lastKey: startKey };
+  }
+
+  /** Every item of a Query, page after page (bounded: `maxPages`). */
+  async queryAll(input: QueryCommandInput, each: (item: Item) => void, maxPages = 10_000): Promise<void> {
+    let startKey: Record<string, unknown> | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const result = await this.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+      for (const item of result.Items ?? []) each(item as Item);
+      startKey = result.LastEvaluatedKey;
+      if (!startKey) return;
+    }
+  }
+
+  async allKeys(input: QueryCommandInput): Promise<Item[]> {
+    const keys: Item[] = [];
+    await this.queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
+    return keys;
+  }
+
+  /** BatchGetItem (consistent) of any number of keys; the items found, in no particular order. */
+  async batchGet(keys: Item[]): Promise<Item[]> {
+    const found: Item[] = [];
+    for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
+      const left = await retryLeftovers(
+        keys.slice(start, start + BATCH_GET_KEYS),
+        async (pending) => {
+          const result = await this.send(
+            new BatchGetCommand({ RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } } }),
+          );
+          found.push(...((result.Responses?.[this.name] as Item[] | undefined) ?? []));
+          return (result.UnprocessedKeys?.[this.name]?.Keys as Item[] | undefined) ?? [];
+        },
+        BATCH_RETRY,
+      );
+      if (left.length > 0) throw this.#throttled("keys");
+    }
+    return found;
+  }
+
+  /**
+   * BatchWriteItem of any number of Put/Delete requests, `perCall` per call (DynamoDB allows 25; big items want
+   * fewer, under its 16 MB per call); the items written are added to `stats.items`.
+   */
+  async batchWrite(requests: object[], perCall = BATCH_WRITE_ITEMS): Promise<void> {
+    for (let start = 0; start < requests.length; start += perCall) {
+      const left = await retryLeftovers(
+        requests.slice(start, start + perCall),
+        async (pending) => {
+          const result = await this.send(new BatchWriteCommand({ RequestItems: { [this.name]: pending as never } }));
+          const unprocessed = (result.UnprocessedItems?.[this.name] as object[] | undefined) ?? [];
+          this.stats.items += pending.length - unprocessed.length;
+          return unprocessed;
+        },
+        BATCH_RETRY,
+      );
+      if (left.length > 0) throw this.#throttled("items");
+    }
+  }
+
+  async batchDelete(keys: Item[]): Promise<void> {
+    await this.batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: each command has its own output type
   async send(command: object): Promise<any> {
+    const isWrite =
+      this.#countWriteUnits &&
+      (command instanceof PutCommand ||
+        command instanceof UpdateCommand ||
+        command instanceof TransactWriteCommand ||
+        command instanceof BatchWriteCommand);
+    const input = (command as { input?: Record<string, unknown> }).input;
+    if (isWrite && input) input.ReturnConsumedCapacity = "TOTAL";
     try {
-      return await this.#db.send(command as never);
+      const result = await this.#db.send(command as never);
+      if (isWrite) {
+        const consumed = (result as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? [];
+        for (const used of [consumed].flat() as { CapacityUnits?: number }[]) {
+          this.stats.writeUnits += used?.CapacityUnits ?? 0;
+        }
+      }
+      return result;
     } catch (error) {
+      // A failed condition is the caller's answer, not an outage.
+      if (CONDITION_FAILED.has((error as { name?: string }).name ?? "")) throw error;
       throw translateAwsError(error, this.#location);
     }
   }
-}
 
-/**
- * BatchWriteItem of any number of requests to one table: `perCall` per call (DynamoDB allows 25), unprocessed
- * items retried with backoff, a bounded number of times, then a StoreUnavailableError (throttled). `send` is the
- * caller's choke point (its error translation and write accounting); `written` is told how many each call wrote.
- */
-export async function batchWriteAll(
-  // biome-ignore lint/suspicious/noExplicitAny: the choke points return each command's own output type
-  send: (command: BatchWriteCommand) => Promise<any>,
-  tableName: string,
-  requests: object[],
-  options: { perCall?: number; written?: (count: number) => void } = {},
-): Promise<void> {
-  const perCall = options.perCall ?? 25;
-  for (let start = 0; start < requests.length; start += perCall) {
-    let pending: object[] = requests.slice(start, start + perCall);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt === MAX_BATCH_RETRIES) {
-        throw new StoreUnavailableError(
-          `DynamoDB table "${tableName}" left items unprocessed after ${MAX_BATCH_RETRIES} attempts (throttled)`,
-          "StoreThrottled",
-        );
-      }
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-      const left = (result.UnprocessedItems?.[tableName] as object[] | undefined) ?? [];
-      options.written?.(pending.length - left.length);
-      pending = left;
-    }
+  #throttled(what: string): StoreUnavailableError {
+    return new StoreUnavailableError(
+      `DynamoDB table "${this.name}" left ${what} unprocessed after ${BATCH_RETRY.maxAttempts} attempts (throttled)`,
+      "StoreThrottled",
+    );
   }
 }

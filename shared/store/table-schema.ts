@@ -12,7 +12,9 @@
  *   GSI2: GSI2PK = RELEASES, GSI2SK = <cluster>#<namespace>#<name>, on every LATEST item (helm list)
  *   TTL: expiresAt (epoch seconds), for status-history snapshots (SNAP# items)
  */
-import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+import type { CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { StoreLocation } from "./dynamodb-errors.ts";
+import { type EnsureTableResult, ensureTable, type TableDefinition, tableInput } from "./table-definition.ts";
 
 export const PARTITION_KEY = "PK";
 export const SORT_KEY = "SK";
@@ -35,26 +37,18 @@ export const SUMMARY_ATTRIBUTES = [
 
 export const DEFAULT_TABLE_NAME = "helm-releases";
 
+export const RELEASES_TABLE: TableDefinition = {
+  holds: "releases",
+  template: "infra/releases-table.yml",
+  indexes: [DEPLOYED_INDEX, RELEASES_INDEX].map((index) => ({ ...index, attributes: SUMMARY_ATTRIBUTES })),
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
 export function createTableInput(tableName: string): CreateTableCommandInput {
-  const index = (spec: typeof DEPLOYED_INDEX | typeof RELEASES_INDEX) => ({
-    IndexName: spec.name,
-    KeySchema: [
-      { AttributeName: spec.partitionKey, KeyType: "HASH" as const },
-      { AttributeName: spec.sortKey, KeyType: "RANGE" as const },
-    ],
-    Projection: { ProjectionType: "INCLUDE" as const, NonKeyAttributes: [...SUMMARY_ATTRIBUTES] },
-  });
-  return {
-    TableName: tableName,
-    BillingMode: "PAY_PER_REQUEST",
-    AttributeDefinitions: [PARTITION_KEY, SORT_KEY, "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"].map((name) => ({
-      AttributeName: name,
-      AttributeType: "S" as const,
-    })),
-    KeySchema: [
-      { AttributeName: PARTITION_KEY, KeyType: "HASH" },
-      { AttributeName: SORT_KEY, KeyType: "RANGE" },
-    ],
-    GlobalSecondaryIndexes: [index(DEPLOYED_INDEX), index(RELEASES_INDEX)],
-  };
+  return tableInput(tableName, RELEASES_TABLE);
+}
+
+/** `init`: create the releases table and enable TTL, idempotently. */
+export function ensureReleasesTable(client: DynamoDBClient, location: StoreLocation): Promise<EnsureTableResult> {
+  return ensureTable(client, location, RELEASES_TABLE);
 }

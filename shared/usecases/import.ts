@@ -11,7 +11,7 @@
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import { parseManifest } from "../kube/manifest.ts";
-import type { Logger } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
 import {
   decodeHelmStorageObject,
   describeObject,
@@ -68,8 +68,6 @@ export interface ImportInput {
   deadline?: number;
   /** Objects written at once (default 16). */
   concurrency?: number;
-  /** Wall clock for the deadline (default Date.now). */
-  now?: () => number;
 }
 
 export const DEFAULT_IMPORT_CONCURRENCY = 16;
@@ -79,13 +77,13 @@ const MAX_IMPORT_CONCURRENCY = 64;
 const PER_OBJECT_KINDS = new Set(["validation", "conflict", "too-large", "corrupt"]);
 
 export async function importReleases(
-  deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger },
+  deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger; clock?: Clock },
   input: ImportInput,
 ): Promise<ImportSummary> {
   const cluster = validateClusterName(input.cluster);
   requireKnownCluster(deps.clusters, cluster);
   const objects = importObjectsOf(input.document);
-  const now = input.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const concurrency = Math.min(
     MAX_IMPORT_CONCURRENCY,
     Math.max(1, Math.floor(input.concurrency ?? DEFAULT_IMPORT_CONCURRENCY)),
@@ -107,7 +105,7 @@ export async function importReleases(
   const worker = async () => {
     for (;;) {
       if (outage !== undefined) return;
-      if (input.deadline !== undefined && now() >= input.deadline) return;
+      if (input.deadline !== undefined && clock.now().getTime() >= input.deadline) return;
       const next = lanes.take();
       if (next === undefined) return;
       try {

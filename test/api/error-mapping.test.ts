@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { AccessDeniedException } from "@aws-sdk/client-eks";
 import { reportError } from "../../bin/lib/run.ts";
-import { toHttpError } from "../../functions/api/middleware/error-mapping.ts";
+import { toHttpError } from "../../functions/_shared/http/error-mapping.ts";
 import { ClusterAccessDeniedError } from "../../shared/clusters/errors.ts";
 import { CallerForbiddenError } from "../../shared/errors.ts";
 import { translateAwsError } from "../../shared/store/dynamodb-errors.ts";

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
@@ -270,6 +270,12 @@ describe("content negotiation", () => {
     ["", { accept: "*/*" }, 200, /^application\/json/],
     ["?output=json", { accept: "application/yaml" }, 200, /^application\/json/],
     ["", { accept: "image/png" }, 406, /^application\/json/],
+    // A YAML alias counts when named; a wildcard picks only what the answer's Content-Type is.
+    ["", { accept: "text/x-yaml" }, 200, /^application\/yaml/],
+    ["", { accept: "text/*" }, 200, /^text\/plain/],
+    // The more specific range wins at equal q; an explicit q=0 refuses a type even under */*.
+    ["", { accept: "*/*, application/yaml" }, 200, /^application\/yaml/],
+    ["", { accept: "application/json;q=0, */*" }, 200, /^application\/yaml/],
   ];
   for (const [query, headers, status, type] of cases) {
     test(`list ${query || "(no ?output)"} Accept: ${headers.accept ?? "-"} -> ${status} ${type.source}`, async () => {

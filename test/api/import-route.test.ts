@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";

@@ -8,15 +8,15 @@ import { spawnSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import { DEMO_CLUSTERS, demoReleases } from "../../local/demo/releases.ts";
 import { seedDemo } from "../../local/demo/seed.ts";
 import { type DynamoDbLocal, freeLoopbackPort, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;

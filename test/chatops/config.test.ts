@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { chatopsSettingsFromEnv } from "../../functions/chatops/config.ts";
 import { secretReader, secretSourceFromEnv } from "../../functions/chatops/secrets.ts";
 import { createSlackIngress } from "../../functions/chatops/slack.ts";
 import { EMPTY_ACCESS } from "../../shared/chatops/access.ts";
 import { slackCommandBody, slackHeaders } from "../../shared/chatops/sign-request.ts";
-import { httpApiEvent, RecordingLogger } from "../api/support.ts";
+import { httpApiEvent, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
 test("every chatops setting problem is reported at once, named by its variable", () => {
   assert.throws(
@@ -25,7 +24,7 @@ test("every chatops setting problem is reported at once, named by its variable",
         /SLACK_RESPONSE_URL_ALLOW_HOSTS/,
         /both SLACK_SIGNING_SECRET and SLACK_SIGNING_SECRET_PARAMETER are set/,
         /CHATOPS_API_URL/,
-        /CHATOPS_TEAMS_BUDGET_MS="9000" must be 500\.\.4800/,
+        /CHATOPS_TEAMS_BUDGET_MS=9000 is out of range \(expected 500\.\.4800/,
       ])
         assert.match(error.message, part);
       assert.doesNotMatch(error.message, /"s"/, "a secret value never appears in an error");
@@ -59,7 +58,7 @@ test("no signing secret configured: every request is refused; an unreadable secr
     allowHosts: [],
     queue: { send: async () => {} },
     clusterNames: () => [],
-    logger: loggerPort(logger),
+    telemetry: { logger, metrics: new RecordingMetrics() },
   };
   const none = createSlackIngress({ ...base, signingSecret: async () => "" });
   assert.equal((await none(event())).statusCode, 401);

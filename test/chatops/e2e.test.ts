@@ -26,7 +26,7 @@ import {
   teamsActivityBody,
   teamsHeaders,
 } from "../../shared/chatops/sign-request.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { RecordingLogger } from "../api/support.ts";
 import { BIG_OMITTED, bigRelease } from "./big-release.ts";
 
@@ -73,11 +73,17 @@ before(async () => {
   const big = bigRelease();
   await deps.store.putRevision("demo-eu", big);
   sim.cluster("demo-eu").materialize(big.manifest, { namespace: "shop", omit: BIG_OMITTED });
-  chat = await startLocalChatops({ env, store: deps.store, clusters: deps.clusters, logger: loggerPort(logger) });
+  chat = await startLocalChatops({
+    env,
+    store: deps.store,
+    clusters: deps.clusters,
+    logger: loggerPort(logger),
+    telemetry: deps,
+  });
   // The receiver is the only allowed response_url host here (SLACK_RESPONSE_URL_ALLOW_HOSTS unset).
   server = await startLocalServer({
     port: 0,
-    handler: (event) => chat.handle(event) ?? Promise.resolve({ statusCode: 404, body: "" }),
+    handler: (event, context) => chat.handle(event, context) ?? Promise.resolve({ statusCode: 404, body: "" }),
   });
 });
 

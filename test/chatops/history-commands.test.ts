@@ -16,7 +16,7 @@ import { recordObservation } from "../../shared/history/record.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { lambdaContext, RecordingLogger } from "../api/support.ts";
+import { lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { NOW, observe, run } from "../history/fixtures.ts";
 
 let receiver: ResponseUrlReceiver;
@@ -54,12 +54,14 @@ function worker() {
     },
     invalidate() {},
   };
+  const logger = new RecordingLogger();
   return createChatWorker({
     store: new MemoryReleaseStore(),
     clusters,
     kube: createKubeReader({ connector: clusters }),
     clock: { now: () => NOW },
-    logger: loggerPort(new RecordingLogger()),
+    logger: loggerPort(logger),
+    telemetry: { logger, metrics: new RecordingMetrics() },
     snapshots,
     access,
     allowHosts: [{ host: "127.0.0.1", port: Number(new URL(receiver.url).port) }],

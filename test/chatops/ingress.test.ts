@@ -20,7 +20,7 @@ import {
 } from "../../shared/chatops/sign-request.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
-import { httpApiEvent, RecordingLogger } from "../api/support.ts";
+import { httpApiEvent, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
 const SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
 const TEAMS_TOKEN = Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
@@ -44,7 +44,7 @@ function setup(over: Partial<SlackIngressDeps> = {}) {
     signingSecret: async () => SECRET,
     queue: { send: async (job) => void jobs.push(job) },
     clusterNames: () => ["prod-eu", "prod-us"],
-    logger: loggerPort(logger),
+    telemetry: { logger, metrics: new RecordingMetrics() },
     ...over,
   });
   return { handler, jobs, logger };
@@ -132,7 +132,10 @@ test("wrong, stale, future, missing and replayed signatures: 401 with no detail,
   for (const refused of [tampered, wrong, stale, future, noSignature, noTimestamp]) {
     const result = await handler(refused);
     assert.equal(result.statusCode, 401);
-    bodies.add(result.body ?? "");
+    // The request id (to quote to an operator, like every error of the HTTP stack) is the only difference.
+    const { error } = JSON.parse(result.body ?? "null");
+    assert.equal(error.requestId, refused.requestContext.requestId);
+    bodies.add(JSON.stringify({ error: { ...error, requestId: undefined } }));
   }
   assert.equal(bodies.size, 1, "every failure answers the same body");
   assert.deepEqual(
@@ -255,6 +258,7 @@ test("Teams HMAC: good answers a message, bad and missing are 401, a replayed ac
     kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date() },
     logger: loggerPort(logger),
+    telemetry: { logger, metrics: new RecordingMetrics() },
   });
   const body = teamsActivityBody({ text: "help", tenant: "tenant-1" });
   const event = (headers: Record<string, string>) => httpApiEvent("POST", "/chatops/teams", { headers, body });

@@ -436,11 +436,11 @@ test("the Slack webhook bundle holds no Kubernetes client (it must ack within 3 
   const zip = join(dirname(zipPath), "chatopsWebhook.zip");
   // No source maps ship (serverless.yml custom.esbuild), but keepNames keeps every class and function name,
   // so the code itself shows what was bundled.
-  const code = spawnSync("unzip", ["-p", zip, "functions/chatops/slack-handler.mjs"], {
+  const code = spawnSync("unzip", ["-p", zip, "functions/chatops/slack.mjs"], {
     encoding: "utf8",
     maxBuffer: 1 << 28,
   }).stdout;
-  assert.ok(code.length > 0, "slack-handler.mjs is in the zip");
+  assert.ok(code.length > 0, "slack.mjs is in the zip");
   // No simulator, no Kubernetes client, no cluster session code, no bundled SDK: a small bundle that starts fast.
   const offenders = [
     "startSimulatedEks",
@@ -452,11 +452,11 @@ test("the Slack webhook bundle holds no Kubernetes client (it must ack within 3 
     "DynamoDBClient",
   ].filter((name) => new RegExp(`(this|[\\w$]+),"${name}"\\)|class ${name}\\b|function ${name}\\(`).test(code));
   assert.deepEqual(offenders, []);
-  const size = spawnSync("unzip", ["-Z", "-l", zip, "functions/chatops/slack-handler.mjs"], {
+  const size = spawnSync("unzip", ["-Z", "-l", zip, "functions/chatops/slack.mjs"], {
     encoding: "utf8",
   }).stdout;
   const bytes = Number(size.trim().split(/\s+/)[3]);
-  assert.ok(bytes > 0 && bytes < 1_500_000, `slack-handler.mjs is ${bytes} bytes`);
+  assert.ok(bytes > 0 && bytes < 1_500_000, `slack.mjs is ${bytes} bytes`);
 });
 
 test("the audit pipeline: a schedule for the planner, the worker on AuditQueue with partial batch failures, a DLQ", () => {

@@ -17,12 +17,12 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { runCommand } from "../../bin/lib/run.ts";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { renderStructured } from "../../shared/render/index.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 

@@ -5,9 +5,9 @@ import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynam
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { DynamoDbSnapshotStore } from "../../shared/history/dynamodb-snapshot-store.ts";
-import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
 import { parseSnapshotId } from "../../shared/history/model.ts";
 import { recordObservation } from "../../shared/history/record.ts";
+import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { observe, run, uniqueRelease } from "./fixtures.ts";

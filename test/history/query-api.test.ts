@@ -1,8 +1,8 @@
 /** The history routes with real API Gateway v2 events (stores in memory; the DynamoDB side has its contract run). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
 import { recordObservation } from "../../shared/history/record.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";

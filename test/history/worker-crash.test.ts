@@ -14,11 +14,11 @@ import { DEMO_CLUSTERS } from "../../local/demo/releases.ts";
 import { seedDemo } from "../../local/demo/seed.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { ensureSnapshotsTable } from "../../shared/history/init-table.ts";
+import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { createLocalPoller } from "../../shared/queue/local-poller.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { drainBodies, freshQueue, type LocalSqs, queueDepth, startTestSqs } from "../support/fauxqs.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;

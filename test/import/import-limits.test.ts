@@ -143,25 +143,31 @@ test("writes run in parallel (bounded), one release's revisions in document orde
 test("past the deadline no object is started: a partial summary with a hint; re-running continues idempotently", async () => {
   const { store } = slowStore(10);
   const items = Array.from({ length: 40 }, (_, i) => encodeHelmSecret(makeRelease({ name: `r${i}` })));
-  let clock = 0;
-  const now = () => clock;
+  let ms = 0;
   // Each start advances the fake clock; the deadline falls after 10 starts.
+  const ticking = { now: () => new Date(ms++) };
   const document = list(items);
   const first = await importReleases(
-    { store, clusters: "any" },
-    { cluster: "c", document, concurrency: 2, deadline: 10, now: () => clock++ },
+    { store, clusters: "any", clock: ticking },
+    { cluster: "c", document, concurrency: 2, deadline: 10 },
   );
   assert.equal(first.complete, false);
   assert.equal(first.imported + first.notStarted, 40);
   assert.ok(first.imported > 0 && first.notStarted > 0, JSON.stringify({ ...first, results: undefined }));
   assert.match(first.hint ?? "", /not started; re-run the same import to continue/);
-  const second = await importReleases({ store, clusters: "any" }, { cluster: "c", document, now });
+  const second = await importReleases(
+    { store, clusters: "any", clock: { now: () => new Date(ms) } },
+    { cluster: "c", document },
+  );
   assert.equal(second.complete, true);
   assert.equal(second.notStarted, 0);
   assert.equal(second.hint, undefined);
   assert.equal(second.unchanged, first.imported);
   assert.equal(second.imported, first.notStarted);
   // A deadline already past: nothing is started, nothing fails.
-  const none = await importReleases({ store, clusters: "any" }, { cluster: "c", document, deadline: 0, now: () => 1 });
+  const none = await importReleases(
+    { store, clusters: "any", clock: { now: () => new Date(1) } },
+    { cluster: "c", document, deadline: 0 },
+  );
   assert.deepEqual([none.results.length, none.notStarted, none.complete], [0, 40, false]);
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { isShapedClientError, malformedCases, sendRaw } from "../../bench/malformed-requests.ts";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";

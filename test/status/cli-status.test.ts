@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createDynamoDbClient, openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { CLI, runCli, spawnNode } from "../support/cli.ts";
 import { kubectlPath } from "../support/kube-tools.ts";
 import { capture, demoRelease } from "./captures.ts";

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { embeddedDataDir, usesEmbeddedStore } from "../../bin/lib/store.ts";
-import { storeConfigFromEnv } from "../../shared/store/config.ts";
+import { openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
+import { DynamoDbReleaseStore } from "../../shared/store/dynamodb-store.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 
 test("store config: defaults, endpoint, explicit keys", () => {
   assert.deepEqual(storeConfigFromEnv({ AWS_REGION: "eu-west-1" }), {
@@ -58,4 +60,20 @@ test("the CLI embeds DynamoDB Local only when nothing points at a real DynamoDB"
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test("store driver: STORE_DRIVER picks the implementation, like HELM_DRIVER; an unknown one is a clear error", () => {
+  const memory = storeConfigFromEnv({ STORE_DRIVER: "memory" });
+  assert.equal(memory.driver, "memory");
+  assert.ok(openReleaseStore(memory) instanceof MemoryReleaseStore, "memory needs no AWS settings");
+  assert.ok(openReleaseStore(storeConfigFromEnv({ AWS_REGION: "eu-west-1" })) instanceof DynamoDbReleaseStore);
+  assert.equal(storeConfigFromEnv({ AWS_REGION: "eu-west-1", STORE_DRIVER: "dynamodb" }).driver, "dynamodb");
+  assert.throws(() => storeConfigFromEnv({ AWS_REGION: "eu-west-1", STORE_DRIVER: "sql" }), {
+    name: "StoreConfigError",
+    message: 'STORE_DRIVER "sql" is not a store driver: one of dynamodb, memory',
+  });
+  assert.throws(() => openReleaseStore({ driver: "secret" as never, region: "eu-west-1", tableName: "t-1" }), {
+    name: "StoreConfigError",
+    message: 'store driver "secret" is not a store driver: one of dynamodb, memory',
+  });
 });

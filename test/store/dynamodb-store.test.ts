@@ -6,7 +6,8 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, openReleaseStore, type StoreConfig } from "../../shared/store/config.ts";
 import { DynamoDbReleaseStore } from "../../shared/store/dynamodb-store.ts";
-import { ensureReleasesTable } from "../../shared/store/init-table.ts";
+import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { storeContract } from "./contract.ts";
 import { highEntropyManifest, makeRelease, uniqueName } from "./fixtures.ts";
 import { latestOfEachContract } from "./latest-of-each-contract.ts";
@@ -26,7 +27,7 @@ function config(tableName: string): StoreConfig {
   return { region: "us-east-1", endpoint: engine.endpoint, tableName, credentials };
 }
 
-async function freshTable(): Promise<{ store: DynamoDbReleaseStore; cfg: StoreConfig }> {
+async function freshTable(): Promise<{ store: ReleaseStore; cfg: StoreConfig }> {
   tables += 1;
   const cfg = config(`releases-${process.pid}-${tables}`);
   const client = new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoint, credentials });
@@ -39,7 +40,7 @@ storeContract("dynamodb-local", async () => (await freshTable()).store);
 latestOfEachContract("dynamodb-local", async () => (await freshTable()).store);
 
 describe("dynamodb-local: storage details", () => {
-  let store: DynamoDbReleaseStore;
+  let store: ReleaseStore;
   let cfg: StoreConfig;
   const db = () => createDocumentClient(cfg);
   const pk = (name: string) => `REL#local#default#${name}`;

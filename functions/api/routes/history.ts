@@ -15,12 +15,12 @@ import {
   listSnapshots,
   showSnapshot,
 } from "../../../shared/usecases/snapshots.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { structured, text } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
-import { annotate, releaseKey } from "./releases.ts";
+import { releaseKey } from "./releases.ts";
 
 const SNAPSHOTS = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots";
 

@@ -1,12 +1,13 @@
 import { InvalidImportDocumentError, parseImportDocument } from "../../../shared/release/import-document.ts";
 import { importReleases } from "../../../shared/usecases/import.ts";
+import { requestBody } from "../../_shared/http/body.ts";
+import { InvalidBodyError } from "../../_shared/http/errors.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
+import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
-import { InvalidBodyError, RequestTooLargeError } from "../errors.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
-import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
-import { annotate } from "./releases.ts";
+import type { ApiDeps, ApiEvent } from "../types.ts";
 
 /**
  * POST /clusters/{cluster}/releases/import: what `import` reads (a Helm release
@@ -25,7 +26,8 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(event.queryStringParameters, []);
       annotate(context, { cluster });
       const document = parseBody(event, deps.settings.maxBodyBytes);
-      const deadline = importDeadline(context, deps.settings.deadlineMarginMs);
+      // No object is started after this: the margin, plus what a write already running may still need.
+      const deadline = deadlineFrom(context, deps.settings.deadlineMarginMs + IMPORT_WRITE_MARGIN_MS);
       const summary = await importReleases(
         { store: deps.store, clusters: deps.clusters, logger },
         { cluster, document, deadline },
@@ -37,14 +39,6 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
 
 /** Time a write already running may still need when the last object is started. */
 const IMPORT_WRITE_MARGIN_MS = 3_000;
-const DEFAULT_BUDGET_MS = 29_000;
-
-/** Epoch ms after which no object is started: the Lambda's remaining time minus the margins. */
-function importDeadline(context: ApiContext, marginMs: number): number {
-  const remaining =
-    typeof context.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return Date.now() + Math.max(0, remaining - marginMs - IMPORT_WRITE_MARGIN_MS);
-}
 
 function parseBody(event: ApiEvent, maxBytes: number): unknown {
   if (event.body === undefined || event.body === null || event.body === "") {
@@ -52,21 +46,7 @@ function parseBody(event: ApiEvent, maxBytes: number): unknown {
       "the request body is empty: send a Helm release Secret or ConfigMap (or a List of them) as JSON, e.g. `kubectl get secret -l owner=helm -o json`",
     );
   }
-  let raw: string | Buffer;
-  if (event.isBase64Encoded) {
-    if (!/^[A-Za-z0-9+/\r\n]*={0,2}\s*$/.test(event.body)) {
-      throw new InvalidBodyError("the request body is marked base64-encoded but is not valid base64");
-    }
-    raw = Buffer.from(event.body, "base64");
-  } else {
-    raw = event.body;
-  }
-  const bytes = typeof raw === "string" ? Buffer.byteLength(raw) : raw.length;
-  if (bytes > maxBytes) {
-    throw new RequestTooLargeError(
-      `the request body is ${bytes} bytes, over the ${maxBytes}-byte limit; import fewer objects per request`,
-    );
-  }
+  const raw = requestBody(event, maxBytes, "import fewer objects per request");
   const contentType = (event.headers?.["content-type"] ?? "application/json").split(";")[0].trim().toLowerCase();
   const isYaml = /yaml/.test(contentType);
   if (!isYaml && contentType !== "application/json" && !contentType.endsWith("+json") && contentType !== "text/plain") {

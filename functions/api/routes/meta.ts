@@ -1,7 +1,7 @@
+import { defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import openapi from "../openapi.json" with { type: "json" };
 import { onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
 
 /** Routes about the service itself: health, its contract, and the clusters it may reach. */

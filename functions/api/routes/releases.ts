@@ -7,6 +7,7 @@ import {
 import { helmList } from "../../../shared/usecases/helm-list.ts";
 import { releaseHistory } from "../../../shared/usecases/history.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { LIST_QUERY_PARAMS, listQueryFrom, nextListCursor } from "../list-query.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import {
@@ -19,7 +20,6 @@ import {
   revisionParam,
 } from "../params.ts";
 import { json, structured, text } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
 
 const PAGE_MAX = 1000;
@@ -103,8 +103,4 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
 export function releaseKey(event: ApiEvent) {
   const path = event.pathParameters;
   return { cluster: clusterParam(path), namespace: namespaceParam(path), name: releaseNameParam(path) };
-}
-
-export function annotate(context: ApiContext, values: NonNullable<ApiContext["annotations"]>): void {
-  context.annotations = { ...context.annotations, ...values };
 }

@@ -1,14 +1,14 @@
 import { renderStatusJson, renderStatusYaml } from "../../../shared/status/render-json.ts";
 import { renderStatusText } from "../../../shared/status/render-text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
+import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
 import type { ApiDeps } from "../types.ts";
-import { annotate, releaseKey } from "./releases.ts";
+import { releaseKey } from "./releases.ts";
 
 /**
  * GET .../releases/{name}/status: the live status. The deadline is what the
@@ -36,7 +36,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
         {
           ...key,
           revision,
-          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, deps.kube.clock.now().getTime()),
+          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
           drift,
         },
       );

@@ -1,25 +1,16 @@
 import middy from "@middy/core";
-import type { ApiContext, ApiEvent, ApiResult } from "./types.ts";
+import type { HttpContext, HttpEvent, HttpResult, Method, RouteDefinition, RouteFunction } from "./types.ts";
 
-export type Method = "GET" | "POST";
-
-export type RouteFunction = (event: ApiEvent, context: ApiContext) => Promise<ApiResult>;
-
-export interface RouteDefinition {
-  method: Method;
-  /** API Gateway / http-router template, e.g. `/clusters/{cluster}/releases`. */
-  path: string;
-  handler: RouteFunction;
-}
+export type { Method, RouteDefinition, RouteFunction } from "./types.ts";
 
 /**
  * Builds a route's own middy stack. Its one middleware names the route for logs
- * and metrics; everything cross-cutting (errors, compression, size, telemetry)
- * sits once on the outer stack in app.ts.
+ * and metrics; everything cross-cutting (errors, size, telemetry) sits once on
+ * the function's outer stack (handler.ts).
  */
 export function defineRoute(method: Method, path: string, fn: RouteFunction): RouteDefinition {
   const routeKey = `${method} ${path}`;
-  const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+  const handler = middy<HttpEvent, HttpResult, Error, HttpContext>()
     .use({
       before: (request) => {
         request.context.annotations ??= {};
@@ -37,4 +28,9 @@ export function templateMatcher(template: string): RegExp {
     .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
     .join("/");
   return new RegExp(`^${pattern}/?$`);
+}
+
+/** Adds what a route learnt about the request to its log line and metrics. */
+export function annotate(context: HttpContext, values: NonNullable<HttpContext["annotations"]>): void {
+  context.annotations = { ...context.annotations, ...values };
 }

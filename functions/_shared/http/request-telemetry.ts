@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type { MiddlewareObj } from "@middy/core";
-import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
+import type { HttpContext, HttpEvent, HttpResult } from "./types.ts";
 
 type Outcome = "success" | "client-error" | "server-error";
 
@@ -12,7 +12,7 @@ function outcomeOf(statusCode: number | undefined): Outcome {
 }
 
 /**
- * The API's own line and metrics per request (Powertools' middlewares, outside this one, add the Lambda
+ * The request line and metrics of every HTTP function (Powertools' middlewares, outside this one, add the Lambda
  * context to every line, reset the request's keys and flush the metrics). Only what routes put in
  * `context.annotations` is logged about the request (never headers, bodies or query strings: an
  * Authorization header or an imported Secret must never reach CloudWatch).
@@ -20,10 +20,10 @@ function outcomeOf(statusCode: number | undefined): Outcome {
 export function requestTelemetry(
   logger: Logger,
   metrics: Metrics,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext> {
   const started = new WeakMap<object, number>();
 
-  const finish = (request: { event: ApiEvent; context: ApiContext; response: ApiResult | null | undefined }) => {
+  const finish = (request: { event: HttpEvent; context: HttpContext; response: HttpResult | null | undefined }) => {
     const start = started.get(request.context) ?? performance.now();
     const durationMs = Math.round((performance.now() - start) * 100) / 100;
     const statusCode = request.response?.statusCode;

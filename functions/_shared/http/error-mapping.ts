@@ -1,10 +1,12 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { MiddlewareObj } from "@middy/core";
 import { type ErrorKind, isDomainError } from "../../../shared/errors.ts";
-import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
+import { jsonResult } from "./body.ts";
+import type { HttpContext, HttpEvent, HttpResult } from "./types.ts";
 
 /**
- * The one place where failures become HTTP responses. Routes only throw; this
+ * The one place where failures become HTTP responses, for every HTTP function (the API and the chat
+ * webhooks). Routes only throw; this
  * turns a DomainError's `kind` into a status and `{error: {code, message}}`. A
  * 5xx for a bug or damaged data never shows the error's message (it could name
  * tables, hosts or stack frames): the caller gets a request id to quote instead,
@@ -30,23 +32,21 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 
 /** HTTP statuses no ErrorKind expresses. */
 const STATUS_BY_CODE: Record<string, number> = {
+  Unauthorized: 401,
   MethodNotAllowed: 405,
   NotAcceptable: 406,
+  SecretUnavailable: 503,
 };
 
 export interface HttpErrorBody {
   error: { code: string; message: string; requestId?: string };
 }
 
-export function errorResponse(status: number, body: HttpErrorBody, headers: Record<string, string> = {}): ApiResult {
-  return {
-    statusCode: status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-    body: JSON.stringify(body),
-  };
+export function errorResponse(status: number, body: HttpErrorBody, headers: Record<string, string> = {}): HttpResult {
+  return jsonResult(status, body, headers);
 }
 
-export function toHttpError(error: unknown, requestId: string | undefined): ApiResult {
+export function toHttpError(error: unknown, requestId: string | undefined): HttpResult {
   if (isDomainError(error)) {
     const status = STATUS_BY_CODE[error.code] ?? STATUS_BY_KIND[error.kind] ?? 500;
     const headers: Record<string, string> = {};
@@ -87,7 +87,7 @@ function loggable(error: unknown): Record<string, unknown> {
   };
 }
 
-export function domainErrorsToHttp(logger: Logger): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function domainErrorsToHttp(logger: Logger): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext> {
   return {
     onError: async (request) => {
       if (request.response !== undefined) return;

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from "@middy/core";
-import { ResponseTooLargeError } from "../errors.ts";
-import type { ApiContext, ApiEvent, ApiResult } from "../types.ts";
+import { ResponseTooLargeError } from "./errors.ts";
+import type { HttpContext, HttpEvent, HttpResult } from "./types.ts";
 
 const DEFAULT_HINT = "narrow the query (a smaller ?limit or ?max) or send Accept-Encoding: gzip";
 
@@ -9,7 +9,7 @@ const DEFAULT_HINT = "narrow the query (a smaller ?limit or ?max) or send Accept
  * the serialized result (after compression, which is what Lambda counts) lets
  * the caller get a 413 that says how to ask for less instead.
  */
-export function responseSizeLimit(limitBytes: number): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
+export function responseSizeLimit(limitBytes: number): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext> {
   return {
     after: (request) => {
       const bytes = Buffer.byteLength(JSON.stringify(request.response ?? null));

@@ -1,0 +1,62 @@
+import { DomainError } from "../../../shared/errors.ts";
+
+/**
+ * Errors only the HTTP layer raises, shaped like every DomainError so the one error mapping
+ * (error-mapping.ts) turns all of them into statuses in one table.
+ */
+
+/** No route has this path (any method). `hint` says where the routes are listed. */
+export class RouteNotFoundError extends DomainError {
+  readonly kind = "not-found" as const;
+  readonly code = "RouteNotFound";
+  constructor(method: string, path: string, hint?: string) {
+    super(`no route for ${method} ${path}${hint ? `; ${hint}` : ""}`);
+  }
+}
+
+/** The path exists but not for this method (405; `allow` becomes the Allow header). */
+export class MethodNotAllowedError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "MethodNotAllowed";
+  readonly allow: string[];
+  constructor(method: string, path: string, allow: string[]) {
+    super(`${method} is not allowed on ${path}; allowed: ${allow.join(", ")}`);
+    this.allow = allow;
+  }
+}
+
+/** The request body cannot be read as the route expects (not JSON, bad base64, missing). */
+export class InvalidBodyError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "InvalidBody";
+}
+
+/** A request body over what the route accepts. */
+export class RequestTooLargeError extends DomainError {
+  readonly kind = "too-large" as const;
+  readonly code = "RequestTooLarge";
+}
+
+/** The response would exceed Lambda's 6 MB payload limit. */
+export class ResponseTooLargeError extends DomainError {
+  readonly kind = "too-large" as const;
+  readonly code = "ResponseTooLarge";
+  constructor(bytes: number, limit: number, hint: string) {
+    super(`the response would be ${bytes} bytes, over the ${limit}-byte Lambda response limit; ${hint}`);
+  }
+}
+
+/** A request whose signature does not verify (401). Every such failure reads the same: no hint of which check. */
+export class UnauthorizedError extends DomainError {
+  readonly kind = "forbidden" as const;
+  readonly code = "Unauthorized";
+  constructor() {
+    super("unauthorized");
+  }
+}
+
+/** A secret the function needs (a webhook's signing secret) cannot be read now (503: try again shortly). */
+export class SecretUnavailableError extends DomainError {
+  readonly kind = "unavailable" as const;
+  readonly code = "SecretUnavailable";
+}

@@ -1,0 +1,73 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
+import middy from "@middy/core";
+import type { Context } from "aws-lambda";
+import { telemetryMiddlewares } from "./telemetry.ts";
+
+/**
+ * The shell every Lambda of the product goes through (docs/architecture.md "The Lambda shell"): its entry point
+ * (`lambdaEntry`), Powertools' telemetry around each invocation (`withTelemetry`, or `httpHandler` for HTTP
+ * functions, which adds the router and the error mapping). A handler file is its entry point plus what it does
+ * per event; serverless.yml names its `handler` export, and test/deploy/shell.test.ts checks each one is this.
+ */
+
+/** What the telemetry middlewares need: Powertools' own Logger and Metrics (the runtime's). */
+export interface Telemetry {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export type LambdaHandler<E, R, C extends Context = Context> = (event: E, context: C) => Promise<R>;
+
+const SHELL = Symbol.for("helm-status-lambda.shell");
+
+/**
+ * A per-event function wrapped by the shell (telemetry outermost); only this module and http/handler.ts make
+ * one. Local tools and tests may call it without a context: middy passes `{}` on, and `deadlineFrom` then gives
+ * the default budget.
+ */
+export type ShellHandler<E, R, C extends Context = Context> = ((event: E, context?: C) => Promise<R>) & {
+  readonly [SHELL]: "handler";
+};
+
+/** Marks a handler the shell built (http/handler.ts wraps its own middy stack, then marks it). */
+export function shellHandler<E, R, C extends Context>(handler: LambdaHandler<E, R, C>): ShellHandler<E, R, C> {
+  return Object.assign(handler as (event: E, context?: C) => Promise<R>, { [SHELL]: "handler" as const });
+}
+
+/**
+ * Powertools' middlewares around a per-event function: the Lambda context on every log line (the request's
+ * keys reset after it), a ColdStart metric, the stored metrics flushed after every invocation, returned or thrown.
+ */
+export function withTelemetry<E, R>(telemetry: Telemetry, perEvent: LambdaHandler<E, R>): ShellHandler<E, R> {
+  const handler = middy<E, R, Error, Context>()
+    .use(telemetryMiddlewares(telemetry.logger, telemetry.metrics) as middy.MiddlewareObj<E, R, Error, Context>[])
+    .handler(perEvent);
+  return shellHandler(handler as unknown as LambdaHandler<E, R>);
+}
+
+/**
+ * The entry point of every function: `export const handler = lambdaEntry(() => createXHandler(xFromEnv(env)))`.
+ *
+ * Lazy, not `export const handler = createXHandler(...)` at import: the module the Lambda loads is then the
+ * module the tests, the bench and `npm start` import for its `createXHandler`, with no configuration read and
+ * no client built as a side effect of an import; the configuration is still read once per cold start (on the
+ * first invocation, then kept for the warm process), and a bad one fails that invocation with every problem
+ * named, in the function's own log with its request id.
+ */
+export function lambdaEntry<E, R, C extends Context = Context>(
+  build: () => ShellHandler<E, R, C>,
+): LambdaHandler<E, R, C> & { readonly [SHELL]: "entry" } {
+  let built: ShellHandler<E, R, C> | undefined;
+  const entry = async (event: E, context: C): Promise<R> => {
+    built ??= build();
+    if (built[SHELL] !== "handler") throw new Error("a Lambda entry point must build its handler with the shell");
+    return built(event, context);
+  };
+  return Object.assign(entry, { [SHELL]: "entry" as const });
+}
+
+/** An entry point made by `lambdaEntry` (test/deploy/shell.test.ts checks every serverless.yml handler). */
+export function isShellEntry(value: unknown): boolean {
+  return typeof value === "function" && (value as { [SHELL]?: string })[SHELL] === "entry";
+}
