@@ -9,6 +9,8 @@
  * CLUSTERS_FILE) it serves those instead and starts nothing else.
  * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
  */
+// First: the heap policy applies to everything the server allocates (issue #25 item 6).
+import "./heap-size.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
-import { createApiHandler } from "../../functions/api/app.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { createApiHandler } from "../../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
 import { createWorkerHandler } from "../../functions/audit/worker.ts";
 import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
