@@ -1,4 +1,4 @@
-import { awsRoleName, DomainError } from "../errors.ts";
+import { awsRoleName, DomainError, withoutAwsDetails } from "../errors.ts";
 
 /**
  * Errors of the cluster area: the registry (read once at cold start) and reaching a
@@ -38,14 +38,19 @@ export class ClusterNotActiveError extends DomainError {
   }
 }
 
-/** EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS). */
+/**
+ * EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS).
+ * `message` names the endpoint (for the log and the CLI); remote callers read `publicMessage`, which does not.
+ */
 export class ClusterUnreachableError extends DomainError {
   readonly kind = "unavailable" as const;
   readonly code = "ClusterUnreachable";
   readonly cluster: string;
-  constructor(cluster: string, message: string, options?: { cause?: unknown }) {
+  override readonly publicMessage: string;
+  constructor(cluster: string, message: string, options?: { cause?: unknown; publicMessage?: string }) {
     super(message, options);
     this.cluster = cluster;
+    this.publicMessage = options?.publicMessage ?? withoutAwsDetails(message);
   }
 }
 
@@ -59,12 +64,14 @@ export class ClusterCertificateError extends DomainError {
   readonly kind = "unavailable" as const;
   readonly code = "ClusterCertificateMismatch";
   readonly cluster: string;
+  override readonly publicMessage: string;
   constructor(cluster: string, server: string, reason: string, options?: { cause?: unknown }) {
     super(
       `kubernetes cluster "${cluster}": the cluster's certificate does not match its CA (${server}: ${reason})`,
       options,
     );
     this.cluster = cluster;
+    this.publicMessage = `kubernetes cluster "${cluster}": the cluster's certificate does not match its CA (${reason})`;
   }
 }
 
