@@ -13,7 +13,7 @@ import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { answerCommand, type ChatDeps } from "../../shared/chatops/answer.ts";
 import { parseChatCommand } from "../../shared/chatops/command.ts";
 import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/chatops/errors.ts";
-import { type ChatJob, parseChatJob, RESPONSE_URL_LIFETIME_MS } from "../../shared/chatops/job.ts";
+import { type ChatJob, jobAgeProblem, parseChatJob } from "../../shared/chatops/job.ts";
 import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/chatops/response-url.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { isDomainError } from "../../shared/errors.ts";
@@ -74,7 +74,8 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
         sinceRequestMs: now() - job.receivedAt,
         ...fields,
       });
-    if (now() - job.receivedAt > RESPONSE_URL_LIFETIME_MS) return log("expired");
+    const tooOld = jobAgeProblem(job, now());
+    if (tooOld) return log(tooOld);
     let url: URL;
     try {
       url = checkResponseUrl(job.responseUrl, deps.allowHosts);
