@@ -5,8 +5,9 @@
  * channel. So the command runs inline against a budget (default 4 s): a status
  * past it answers what is known, the partial report, or "still reading, see
  * GET …" when even the release could not be read in time. Teams signatures
- * carry no timestamp: an activity older than 5 minutes or an id seen before is
- * refused as a replay.
+ * cover no timestamp header: the activity's own `timestamp` must be within 5
+ * minutes either way (an activity without one is refused), and an id seen
+ * before is refused as a replay.
  */
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { answerCommand, type ChatDeps, type ResolvedCommand, resolveCommand } from "../../shared/chatops/answer.ts";
@@ -70,8 +71,10 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     } catch {
       throw new ValidationError("the body is not a JSON activity", "InvalidActivity");
     }
-    const sent = Date.parse(activity?.timestamp ?? "");
-    const fresh = Number.isNaN(sent) || Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
+    // Teams sends a timestamp with every activity: one without (or outside the window) is refused, so a captured
+    // activity cannot be replayed once the replay guard has forgotten its id (#25 item 4).
+    const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
+    const fresh = !Number.isNaN(sent) && Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
     if (!fresh || !replays.firstSeen(`teams:${activity.id ?? authorization}`, now())) {
       deps.logger.warn("chat request refused", { platform: "teams", outcome: "replay" });
       throw new UnauthorizedError();
