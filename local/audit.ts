@@ -13,6 +13,7 @@ import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/history/config.ts";
+import type { SnapshotStore } from "../shared/history/snapshot-store.ts";
 import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
 import { createLocalPoller } from "../shared/queue/local-poller.ts";
@@ -25,6 +26,9 @@ import type { SimulatedEks } from "./sim/index.ts";
 export interface LocalAudit {
   queueUrl: string;
   intervalSeconds: number;
+  /** The history the audits write: what chat's `fleet` and `timeline` read (local/chatops.ts). */
+  snapshots: SnapshotStore;
+  snapshotsTable: string;
   stop(): Promise<void>;
 }
 
@@ -96,6 +100,8 @@ export async function startLocalAudit(options: {
   return {
     queueUrl: queue.queueUrl,
     intervalSeconds,
+    snapshots,
+    snapshotsTable: snapshotsConfig.tableName,
     async stop() {
       clearInterval(timer);
       if (recovery) clearTimeout(recovery);

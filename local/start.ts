@@ -134,6 +134,9 @@ async function main(): Promise<void> {
     throw error;
   });
   started.push({ name: "API server", stop: () => server.close() });
+  // Audits first: chat's `fleet` and `timeline` read the history they write.
+  const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
+  started.push({ name: "audits", stop: () => audit.stop() });
   chat = await startLocalChatops({
     env,
     store: deps.store,
@@ -142,12 +145,11 @@ async function main(): Promise<void> {
     telemetry: deps,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
+    history: { snapshots: audit.snapshots, tableName: audit.snapshotsTable },
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));
   printChatTour(server.url, chat);
-  const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
-  started.push({ name: "audits", stop: () => audit.stop() });
   printAuditTour(server.url, audit);
 }
 
