@@ -6,6 +6,9 @@
  *   6. future run times    a planner event dated 2031 and a queued message with a 2099 run id: what run was
  *                          planned, whether the worker refused the message, and whether a later real sighting
  *                          still moves a release whose lastRunId a forged run left in 2099.
+ *   7. chat leaks          AWS refusals and unreachable endpoints (the product's own classifier over AWS's
+ *                          exception shapes) answered in Slack (ephemeral and --public) and Teams: does any answer
+ *                          carry an ARN, an account id or an AWS endpoint? (the log must, the answers must not)
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
@@ -13,6 +16,12 @@ import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
+import { parseAccessMap, resolveAccess } from "../shared/chatops/access.ts";
+import { answerCommand } from "../shared/chatops/answer.ts";
+import { parseChatCommand } from "../shared/chatops/command.ts";
+import { renderSlackAnswer } from "../shared/chatops/slack-blocks.ts";
+import { renderTeamsAnswer } from "../shared/chatops/teams-card.ts";
+import { toClusterError } from "../shared/eks/aws-calls.ts";
 import { MemorySnapshotStore } from "../shared/history/memory-snapshot-store.ts";
 import { runIdFor, runTimeNear } from "../shared/history/model.ts";
 import { recordObservation } from "../shared/history/record.ts";
@@ -147,4 +156,70 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
   out(
     `  a release last seen by a 2099 run, then Failed at 00:05: ${later.outcome} (health now ${(await history.latest(key))?.health.overall})`,
   );
+}
+
+const LEAKS = /arn:aws|\b\d{12}\b|amazonaws\.com|https:\/\//;
+
+export async function chatLeaks(out: (line?: string) => void): Promise<void> {
+  out();
+  out("## 7. chat leaks: AWS's error text in chat answers (Slack ephemeral and --public, Teams)");
+  const entry = { name: "prod-eu", region: "eu-west-1", roleArn: "arn:aws:iam::123456789012:role/helm-status-reader" };
+  const failures: [string, unknown][] = [
+    [
+      "AssumeRole denied",
+      Object.assign(
+        new Error(
+          "User: arn:aws:sts::123456789012:assumed-role/helm-status-api/fn is not authorized to perform: sts:AssumeRole",
+        ),
+        { name: "AccessDenied", $metadata: { httpStatusCode: 403 } },
+      ),
+    ],
+    [
+      "cluster not in EKS",
+      Object.assign(new Error("No cluster found for name: prod-eu."), { name: "ResourceNotFoundException" }),
+    ],
+    [
+      "EKS unreachable",
+      Object.assign(new Error("getaddrinfo ENOTFOUND eks.eu-west-1.amazonaws.com"), { code: "ENOTFOUND" }),
+    ],
+  ];
+  const store = new MemoryReleaseStore();
+  await store.putRevision("prod-eu", { ...release });
+  const access = resolveAccess(
+    parseAccessMap(JSON.stringify({ slack: [{ team: "T1", channels: "*", clusters: "*" }] }), "soak"),
+    { platform: "slack", team: "T1", channel: "C1", user: "U1" },
+  );
+  let clean = 0;
+  for (const [what, failure] of failures) {
+    const clusters = {
+      list: () => [{ name: "prod-eu", region: "eu-west-1" }],
+      access: async (): Promise<never> => {
+        throw toClusterError(entry, "AssumeRole", "https://eks.eu-west-1.amazonaws.com", 3000, failure);
+      },
+      invalidate: () => {},
+    };
+    const logged: string[] = [];
+    const logger = { ...silentLogger, error: (m: string, a?: unknown) => void logged.push(JSON.stringify([m, a])) };
+    const kube = createKubeReader({ connector: clusters });
+    try {
+      for (const line of ["status api -n shop --cluster prod-eu", "status api -n shop --cluster prod-eu --public"]) {
+        const parsed = parseChatCommand(line, { prefix: "/helm" });
+        if (!parsed.ok) continue;
+        const answer = await answerCommand(
+          { store, clusters, clock: kube.clock, logger, kube },
+          parsed.command,
+          access,
+        );
+        const shown = JSON.stringify([renderSlackAnswer(answer), renderTeamsAnswer(answer)]);
+        const leaked = LEAKS.exec(shown)?.[0];
+        if (!leaked) clean++;
+        out(
+          `  ${what.padEnd(18)} ${line.endsWith("--public") ? "--public " : "ephemeral"}: ${leaked ? `LEAKS ${leaked}` : "no ARN, account or endpoint"}; logged ${LEAKS.test(logged.join()) ? "with" : "without"} AWS's text`,
+        );
+      }
+    } finally {
+      await kube.close();
+    }
+  }
+  out(`  answers without AWS internals: ${clean}/${failures.length * 2}`);
 }

@@ -17,7 +17,8 @@
  *
  *   5. silent    a status against an API server silent at each stage (DNS, connect, TLS, headers, body), over
  *                HTTP/2, HTTP/1.1 and http:// (bench/soak-attacks.ts), and
- *   6. run times a 2031 planner time and a 2099 queued run id (issue #25).
+ *   6. run times a 2031 planner time and a 2099 queued run id, and
+ *   7. chat      AWS's error text in Slack/Teams answers (issue #25).
  *
  * SOAK_STATUSES (default 60), SOAK_BUDGET_MS (8000), SOAK_CLIENTS (200), SOAK_ROUNDS (3), SOAK_SECONDS (12),
  * SOAK_IMPORT_OBJECTS (8000: 5.3 MB, under the 6 MB body limit).
@@ -40,7 +41,7 @@ import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { importReleases } from "../shared/usecases/import.ts";
 import { benchRelease, collector, machineLoad } from "./lib.ts";
 import { isShapedClientError, malformedCases, sendRaw } from "./malformed-requests.ts";
-import { futureRunTimes, silentServers } from "./soak-attacks.ts";
+import { chatLeaks, futureRunTimes, silentServers } from "./soak-attacks.ts";
 import { count5xx, loadClients, percentile, sleep, startLocalStack } from "./soak-lib.ts";
 
 const int = (name: string, fallback: number) => {
@@ -288,6 +289,7 @@ async function main() {
   await clientsAndMalformed();
   await silentServers(out);
   await futureRunTimes(out);
+  await chatLeaks(out);
   out();
   out(`done in ${((performance.now() - started) / 1000).toFixed(0)} s (load ${machineLoad()})`);
 }
