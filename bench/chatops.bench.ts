@@ -6,6 +6,7 @@
  * first with the simulated cluster answering at once, then with 2 s of latency per request.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { slackCommandBody, slackHeaders } from "../bin/lib/signed-chat-request.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { startLocalChatops } from "../local/chatops.ts";
 import { DEMO_CLUSTERS } from "../local/demo/releases.ts";
@@ -13,7 +14,6 @@ import { seedDemo } from "../local/demo/seed.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startLocalServer } from "../local/server.ts";
 import { startSimulatedEks } from "../local/sim/index.ts";
-import { slackCommandBody, slackHeaders } from "../shared/chatops/sign-request.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 

@@ -5,7 +5,7 @@
  * (attribution work included). See docs/drift.md.
  */
 import { type DriftObject, detectDrift } from "../shared/drift/detect.ts";
-import { parseManifest } from "../shared/kube/manifest.ts";
+import { parseManifest } from "../shared/manifest/manifest.ts";
 import type { StatusReport } from "../shared/status/report.ts";
 
 const RUNS = 200;

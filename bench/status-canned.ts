@@ -12,7 +12,7 @@ import { createEksConnector } from "../shared/eks/connector.ts";
 import { ConnectionPools } from "../shared/kube/http.ts";
 import { createKubeReader, type KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
-import { renderStatusText } from "../shared/status/render-text.ts";
+import { renderStatusText } from "../shared/render/status/text.ts";
 import { releaseStatus } from "../shared/usecases/status.ts";
 import type { CannedAnswer, CannedServerData } from "./canned-server.ts";
 import { median, spread, timed } from "./lib.ts";

@@ -8,7 +8,7 @@ import { createEksConnector } from "../shared/eks/connector.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import type { Release } from "../shared/release/model.ts";
-import { renderStatusText } from "../shared/status/render-text.ts";
+import { renderStatusText } from "../shared/render/status/text.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { releaseStatus } from "../shared/usecases/status.ts";
 import { collector, isDiscoveryPath, median, spread, timed } from "./lib.ts";

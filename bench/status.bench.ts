@@ -24,18 +24,18 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import { helmBinary, helmRunner } from "../local/helm-oracle.ts";
 import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
 import { createEksConnector } from "../shared/eks/connector.ts";
 import { ConnectionPools } from "../shared/kube/http.ts";
 import { createKubeReader, type KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
-import { renderStatusText } from "../shared/status/render-text.ts";
+import { renderStatusText } from "../shared/render/status/text.ts";
 import type { StatusReport } from "../shared/status/report.ts";
 import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
-import { helmBinary, helmRunner } from "../test/status/helm-oracle.ts";
 import {
   benchRelease,
   floors,

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 /**
- * `npm run --silent cli -- COMMAND ...`: one entry point, one file per command in
- * bin/commands/ (a command `get manifest` lives in get.ts). Commands are loaded
- * lazily so `token` does not pay for loading the DynamoDB client, and so adding a
- * command never means editing this file.
+ * `helm-status COMMAND ...` (bin/helm-status.js) or `npm run --silent cli -- COMMAND ...`: one entry point, one
+ * file per command in bin/commands/ (a command `get manifest` lives in get.ts). Commands are loaded lazily so
+ * `token` does not pay for loading the DynamoDB client, and so adding a command never means editing this file.
  */
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { commandFile, programName, setCliEntry } from "./lib/commands.ts";
 import { runCommand } from "./lib/run.ts";
 
+setCliEntry(fileURLToPath(import.meta.url));
 const [name, ...args] = process.argv.slice(2);
 
-const usage = `usage: npm run --silent cli -- COMMAND [ARGS]
+const usage = `usage: ${programName()} COMMAND [ARGS]
 
 commands:
   init                                   create the releases and snapshots tables (idempotent)
@@ -25,6 +25,9 @@ commands:
   fleet [--health H]                     latest audited health of every release, worst first
   token --cluster C                      an EKS token as ExecCredential JSON
   kubeconfig --cluster C                 a kubeconfig using the token command
+  push RELEASE -n NS                     send a release's latest revision to the deployed API (CI, after helm upgrade)
+  remote status|list|history|...         ask the deployed API (SigV4), what 'helm fleet' runs
+  completion bash|zsh|fish               shell completion for the commands and their flags
 
 Run COMMAND --help for its flags.`;
 
@@ -33,8 +36,8 @@ if (!name || name === "--help" || name === "-h" || name === "help") {
   process.exit(name ? 0 : 2);
 }
 
-const file = fileURLToPath(new URL(`./commands/${name}.ts`, import.meta.url));
-if (!/^[a-z][a-z-]*$/.test(name) || !existsSync(file)) {
+const file = commandFile(name);
+if (!file) {
   process.stderr.write(`Error: unknown command "${name}"\n\n${usage}\n`);
   process.exit(2);
 }

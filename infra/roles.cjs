@@ -30,7 +30,7 @@ const DYNAMODB_ITEM_ACTIONS = [
   "BatchWriteItem",
   "ConditionCheckItem",
 ];
-/** The indexes of each table this stack defines (shared/store/table-schema.ts, shared/history/table-schema.ts). */
+/** The indexes of each table this stack defines (shared/store/table-schema.ts, shared/snapshots/table-schema.ts). */
 const TABLE_INDEXES = { ReleasesTable: ["GSI1", "GSI2"], SnapshotsTable: ["FLEET"] };
 /** What Lambda's SQS event source mapping needs on its queue. */
 const SQS_CONSUME = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"];

@@ -11,16 +11,15 @@ import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
 import { createPlannerHandler } from "../functions/audit/planner.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
-
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/history/config.ts";
-import type { SnapshotStore } from "../shared/history/snapshot-store.ts";
-import { ensureSnapshotsTable } from "../shared/history/table-schema.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
-import { createLocalPoller } from "../shared/queue/local-poller.ts";
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
+import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { demoReleases } from "./demo/releases.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
+import { createLocalPoller } from "./queue/poller.ts";
 import type { SimulatedEks } from "./sim/index.ts";
 
 export interface LocalAudit {

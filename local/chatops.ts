@@ -18,12 +18,12 @@ import { slackIngressDepsFromEnv } from "../functions/chatops/slack-deps.ts";
 import { createTeamsHandler, TEAMS_PATH } from "../functions/chatops/teams.ts";
 import { createChatWorker } from "../functions/chatops/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
-import type { SnapshotStore } from "../shared/history/snapshot-store.ts";
 import type { Logger } from "../shared/ports.ts";
-import { createLocalPoller } from "../shared/queue/local-poller.ts";
+import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { type ReceivedMessage, type ResponseUrlReceiver, startResponseUrlReceiver } from "./chatops-receiver.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
+import { createLocalPoller } from "./queue/poller.ts";
 
 export interface LocalChatopsOptions {
   env: NodeJS.ProcessEnv;

@@ -29,6 +29,8 @@ export function retryAfterMs(header: string | null | undefined, clock: Clock): n
   const trimmed = header?.trim();
   if (!trimmed) return undefined;
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Every HTTP-date form names a day and a month; Date.parse alone would take "-1" for a year.
+  if (!/[a-z]/i.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - clock.now().getTime());
 }

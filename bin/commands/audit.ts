@@ -3,19 +3,20 @@
  * every deployed release of the registry's clusters snapshotted into the status
  * history (the same code as the Lambda worker), then a summary of health per release.
  */
+
+import { silentMetrics } from "../../shared/audit/change-events.ts";
+import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
 import { clusterRegistryConfigured, loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { registryScope } from "../../shared/clusters/scope.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { silentMetrics } from "../../shared/history/change-events.ts";
-import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
-import { HEALTH_SEVERITY, runIdFor } from "../../shared/history/model.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { validateClusterName } from "../../shared/release/validation.ts";
 import { renderJson } from "../../shared/render/index.ts";
-import { alignLines } from "../../shared/status/printer.ts";
+import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
+import { HEALTH_SEVERITY, runIdFor } from "../../shared/snapshots/model.ts";
 import { runAuditPass } from "../../shared/usecases/audit-run.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";

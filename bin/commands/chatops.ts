@@ -7,15 +7,15 @@
  * it straight into curl (Slack's window is 5 minutes).
  */
 import { parseArgs } from "node:util";
+import { ValidationError } from "../../shared/errors.ts";
+import type { CliIO } from "../lib/run.ts";
 import {
   slackCommandBody,
   slackHeaders,
   slackInteractionBody,
   teamsActivityBody,
   teamsHeaders,
-} from "../../shared/chatops/sign-request.ts";
-import { ValidationError } from "../../shared/errors.ts";
-import type { CliIO } from "../lib/run.ts";
+} from "../lib/signed-chat-request.ts";
 
 const usage = `usage: npm run --silent cli -- chatops sign [--url URL] [--response-url URL] [--team T] [--channel C] [--user U] TEXT...
        (the flags come first; from the first other word on, everything is the command TEXT, e.g. status api -n shop)

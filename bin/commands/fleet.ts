@@ -1,9 +1,9 @@
 /** `fleet [--health H[,H]] [--cluster C] [-o table|json|yaml]`: the latest health of every audited release, worst first. */
 import { ValidationError } from "../../shared/errors.ts";
-import type { FleetEntry } from "../../shared/history/model.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
-import { alignLines } from "../../shared/status/printer.ts";
+import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
+import type { FleetEntry } from "../../shared/snapshots/model.ts";
 import { fleetHealth } from "../../shared/usecases/snapshots.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";

@@ -62,3 +62,6 @@ const getManifestCommand = defineCommand({
     return 0;
   },
 });
+
+// For shell completion (bin/lib/completion.ts): `get` has one subcommand.
+run.spec = { options: {}, subcommands: { manifest: getManifestCommand.spec! } };

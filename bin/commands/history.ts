@@ -1,9 +1,9 @@
 /** `history RELEASE -n NS [--cluster C] [--max N] [-o table|json|yaml]`: helm history from the store. */
 
 import { ValidationError } from "../../shared/errors.ts";
-import { helmHistoryElements, renderHelmHistory } from "../../shared/format/release-tables.ts";
 import { MAX_REVISION } from "../../shared/release/validation.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
+import { helmHistoryElements, renderHelmHistory } from "../../shared/render/tables/release-tables.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";

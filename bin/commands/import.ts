@@ -3,9 +3,10 @@ import { readFile } from "node:fs/promises";
 import { ValidationError } from "../../shared/errors.ts";
 import { parseImportDocument } from "../../shared/release/import-document.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
-import { type ImportSummary, importReleases } from "../../shared/usecases/import.ts";
+import { importReleases } from "../../shared/usecases/import.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { renderImportSummary } from "../lib/import-summary.ts";
 import type { CliIO } from "../lib/run.ts";
 import { withCliStore } from "../lib/store.ts";
 
@@ -48,7 +49,7 @@ export const run = defineCommand({
       importReleases({ store, clusters }, { cluster: values.cluster, document, onProgress: progress }),
     );
     if (progress) io.stderr.write("\n");
-    io.stdout.write(format === "table" ? renderSummary(summary) : renderStructured(summary, format));
+    io.stdout.write(format === "table" ? renderImportSummary(summary) : renderStructured(summary, format));
     return summary.failed > 0 ? 1 : 0;
   },
 });
@@ -68,19 +69,4 @@ async function readSource(source: string, io: CliIO): Promise<Buffer> {
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
     throw new ValidationError(`cannot read ${JSON.stringify(source)}: ${reason}`, "UnreadableInput");
   }
-}
-
-function renderSummary(summary: ImportSummary): string {
-  const lines = summary.results
-    .filter((r) => r.outcome === "failed")
-    .map((r) => `failed: ${r.object}${r.release ? ` (${r.release} revision ${r.revision})` : ""}: ${r.error}`);
-  for (const r of summary.results) {
-    for (const warning of r.warnings ?? []) lines.push(`warning: ${r.object}: ${warning}`);
-  }
-  const notStarted = summary.notStarted > 0 ? `, not started ${summary.notStarted}` : "";
-  lines.push(
-    `cluster ${summary.cluster}: imported ${summary.imported}, unchanged ${summary.unchanged}, skipped ${summary.skipped}, failed ${summary.failed}${notStarted}`,
-  );
-  if (summary.hint) lines.push(summary.hint);
-  return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
 /** `init`: create the releases table (and enable TTL) on the configured endpoint; safe to run again. */
-import { snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
+import { snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { describeEndpoint } from "../../shared/store/dynamodb-errors.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";

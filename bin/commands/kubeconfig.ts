@@ -3,11 +3,11 @@
  * this project's `token` command as an exec plugin, so it never contains a token and
  * never goes stale. Server and CA come from DescribeCluster.
  */
-import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { CLUSTER_FLAGS } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
+import { cliEntry } from "../lib/commands.ts";
 import { defineCommand } from "../lib/define-command.ts";
 
 const usage = `usage: npm run --silent cli -- kubeconfig --cluster NAME [--region R]
@@ -16,8 +16,6 @@ Prints a kubeconfig for the EKS cluster (server and CA from DescribeCluster) who
 runs 'token --cluster NAME' of this project as a kubectl exec plugin. Save it and use
 it with kubectl --kubeconfig FILE, or with this CLI's --kubeconfig FILE.
 `;
-
-const cliPath = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 export const run = defineCommand({
   help: usage,
@@ -39,10 +37,10 @@ export const run = defineCommand({
           user: {
             exec: {
               apiVersion: "client.authentication.k8s.io/v1beta1",
-              // This very Node (24, with type stripping) and this checkout's CLI, by absolute path,
-              // so the plugin works from any directory and whatever `node` is first on PATH.
+              // This very Node (24) and this CLI's entry (a checkout's bin/cli.ts or the installed bundle),
+              // by absolute path, so the plugin works from any directory and whatever `node` is first on PATH.
               command: process.execPath,
-              args: [cliPath, "token", "--cluster", name, "--region", entry.region],
+              args: [cliEntry(), "token", "--cluster", name, "--region", entry.region],
               env: registryEnv ? [registryEnv] : undefined,
               interactiveMode: "Never",
               provideClusterInfo: false,

@@ -1,9 +1,10 @@
 /** `list [flags]`: helm list from the store, with helm v4's flags (shared/usecases/helm-list.ts). */
 import { ValidationError } from "../../shared/errors.ts";
-import { renderHelmListAs } from "../../shared/format/release-tables.ts";
 import type { ReleaseStatus } from "../../shared/release/model.ts";
 import { parseOutputFormat } from "../../shared/render/index.ts";
+import { renderHelmListAs } from "../../shared/render/tables/release-tables.ts";
 import { helmList, LIST_STATE_FLAGS, type ListStateFlag } from "../../shared/usecases/helm-list.ts";
+import { HELM_LIST_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -42,23 +43,8 @@ export const run = defineCommand({
   options: {
     cluster: { type: "string", default: "local" },
     namespace: { type: "string", short: "n" },
-    "all-namespaces": { type: "boolean", short: "A" },
-    date: { type: "boolean", short: "d" },
-    deployed: { type: "boolean" },
-    failed: { type: "boolean" },
-    pending: { type: "boolean" },
-    superseded: { type: "boolean" },
-    uninstalled: { type: "boolean" },
-    uninstalling: { type: "boolean" },
-    status: { type: "string" },
-    filter: { type: "string", short: "f" },
-    selector: { type: "string", short: "l" },
-    max: { type: "string", short: "m" },
-    offset: { type: "string" },
-    reverse: { type: "boolean", short: "r" },
-    short: { type: "boolean", short: "q" },
+    ...HELM_LIST_FLAGS,
     "no-headers": { type: "boolean" },
-    "time-format": { type: "string" },
     output: { type: "string", short: "o" },
   },
   async run({ values }, io) {

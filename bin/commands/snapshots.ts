@@ -6,15 +6,15 @@
  * Snapshot ids name their release, so show and diff need nothing else.
  */
 import { ValidationError } from "../../shared/errors.ts";
-import { describeChange } from "../../shared/history/changes.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
-import { alignLines } from "../../shared/status/printer.ts";
+import { describeChange } from "../../shared/snapshots/changes.ts";
 import { detailOf, diffSnapshots, listSnapshots, showSnapshot } from "../../shared/usecases/snapshots.ts";
 import { releaseNameArgument } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
+import { renderSnapshotsTable } from "../lib/snapshots-table.ts";
 
 const help = `usage: npm run --silent cli -- snapshots RELEASE [-n NAMESPACE] [--cluster C] [--since T] [--until T] [-o table|json|yaml]
        npm run --silent cli -- snapshots show ID [-o table|json|yaml]
@@ -45,6 +45,7 @@ export const run = defineCommand({
     output: { type: "string", short: "o" },
   },
   positionals: true,
+  verbs: ["show", "diff"],
   async run({ values, positionals }, io) {
     const format = parseOutputFormat(values.output);
     const clusters = cliClusterScope(io.env);
@@ -84,24 +85,10 @@ export const run = defineCommand({
       io.stdout.write(renderStructured(page, format));
       return 0;
     }
-    const rows = page.snapshots.map((s) => [
-      shortTime(s.firstSeenAt),
-      shortTime(s.lastSeenAt),
-      String(s.seenCount),
-      String(s.revision),
-      s.health.overall,
-      s.changes.map(describeChange).join("; ") || "-",
-      s.id,
-    ]);
-    io.stdout.write(alignLines([["FIRST SEEN", "LAST SEEN", "SEEN", "REVISION", "HEALTH", "CHANGES", "ID"], ...rows]));
-    if (page.cursor) io.stdout.write(`(more: narrow with --since/--until or raise --limit)\n`);
+    io.stdout.write(renderSnapshotsTable(page));
     return 0;
   },
 });
-
-function shortTime(iso: string): string {
-  return iso.replace("T", " ").replace(/\.\d{3}Z$/, "Z");
-}
 
 function pageLimit(value: string): number {
   if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {

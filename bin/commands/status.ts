@@ -5,18 +5,20 @@
 
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createKubeconfigFileConnector } from "../../shared/clusters/kubeconfig-file-connector.ts";
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { revisionOrLatest, validateClusterName } from "../../shared/release/validation.ts";
-import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { parseOutputFormat } from "../../shared/render/formats.ts";
+import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { releaseNameArgument } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { eksClusterName } from "../lib/kube-context.ts";
 import { withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
@@ -38,8 +40,6 @@ Shows the status of a release stored for a cluster, with its resources read live
       --no-drift          skip comparing the live objects with the manifest (no DRIFT line/section)
 `;
 
-const OUTPUTS = ["table", "json", "yaml"] as const;
-
 export const run = defineCommand({
   help: usage,
   options: {
@@ -57,10 +57,7 @@ export const run = defineCommand({
   positionals: true,
   async run({ values, positionals }, io) {
     const name = releaseNameArgument("status", positionals);
-    const output = values.output as (typeof OUTPUTS)[number];
-    if (!OUTPUTS.includes(output)) {
-      throw new ValidationError(`invalid output format "${values.output}": allowed values are table, json, yaml`);
-    }
+    const output = parseOutputFormat(values.output);
     const revision = revisionOrLatest(values.revision);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
@@ -106,10 +103,8 @@ function integerFlag(flag: string, value: string, min: number): number {
   return Number(value);
 }
 
-const EKS_CLUSTER_ARN = /^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/(.+)$/;
-
 function storeClusterName(contextName: string): string {
-  const name = EKS_CLUSTER_ARN.exec(contextName)?.[1] ?? contextName;
+  const name = eksClusterName(contextName) ?? contextName;
   try {
     return validateClusterName(name);
   } catch {

@@ -3,11 +3,11 @@
  * `aws eks get-token` prints, so this CLI can be kubectl's exec plugin.
  */
 
-import { resolveCliCluster } from "../../shared/eks/cli-cluster.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
-import { execCredentialApiVersion, formatExecCredential } from "../../shared/eks/exec-credential.ts";
 import { CLUSTER_FLAGS } from "../lib/args.ts";
+import { resolveCliCluster } from "../lib/cli-cluster.ts";
 import { defineCommand } from "../lib/define-command.ts";
+import { execCredentialApiVersion, formatExecCredential } from "../lib/exec-credential.ts";
 
 const usage = `usage: npm run --silent cli -- token --cluster NAME [--region R]
 

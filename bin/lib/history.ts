@@ -3,9 +3,9 @@
  * embedded DynamoDB Local, or the configured one), SNAPSHOTS_TABLE, created on
  * first use in the embedded engine like the releases table.
  */
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
-import { ensureSnapshotsTable } from "../../shared/history/table-schema.ts";
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { type CliStoreContext, withCliStore } from "./store.ts";

@@ -1,4 +1,4 @@
-import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
+import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 import {
   type Env,
   parseEnv,

@@ -1,5 +1,5 @@
-import { openSnapshotStore } from "../../shared/history/config.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { openSnapshotStore } from "../../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";

@@ -7,7 +7,7 @@
 import { InvalidCursorError } from "../../shared/store/errors.ts";
 import { decodeCursor, encodeCursor } from "../../shared/store/paging.ts";
 import { type HelmListQuery, LIST_STATE_FLAGS, type ListStateFlag } from "../../shared/usecases/helm-list.ts";
-import { InvalidParameterError } from "./errors.ts";
+import { InvalidParameterError } from "../_shared/http/errors.ts";
 import { optionalStatus } from "./params.ts";
 
 type RawParams = Record<string, string | undefined> | undefined | null;

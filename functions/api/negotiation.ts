@@ -1,6 +1,6 @@
 import Negotiator from "negotiator";
 import type { OutputFormat } from "../../shared/render/index.ts";
-import { InvalidParameterError, NotAcceptableError } from "./errors.ts";
+import { InvalidParameterError, NotAcceptableError } from "../_shared/http/errors.ts";
 
 /**
  * Content negotiation (Accept and Accept-Encoding parsed and ranked by `negotiator`, RFC 9110's rules: q, then

@@ -3,10 +3,11 @@ import {
   revisionOrLatest,
   validateClusterName,
   validateNamespace,
+  validateReleaseContentName,
   validateReleaseName,
   validateStatus,
 } from "../../shared/release/validation.ts";
-import { InvalidParameterError } from "./errors.ts";
+import { InvalidParameterError } from "../_shared/http/errors.ts";
 
 /**
  * Path and query parameter validation. Identity parts, revisions and statuses use
@@ -25,6 +26,7 @@ function shown(value: string): string {
 export const clusterParam = (params: RawParams): string => validateClusterName(params?.cluster);
 export const namespaceParam = (params: RawParams): string => validateNamespace(params?.namespace);
 export const releaseNameParam = (params: RawParams): string => validateReleaseName(params?.name);
+export const contentReleaseNameParam = (params: RawParams): string => validateReleaseContentName(params?.name);
 /** A revision in a path or `?revision=`: Helm's rule, 0 or less means the latest (undefined). */
 export const revisionParam = (params: RawParams): number | undefined => revisionOrLatest(params?.revision);
 

@@ -1,4 +1,4 @@
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";

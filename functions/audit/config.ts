@@ -2,10 +2,11 @@
  * The audit functions' settings, read once at cold start; every problem is
  * reported at once, each named by its variable (docs/history.md lists them).
  */
-import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import { HistoryConfigError } from "../../shared/history/errors.ts";
-import { checkWebhookUrl } from "../../shared/history/slack-webhook.ts";
+
+import { checkWebhookUrl } from "../../shared/notify/slack-webhook.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
+import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import { HistoryConfigError } from "../../shared/snapshots/errors.ts";
 import {
   type Env,
   httpBaseUrl,

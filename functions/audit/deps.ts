@@ -4,14 +4,14 @@
  * limiter and the optional Slack webhook, built once per cold start.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
-import type { MetricsSink } from "../../shared/history/change-events.ts";
-import { ClusterLimiter } from "../../shared/history/cluster-limiter.ts";
-import { openSnapshotStore } from "../../shared/history/config.ts";
-import { LatestSnapshotCache } from "../../shared/history/latest-cache.ts";
-import { type SlackWebhook, slackWebhook } from "../../shared/history/slack-webhook.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import type { MetricsSink } from "../../shared/audit/change-events.ts";
+import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
+import { LatestSnapshotCache } from "../../shared/audit/latest-cache.ts";
+import { type SlackWebhook, slackWebhook } from "../../shared/notify/slack-webhook.ts";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
+import { openSnapshotStore } from "../../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";

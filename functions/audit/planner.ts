@@ -4,8 +4,8 @@
  * invocation for the slot resume the same run instead of planning it twice.
  */
 import type { EventBridgeEvent } from "aws-lambda";
-import { runIdFor, runTimeNear } from "../../shared/history/model.ts";
-import { sqsAuditQueue } from "../../shared/history/sqs-audit-queue.ts";
+import { sqsAuditQueue } from "../../shared/audit/sqs-audit-queue.ts";
+import { runIdFor, runTimeNear } from "../../shared/snapshots/model.ts";
 import { type PlanResult, planAudit } from "../../shared/usecases/audit-plan.ts";
 import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { slotStart } from "./config.ts";

@@ -6,7 +6,7 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
-import { type AuditMessage, InvalidAuditMessageError, parseAuditMessage } from "../../shared/history/audit-message.ts";
+import { type AuditMessage, InvalidAuditMessageError, parseAuditMessage } from "../../shared/audit/audit-message.ts";
 import { auditMessage } from "../../shared/usecases/audit-release.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
 import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";

@@ -3,7 +3,8 @@
  * reported at once and named by its variable.
  */
 import { type AccessMap, loadAccessMap } from "../../shared/chatops/access.ts";
-import { type AllowedHost, parseAllowHosts } from "../../shared/chatops/response-url.ts";
+import { CHAT_PLATFORMS } from "../../shared/chatops/platforms.ts";
+import { type AllowedHost, parseAllowHosts } from "../../shared/notify/response-url.ts";
 import { type Env, httpBaseUrl, matching, parseEnv, readConfig, wholeNumber } from "../_shared/config.ts";
 import { type SecretSource, secretSourceFromEnv } from "./secrets.ts";
 
@@ -23,6 +24,8 @@ export interface ChatopsSettings {
   teamsBudgetMs: number;
 }
 
+const TEAMS_ANSWER_MS = CHAT_PLATFORMS.teams.limits.answerWithinMs;
+
 /** Every chatops setting, each problem named by its variable, all of them at once. */
 export function chatopsSettingsFromEnv(env: Env): ChatopsSettings {
   const read = readConfig("chatops", {
@@ -34,7 +37,8 @@ export function chatopsSettingsFromEnv(env: Env): ChatopsSettings {
       parseEnv(env, {
         CHATOPS_API_URL: httpBaseUrl(),
         CHATOPS_COMMAND: matching(/^[/@]?[\w-]{1,32}$/, "is not like /helm", "/helm"),
-        CHATOPS_TEAMS_BUDGET_MS: wholeNumber(4000, 500, 4800, "Teams waits 5 s"),
+        // Teams waits 5 s for the reply: the budget leaves it 200 ms to travel.
+        CHATOPS_TEAMS_BUDGET_MS: wholeNumber(4000, 500, TEAMS_ANSWER_MS - 200, "Teams waits 5 s"),
       }),
   });
   return {

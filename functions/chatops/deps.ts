@@ -6,9 +6,9 @@
  * the store, connector or logger.
  */
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/history/config.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
 import type { Logger } from "../../shared/ports.ts";
+import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { type Env, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";

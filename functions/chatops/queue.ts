@@ -1,7 +1,7 @@
 /** The ChatJob queue over SQS (shared/queue): one message per command, retried by sendInBatches. */
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import { ChatDeliveryError } from "../../shared/chatops/errors.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
+import { ChatDeliveryError } from "../../shared/notify/errors.ts";
 import { sendInBatches } from "../../shared/queue/send-batch.ts";
 import type { ChatJobQueue } from "./slack.ts";
 

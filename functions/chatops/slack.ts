@@ -1,25 +1,18 @@
 /**
- * POST /chatops/slack/commands and /chatops/slack/interactions: the Slack
- * ingress. Everything here is fast (Slack waits 3 s): verify the signature on
- * the raw bytes, parse, answer usage/help/denials at once, otherwise put a
- * ChatJob on the queue and acknowledge with an ephemeral "checking …". The
- * worker (worker.ts) reads the cluster and posts to the response_url.
+ * POST /chatops/slack/commands and /chatops/slack/interactions: the Slack adapter. Everything here is fast
+ * (Slack waits 3 s): verify the signature on the raw bytes (Slack's platform record), acknowledge the command
+ * (the shared chat use case answers usage, help and denials at once), otherwise put a ChatJob on the queue and
+ * acknowledge with an ephemeral "checking …". The worker (worker.ts) answers the job at the response_url.
  */
 import { type AccessMap, type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
-import { type ChatCommand, commandLine, parseChatCommand, usageText } from "../../shared/chatops/command.ts";
-import { ChatAccessDeniedError } from "../../shared/chatops/errors.ts";
+import { type Acknowledged, acknowledge } from "../../shared/chatops/acknowledge.ts";
+import { type ChatCommand, commandLine } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
-import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "../../shared/chatops/resolve.ts";
-import { type AllowedHost, checkResponseUrl } from "../../shared/chatops/response-url.ts";
-import { ReplayGuard, verifySlackSignature } from "../../shared/chatops/signature.ts";
-import {
-  ACTION_HISTORY,
-  ACTION_REFRESH,
-  ACTION_STATUS,
-  ackText,
-  renderSlackAnswer,
-} from "../../shared/chatops/slack-blocks.ts";
+import { CHAT_PLATFORMS, type Placement } from "../../shared/chatops/platforms.ts";
+import { ReplayGuard } from "../../shared/chatops/signature.ts";
+import { ACTION_HISTORY, ACTION_REFRESH, ACTION_STATUS, ackText } from "../../shared/chatops/slack-blocks.ts";
 import { ValidationError } from "../../shared/errors.ts";
+import { type AllowedHost, checkResponseUrl } from "../../shared/notify/response-url.ts";
 import { emptyResult as empty, jsonResult as json } from "../_shared/http/body.ts";
 import { UnauthorizedError } from "../_shared/http/errors.ts";
 import { httpHandler } from "../_shared/http/handler.ts";
@@ -29,6 +22,8 @@ import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell
 import { loggerPort } from "../_shared/telemetry.ts";
 import { slackIngressDepsFromEnv } from "./slack-deps.ts";
 import { webhookBody, webhookSecret } from "./webhook.ts";
+
+const SLACK = CHAT_PLATFORMS.slack;
 
 /** Where jobs go (SQS in AWS and under `npm start`). */
 export interface ChatJobQueue {
@@ -60,141 +55,101 @@ const ACTIONS = new Set([ACTION_REFRESH, ACTION_HISTORY, ACTION_STATUS]);
 
 export type SlackIngress = ShellHandler<HttpEvent, HttpResult, HttpContext>;
 
+/** What one request asks: who, the command text, where the answer goes, and how to name it in the log. */
+interface SlackAsk {
+  caller: ChatCaller;
+  text: string;
+  responseUrl: string | null;
+  /** A button click: answers replace the clicked message, refusals leave it as it is. */
+  click?: { actionId: string };
+}
+
 export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const now = deps.now ?? Date.now;
   const logger = loggerPort(deps.telemetry.logger);
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = new ReplayGuard();
-  const render = { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl };
+  const render = { prefix: deps.prefix ?? SLACK.defaultPrefix, apiBaseUrl: deps.apiBaseUrl };
   const syntax = { prefix: deps.prefix, snapshots: deps.snapshots ?? false };
 
   return httpHandler(deps.telemetry, {
     routes: [
-      defineRoute("POST", SLACK_COMMANDS_PATH, (event) => slashCommand(event)),
-      defineRoute("POST", SLACK_INTERACTIONS_PATH, async (event) => {
-        const { form, audit } = await verified(event);
-        if (!form) return empty(200);
-        return interaction(form, audit, event.requestContext?.requestId ?? "");
-      }),
+      defineRoute("POST", SLACK_COMMANDS_PATH, (event) => answer(event, slashCommand)),
+      defineRoute("POST", SLACK_INTERACTIONS_PATH, (event) => answer(event, interaction)),
     ],
   });
 
-  /** The signed form, or none for Slack's ssl_check; a request that does not verify is a 401 without detail. */
-  async function verified(event: HttpEvent) {
+  async function answer(event: HttpEvent, read: (form: URLSearchParams) => SlackAsk | undefined) {
     const started = now();
+    const form = await verified(event);
+    // Slack's ssl_check, and clicks on what is not ours: nothing to answer.
+    const ask = form.get("ssl_check") === "1" ? undefined : read(form);
+    if (!ask) return empty(200);
+    const requestId = event.requestContext?.requestId ?? "";
+    const { result, ...fields } = await handle(ask, requestId);
+    const durationMs = now() - started;
+    const { team, channel, user } = ask.caller;
+    const button = ask.click ? { button: ask.click.actionId } : {};
+    logger.info("chat command", { platform: SLACK.name, durationMs, team, channel, user, ...fields, ...button });
+    deps.onAck?.(durationMs);
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /** The signed form; a request that does not verify is a 401 without detail. */
+  async function verified(event: HttpEvent): Promise<URLSearchParams> {
     const body = webhookBody(event);
+    const secret = await webhookSecret(deps.signingSecret, logger, "signing secret");
     const signature = event.headers?.["x-slack-signature"];
-    const signingSecret = await webhookSecret(deps.signingSecret, logger, "signing secret");
-    const ok = verifySlackSignature({
-      signingSecret,
-      signature,
-      timestamp: event.headers?.["x-slack-request-timestamp"],
-      body,
-      now: now(),
-    });
-    if (!ok || !replays.firstSeen(signature!, now())) {
-      logger.warn("chat request refused", { platform: "slack", path: event.rawPath, outcome: "unauthorized" });
+    if (
+      !SLACK.verify({ headers: event.headers ?? {}, body, secret, now: now() }) ||
+      !replays.firstSeen(signature!, now())
+    ) {
+      logger.warn("chat request refused", { platform: SLACK.name, path: event.rawPath, outcome: "unauthorized" });
       throw new UnauthorizedError();
     }
-    const form = new URLSearchParams(body.toString("utf8"));
-    const audit = (fields: Record<string, unknown>) => {
-      const durationMs = now() - started;
-      logger.info("chat command", { platform: "slack", durationMs, ...fields });
-      deps.onAck?.(durationMs);
-    };
-    return { form: form.get("ssl_check") === "1" ? undefined : form, audit };
+    return new URLSearchParams(body.toString("utf8"));
   }
 
-  async function slashCommand(event: HttpEvent): Promise<HttpResult> {
-    const { form, audit } = await verified(event);
-    if (!form) return empty(200);
-    const caller = callerOf(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
-    if (!caller) throw new ValidationError("team_id, channel_id and user_id are required", "InvalidSlashCommand");
-    const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(form.get("text") ?? "", syntax);
-    if (!parsed.ok) {
-      audit({ ...who, command: firstWord(form.get("text")), outcome: "usage" });
-      return json(200, {
-        response_type: "ephemeral",
-        ...renderSlackAnswer({ kind: "usage", error: parsed.error, usage: parsed.usage }, render),
-      });
+  /** Acknowledge, then answer now or queue the job; the log line's command and outcome. */
+  async function handle(ask: SlackAsk, requestId: string) {
+    const access = resolveAccess(deps.access, ask.caller);
+    const acknowledged: Acknowledged = acknowledge(ask.text, access, { ...syntax, knownClusters: deps.clusterNames() });
+    const command = acknowledged.command
+      ? commandLine(acknowledged.command)
+      : ask.click
+        ? "button"
+        : firstWord(ask.text);
+    if ("answer" in acknowledged) {
+      const { answer } = acknowledged;
+      // A click whose value does not parse (not one of our buttons after all): nothing to say.
+      if (ask.click && !acknowledged.command) return { command, outcome: "usage", result: empty(200) };
+      // Help may go to the channel (--public); usage and denials only to the asker. A refused click leaves the
+      // clicked message as it is.
+      const placement: Placement = {
+        public: answer.kind === "help" && Boolean(acknowledged.command?.public),
+        ...(ask.click ? { replaceOriginal: false } : {}),
+      };
+      return { command, outcome: answer.kind, result: json(200, SLACK.render(answer, render, placement)) };
     }
-    const decided = decide(parsed.command, caller);
-    if ("answer" in decided) {
-      audit({ ...who, command: commandLine(parsed.command), outcome: decided.outcome });
-      return json(200, {
-        response_type: decided.answer.public ? "in_channel" : "ephemeral",
-        ...decided.answer.message,
-      });
-    }
-    const requestId = event.requestContext?.requestId ?? "";
-    const queued = await enqueue(caller, parsed.command, decided.target, form.get("response_url"), false, requestId);
-    audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome });
-    if (queued.refusal) throw queued.refusal;
-    return queued.result!;
+    return { command, ...(await enqueue(ask, acknowledged.command, ackText(acknowledged.job), requestId)) };
   }
 
-  /** Help, usage and denial need no cluster: answered in the acknowledgement itself. */
-  function decide(
-    command: ChatCommand,
-    caller: ChatCaller,
-  ): { target: ResolvedCommand } | { answer: { public: boolean; message: object }; outcome: string } {
-    const access = resolveAccess(deps.access, caller);
-    const known = deps.clusterNames();
+  async function enqueue(ask: SlackAsk, command: ChatCommand, ack: string, requestId: string) {
     try {
-      const target = resolveCommand(command, access, known, syntax);
-      if (target.verb !== "help") return { target };
-      const message = renderSlackAnswer(
-        {
-          kind: "help",
-          usage: usageText(syntax),
-          clusters: access.clustersOf(known),
-          defaults: access.defaults,
-        },
-        render,
-      );
-      return { answer: { public: command.public, message }, outcome: "help" };
-    } catch (error) {
-      if (error instanceof ChatAccessDeniedError) {
-        return {
-          answer: { public: false, message: renderSlackAnswer({ kind: "denied", message: error.message }, render) },
-          outcome: "denied",
-        };
-      }
-      if (error instanceof MissingClusterProblem) {
-        const usage = usageText(syntax);
-        return {
-          answer: { public: false, message: renderSlackAnswer({ kind: "usage", error: error.message, usage }, render) },
-          outcome: "usage",
-        };
-      }
-      throw error;
-    }
-  }
-
-  async function enqueue(
-    caller: ChatCaller,
-    command: ChatCommand,
-    target: ResolvedCommand,
-    responseUrl: string | null,
-    replaceOriginal: boolean,
-    requestId: string,
-  ): Promise<{ outcome: string; result?: HttpResult; refusal?: Error }> {
-    const ephemeral = (text: string) => json(200, { response_type: "ephemeral", text });
-    try {
-      checkResponseUrl(responseUrl, deps.allowHosts);
+      checkResponseUrl(ask.responseUrl, deps.allowHosts);
     } catch (error) {
       // Signed by Slack yet pointing elsewhere: a misconfiguration (or a leaked secret). Never POSTed to.
       logger.warn("response_url refused", { reason: (error as Error).message });
-      return { outcome: "refused", refusal: new ValidationError((error as Error).message, "ResponseUrlRefused") };
+      return { outcome: "refused", result: new ValidationError((error as Error).message, "ResponseUrlRefused") };
     }
     const job: ChatJob = {
       version: 1,
-      caller,
+      caller: ask.caller,
       command: commandLine({ ...command, public: false } as ChatCommand),
-      responseUrl: responseUrl!,
+      responseUrl: ask.responseUrl!,
       public: command.public,
-      replaceOriginal,
+      replaceOriginal: Boolean(ask.click),
       receivedAt: now(),
       requestId,
     };
@@ -202,46 +157,17 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
       await deps.queue.send(job);
     } catch (error) {
       logger.error("chat job not queued", { error: (error as Error).message });
-      return { outcome: "error", result: ephemeral(":x: the command could not be queued; try again in a minute") };
+      const text = ":x: the command could not be queued; try again in a minute";
+      return { outcome: "error", result: json(200, { response_type: "ephemeral", text }) };
     }
-    return {
-      outcome: "queued",
-      result: replaceOriginal ? empty(200) : ephemeral(ackText(target)),
-    };
+    return { outcome: "queued", result: ask.click ? empty(200) : json(200, { response_type: "ephemeral", text: ack }) };
   }
+}
 
-  async function interaction(
-    form: URLSearchParams,
-    audit: (fields: Record<string, unknown>) => void,
-    requestId: string,
-  ): Promise<HttpResult> {
-    let payload: InteractionPayload;
-    try {
-      payload = JSON.parse(form.get("payload") ?? "");
-    } catch {
-      throw new ValidationError("the payload field is not JSON", "InvalidInteraction");
-    }
-    const action = payload?.actions?.[0];
-    if (payload?.type !== "block_actions" || !action || !ACTIONS.has(action.action_id ?? "")) return empty(200);
-    const caller = callerOf(payload.team?.id, payload.channel?.id ?? payload.container?.channel_id, payload.user?.id);
-    if (!caller) throw new ValidationError("team, channel and user are required", "InvalidInteraction");
-    const who = { team: caller.team, channel: caller.channel, user: caller.user };
-    const parsed = parseChatCommand(String(action.value ?? ""), syntax);
-    if (!parsed.ok) {
-      audit({ ...who, command: "button", outcome: "usage" });
-      return empty(200);
-    }
-    const decided = decide(parsed.command, caller);
-    if ("answer" in decided) {
-      audit({ ...who, command: commandLine(parsed.command), outcome: decided.outcome });
-      // The clicker may not read it: say so to them only, leave the message as it is.
-      return json(200, { response_type: "ephemeral", replace_original: false, ...decided.answer.message });
-    }
-    const queued = await enqueue(caller, parsed.command, decided.target, payload.response_url ?? null, true, requestId);
-    audit({ ...who, command: commandLine(parsed.command), outcome: queued.outcome, button: action.action_id });
-    if (queued.refusal) throw queued.refusal;
-    return queued.result!;
-  }
+function slashCommand(form: URLSearchParams): SlackAsk {
+  const caller = SLACK.caller(form.get("team_id"), form.get("channel_id"), form.get("user_id"));
+  if (!caller) throw new ValidationError("team_id, channel_id and user_id are required", "InvalidSlashCommand");
+  return { caller, text: form.get("text") ?? "", responseUrl: form.get("response_url") };
 }
 
 interface InteractionPayload {
@@ -254,11 +180,21 @@ interface InteractionPayload {
   actions?: { action_id?: string; value?: string }[];
 }
 
-const SLACK_ID = /^[A-Z0-9][A-Z0-9_-]{0,63}$/i;
-
-function callerOf(team: unknown, channel: unknown, user: unknown): ChatCaller | undefined {
-  if (![team, channel, user].every((id) => typeof id === "string" && SLACK_ID.test(id))) return undefined;
-  return { platform: "slack", team: team as string, channel: channel as string, user: user as string };
+/** A click on one of our buttons (Refresh, History, Status), or undefined for anything else. */
+function interaction(form: URLSearchParams): SlackAsk | undefined {
+  let payload: InteractionPayload;
+  try {
+    payload = JSON.parse(form.get("payload") ?? "");
+  } catch {
+    throw new ValidationError("the payload field is not JSON", "InvalidInteraction");
+  }
+  const action = payload?.actions?.[0];
+  if (payload?.type !== "block_actions" || !action || !ACTIONS.has(action.action_id ?? "")) return undefined;
+  const channel = payload.channel?.id ?? payload.container?.channel_id;
+  const caller = SLACK.caller(payload.team?.id, channel, payload.user?.id);
+  if (!caller) throw new ValidationError("team, channel and user are required", "InvalidInteraction");
+  const text = String(action.value ?? "");
+  return { caller, text, responseUrl: payload.response_url ?? null, click: { actionId: action.action_id! } };
 }
 
 function firstWord(text: string | null): string {

@@ -10,10 +10,12 @@
  * before is refused as a replay.
  */
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
-import { answerCommand, type ChatDeps, type ResolvedCommand, resolveCommand } from "../../shared/chatops/answer.ts";
-import { commandLine, parseChatCommand } from "../../shared/chatops/command.ts";
-import { ReplayGuard, verifyTeamsSignature } from "../../shared/chatops/signature.ts";
-import { renderTeamsAnswer, renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
+import { acknowledge } from "../../shared/chatops/acknowledge.ts";
+import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
+import { commandLine } from "../../shared/chatops/command.ts";
+import { CHAT_PLATFORMS } from "../../shared/chatops/platforms.ts";
+import { ReplayGuard } from "../../shared/chatops/signature.ts";
+import { renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { jsonResult as json } from "../_shared/http/body.ts";
 import { UnauthorizedError } from "../_shared/http/errors.ts";
@@ -23,6 +25,8 @@ import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.t
 import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell.ts";
 import { teamsDepsFromEnv } from "./deps.ts";
 import { webhookBody, webhookSecret } from "./webhook.ts";
+
+const TEAMS = CHAT_PLATFORMS.teams;
 
 export interface TeamsDeps extends ChatDeps {
   /** Powertools' Logger and Metrics, for the shell's middlewares. */
@@ -53,6 +57,7 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
   const replays = new ReplayGuard();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
+  const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.snapshots) };
 
   return httpHandler(deps.telemetry, { routes: [defineRoute("POST", TEAMS_PATH, (event) => message(event))] });
 
@@ -60,9 +65,9 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     const started = now();
     const body = webhookBody(event);
     const authorization = event.headers?.authorization;
-    const securityToken = await webhookSecret(deps.securityToken, deps.logger, "Teams webhook token");
-    if (!verifyTeamsSignature({ securityToken, authorization, body })) {
-      deps.logger.warn("chat request refused", { platform: "teams", outcome: "unauthorized" });
+    const secret = await webhookSecret(deps.securityToken, deps.logger, "Teams webhook token");
+    if (!TEAMS.verify({ headers: event.headers ?? {}, body, secret, now: now() })) {
+      deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "unauthorized" });
       throw new UnauthorizedError();
     }
     let activity: Activity;
@@ -76,18 +81,24 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
     const fresh = !Number.isNaN(sent) && Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
     if (!fresh || !replays.firstSeen(`teams:${activity.id ?? authorization}`, now())) {
-      deps.logger.warn("chat request refused", { platform: "teams", outcome: "replay" });
+      deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "replay" });
       throw new UnauthorizedError();
     }
     const tenant = activity.channelData?.tenant?.id ?? activity.conversation?.tenantId;
     const channel = activity.channelData?.channel?.id ?? activity.conversation?.id?.split(";")[0];
     const user = activity.from?.aadObjectId ?? activity.from?.id;
-    if (!tenant || !channel || !user)
-      throw new ValidationError("tenant, channel and sender are required", "InvalidActivity");
-    const caller = { platform: "teams" as const, team: tenant, channel, user };
-    const audit = (command: string, outcome: string) =>
+    const caller = TEAMS.caller(tenant, channel, user);
+    if (!caller)
+      throw new ValidationError("tenant, channel and sender (well-formed ids) are required", "InvalidActivity");
+    const access = resolveAccess(deps.access, caller);
+    const acknowledged = acknowledge(mentionFree(activity.text ?? ""), access, {
+      ...syntax,
+      knownClusters: deps.clusters.list().map((c) => c.name),
+    });
+    const command = acknowledged.command ? commandLine(acknowledged.command) : "?";
+    const audit = (outcome: string) =>
       deps.logger.info("chat command", {
-        platform: "teams",
+        platform: TEAMS.name,
         team: tenant,
         channel,
         user,
@@ -95,38 +106,25 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
         outcome,
         durationMs: now() - started,
       });
-
-    const syntax = { prefix: "@helm", snapshots: Boolean(deps.snapshots) };
-    const parsed = parseChatCommand(mentionFree(activity.text ?? ""), syntax);
-    if (!parsed.ok) {
-      audit("?", "usage");
-      return json(200, renderTeamsAnswer({ kind: "usage", error: parsed.error, usage: parsed.usage }));
+    if ("answer" in acknowledged) {
+      audit(acknowledged.answer.kind);
+      return json(200, TEAMS.render(acknowledged.answer, render, { public: true }));
     }
-    const access = resolveAccess(deps.access, caller);
+    // Teams waits 5 s and has no deferred channel: read within the budget, else say what is still being read.
     const deadline = started + budgetMs;
-    let target: ResolvedCommand | undefined;
-    try {
-      target = resolveCommand(
-        parsed.command,
-        access,
-        deps.clusters.list().map((c) => c.name),
-      );
-    } catch {
-      // answerCommand turns the same problem into the denial or usage answer.
-    }
-    const answering = answerCommand(deps, parsed.command, access, { prefix: "@helm", deadline: deadline - 300 });
+    const answering = answerJob(deps, acknowledged.job, access, { ...syntax, deadline: deadline - 300 });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((resolve) => {
       timer = setTimeout(() => resolve("late"), Math.max(0, deadline + 300 - now()));
     });
     const answer = await Promise.race([answering, late]).finally(() => clearTimeout(timer));
     if (answer === "late") {
-      audit(commandLine(parsed.command), "still-reading");
+      audit("still-reading");
       answering.catch(() => {});
-      return json(200, renderTeamsStillReading(target ?? { verb: "help" }, render));
+      return json(200, renderTeamsStillReading(acknowledged.job, render));
     }
-    audit(commandLine(parsed.command), answer.kind === "error" ? `error:${answer.code}` : answer.kind);
-    return json(200, renderTeamsAnswer(answer, render));
+    audit(answer.kind === "error" ? `error:${answer.code}` : answer.kind);
+    return json(200, TEAMS.render(answer, render, { public: true }));
   }
 }
 

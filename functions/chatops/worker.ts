@@ -10,13 +10,13 @@
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
-import { answerCommand, type ChatDeps } from "../../shared/chatops/answer.ts";
-import { parseChatCommand } from "../../shared/chatops/command.ts";
-import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/chatops/errors.ts";
+import { acknowledge } from "../../shared/chatops/acknowledge.ts";
+import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
 import { type ChatJob, jobAgeProblem, parseChatJob } from "../../shared/chatops/job.ts";
-import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/chatops/response-url.ts";
-import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
+import { chatPlatform } from "../../shared/chatops/platforms.ts";
 import { isDomainError } from "../../shared/errors.ts";
+import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/notify/errors.ts";
+import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/notify/response-url.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
 import { lambdaEntry, type ShellHandler, type Telemetry, withTelemetry } from "../_shared/shell.ts";
 import { chatWorkerDepsFromEnv } from "./deps.ts";
@@ -44,13 +44,13 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
   const now = deps.now ?? Date.now;
   return withTelemetry(deps.telemetry, async (event: SQSEvent, context: Context) => {
     const processor = new BatchProcessor(EventType.SQS);
-    return processPartialResponse(event, (record: SQSRecord) => answerJob(record, context), processor, {
+    return processPartialResponse(event, (record: SQSRecord) => answerRecord(record, context), processor, {
       context,
       throwOnFullBatchFailure: false,
     });
   });
 
-  async function answerJob(record: SQSRecord, context: Context): Promise<void> {
+  async function answerRecord(record: SQSRecord, context: Context): Promise<void> {
     const started = now();
     let job: ChatJob;
     try {
@@ -74,6 +74,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
         sinceRequestMs: now() - job.receivedAt,
         ...fields,
       });
+    // Both ways (#25): a job "received" in the future is forged, and would otherwise never expire.
     const tooOld = jobAgeProblem(job, now());
     if (tooOld) return log(tooOld);
     let url: URL;
@@ -83,19 +84,26 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
       if (error instanceof ResponseUrlRefusedError) return log("refused", { reason: error.message });
       throw error;
     }
-    const parsed = parseChatCommand(job.command, { prefix: deps.prefix, snapshots: Boolean(deps.snapshots) });
+    // The same use case as the webhook's acknowledgement, again: the queue is not trusted to widen what is read.
+    const platform = chatPlatform(caller.platform)!;
     const access = resolveAccess(deps.access, caller);
-    const answer = parsed.ok
-      ? await answerCommand(deps, parsed.command, access, {
-          prefix: deps.prefix,
-          deadline: deadlineFrom(context, deps.deadlineMarginMs ?? CHAT_POST_MARGIN_MS, { now: now(), floorMs: 1000 }),
-        })
-      : ({ kind: "usage", error: parsed.error, usage: parsed.usage } as const);
-    const message = {
-      response_type: job.public ? ("in_channel" as const) : ("ephemeral" as const),
-      ...(job.replaceOriginal ? { replace_original: true } : {}),
-      ...renderSlackAnswer(answer, { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl }),
-    };
+    const options = { prefix: deps.prefix, snapshots: Boolean(deps.snapshots) };
+    const acknowledged = acknowledge(job.command, access, {
+      ...options,
+      knownClusters: deps.clusters.list().map((c) => c.name),
+    });
+    const answer =
+      "answer" in acknowledged
+        ? acknowledged.answer
+        : await answerJob(deps, acknowledged.job, access, {
+            ...options,
+            deadline: deadlineFrom(context, deps.deadlineMarginMs ?? CHAT_POST_MARGIN_MS, {
+              now: now(),
+              floorMs: 1000,
+            }),
+          });
+    const placement = { public: job.public, ...(job.replaceOriginal ? { replaceOriginal: true } : {}) };
+    const message = platform.render(answer, { prefix: deps.prefix, apiBaseUrl: deps.apiBaseUrl }, placement);
     try {
       const posted = await postToResponseUrl(url, message, {
         fetch: deps.fetch,
@@ -104,7 +112,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
       });
       log(answer.kind === "error" ? `error:${answer.code}` : answer.kind, {
         posts: posted.attempts,
-        blocks: message.blocks.length,
+        blocks: (message as { blocks?: unknown[] }).blocks?.length,
       });
     } catch (error) {
       if (error instanceof ChatDeliveryError || (isDomainError(error) && error.kind !== "internal")) {

@@ -1,6 +1,6 @@
-import { parseAllDocuments } from "yaml";
 import { SimulatorInputError } from "./errors.ts";
 import type { KubeObject } from "./kube/types.ts";
+import { kubeYamlValue, parseKubeYamlDocuments } from "./kube/yaml.ts";
 
 /**
  * Objects from YAML (multi-document, `# Source:` comments, `kind: List` / `*List`
@@ -9,13 +9,13 @@ import type { KubeObject } from "./kube/types.ts";
 export function parseObjects(input: object[] | string, source = "input"): KubeObject[] {
   const documents: unknown[] = [];
   if (typeof input === "string") {
-    for (const [index, document] of parseAllDocuments(input).entries()) {
+    for (const [index, document] of parseKubeYamlDocuments(input).entries()) {
       if (document.errors.length > 0) {
         throw new SimulatorInputError(
           `${source}: YAML document ${index + 1} is not valid: ${document.errors[0].message}`,
         );
       }
-      const value = document.toJS();
+      const value = kubeYamlValue(document);
       if (value !== null && value !== undefined) documents.push(value);
     }
   } else {

@@ -22,15 +22,17 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { firstLine } from "../input/values.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import { firstLine } from "../values.ts";
 import { ChatopsConfigError } from "./errors.ts";
+import { CHAT_PLATFORMS, type ChatPlatformRecord, chatPlatform } from "./platforms.ts";
 
-export type ChatPlatform = "slack" | "teams";
+/** A platform's name: a key of CHAT_PLATFORMS (platforms.ts). */
+export type ChatPlatform = string;
 
 export interface ChatCaller {
   platform: ChatPlatform;
-  /** Slack team id, or Teams tenant id. */
+  /** The platform's workspace id (Slack team, Teams tenant). */
   team: string;
   channel: string;
   user: string;
@@ -47,12 +49,13 @@ export interface AccessBinding {
   defaults: { cluster?: string; namespace?: string };
 }
 
-export interface AccessMap {
-  slack: AccessBinding[];
-  teams: AccessBinding[];
-}
+/** Each recorded platform's bindings, by its name. */
+export type AccessMap = Readonly<Record<ChatPlatform, AccessBinding[]>>;
 
-export const EMPTY_ACCESS: AccessMap = { slack: [], teams: [] };
+/** Nothing configured: every platform present, with no binding (everything denied). */
+export const EMPTY_ACCESS: AccessMap = Object.freeze(
+  Object.fromEntries(Object.keys(CHAT_PLATFORMS).map((name) => [name, []])),
+);
 
 /** What one caller may do, resolved once per request. */
 export class ChannelAccess {
@@ -92,8 +95,9 @@ export class ChannelAccess {
   }
 }
 
+/** The caller's bindings: only its own platform's (none for a platform the map or the records do not know). */
 export function resolveAccess(map: AccessMap, caller: ChatCaller): ChannelAccess {
-  const bindings = caller.platform === "slack" ? map.slack : map.teams;
+  const bindings = chatPlatform(caller.platform) ? (map[caller.platform] ?? []) : [];
   return new ChannelAccess(
     bindings.filter(
       (b) =>
@@ -127,7 +131,10 @@ export function loadAccessMap(env: Record<string, string | undefined>): AccessMa
   return parseAccessMap(text, `CHATOPS_ACCESS_FILE ${file}`);
 }
 
-const BINDING_FIELDS = ["team", "tenant", "channel", "channels", "users", "clusters", "namespaces", "defaults"];
+const PLATFORMS = Object.values(CHAT_PLATFORMS);
+const WORKSPACE_FIELDS = [...new Set(PLATFORMS.map((platform) => platform.workspaceField))];
+const BINDING_FIELDS = [...WORKSPACE_FIELDS, "channel", "channels", "users", "clusters", "namespaces", "defaults"];
+const NAMES = PLATFORMS.map((platform) => platform.name);
 
 /** Parses and validates the whole document, reporting every problem at once. */
 export function parseAccessMap(text: string, source: string): AccessMap {
@@ -141,23 +148,25 @@ export function parseAccessMap(text: string, source: string): AccessMap {
   if (document === null || document === undefined) return EMPTY_ACCESS;
   const problems: string[] = [];
   if (typeof document !== "object" || Array.isArray(document)) {
-    throw new ChatopsConfigError(`${source}: expected an object with "slack" and/or "teams" lists of bindings`);
+    const lists = NAMES.map((name) => `"${name}"`).join(" and/or ");
+    throw new ChatopsConfigError(`${source}: expected an object with ${lists} lists of bindings`);
   }
   const root = document as Record<string, unknown>;
   for (const key of Object.keys(root)) {
-    if (key !== "slack" && key !== "teams") problems.push(`unknown key "${key}" (allowed: slack, teams)`);
+    if (!NAMES.includes(key)) problems.push(`unknown key "${key}" (allowed: ${NAMES.join(", ")})`);
   }
-  const map: AccessMap = { slack: [], teams: [] };
-  for (const platform of ["slack", "teams"] as const) {
-    const list = root[platform];
+  const map: Record<ChatPlatform, AccessBinding[]> = {};
+  for (const platform of PLATFORMS) {
+    map[platform.name] = [];
+    const list = root[platform.name];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) {
-      problems.push(`"${platform}" must be a list of bindings`);
+      problems.push(`"${platform.name}" must be a list of bindings`);
       continue;
     }
     list.forEach((item, index) => {
-      const binding = parseBinding(item, platform, `${platform}[${index}]`, problems);
-      if (binding) map[platform].push(binding);
+      const binding = parseBinding(item, platform, `${platform.name}[${index}]`, problems);
+      if (binding) map[platform.name].push(binding);
     });
   }
   if (problems.length > 0) throw new ChatopsConfigError(`${source}: ${problems.join("; ")}`);
@@ -166,12 +175,13 @@ export function parseAccessMap(text: string, source: string): AccessMap {
 
 function parseBinding(
   item: unknown,
-  platform: ChatPlatform,
+  platform: ChatPlatformRecord,
   where: string,
   problems: string[],
 ): AccessBinding | undefined {
+  const teamKey = platform.workspaceField;
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
-    problems.push(`${where}: expected an object {team, channels, clusters, ...}`);
+    problems.push(`${where}: expected an object {${teamKey}, channels, clusters, ...}`);
     return undefined;
   }
   const record = item as Record<string, unknown>;
@@ -179,10 +189,10 @@ function parseBinding(
   for (const key of Object.keys(record)) {
     if (!BINDING_FIELDS.includes(key)) problems.push(`${where}: unknown field "${key}"`);
   }
-  const teamKey = platform === "slack" ? "team" : "tenant";
-  const wrongKey = platform === "slack" ? "tenant" : "team";
-  if (record[wrongKey] !== undefined)
-    problems.push(`${where}: ${platform} bindings name a "${teamKey}", not a "${wrongKey}"`);
+  for (const wrongKey of WORKSPACE_FIELDS.filter((field) => field !== teamKey)) {
+    if (record[wrongKey] !== undefined)
+      problems.push(`${where}: ${platform.name} bindings name a "${teamKey}", not a "${wrongKey}"`);
+  }
   const team = record[teamKey];
   if (typeof team !== "string" || team.trim() === "")
     problems.push(`${where}: "${teamKey}" (an id, or "*") is required`);

@@ -1,17 +1,16 @@
 /**
- * One chat command, end to end and platform-free: resolve the channel's
- * defaults, authorise against the access map (before anything is read, so a
- * denial never depends on whether the release exists), run the same use cases
- * as the API and the CLI, and return plain data the Slack and Teams renderers
- * shape. Errors come back as answers: a chat user gets a sentence, not a 500.
+ * One chat command, end to end and platform-free: acknowledge it (acknowledge.ts: the channel's defaults,
+ * the access map, before anything is read, so a denial never depends on whether the release exists), then
+ * answer the job with the same use cases as the API and the CLI, as plain data each platform's record renders
+ * (platforms.ts). Errors come back as answers: a chat user gets a sentence, not a 500.
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
-import type { FleetEntry } from "../history/model.ts";
-import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { FleetEntry } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
@@ -19,9 +18,9 @@ import { listReleases } from "../usecases/list.ts";
 import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
-import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions, usageText } from "./command.ts";
-import { ChatAccessDeniedError } from "./errors.ts";
-import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "./resolve.ts";
+import { acknowledgeCommand, type ChatJobTarget } from "./acknowledge.ts";
+import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions } from "./command.ts";
+import type { ResolvedCommand } from "./resolve.ts";
 
 export type { ResolvedCommand } from "./resolve.ts";
 export { apiPathOf, MissingClusterProblem, resolveCommand } from "./resolve.ts";
@@ -67,6 +66,24 @@ export interface AnswerOptions extends ParseOptions {
   deadline?: number;
 }
 
+/**
+ * The second half of the chat use case: reads what an acknowledged job asks for, with the same use cases as the
+ * API and the CLI. Failures come back as answers (a chat user gets a sentence, not a 500).
+ */
+export async function answerJob(
+  deps: ChatDeps,
+  target: ChatJobTarget,
+  access: ChannelAccess,
+  options: AnswerOptions = {},
+): Promise<ChatAnswer> {
+  try {
+    return await run(deps, target, access, options);
+  } catch (error) {
+    return errorAnswer(deps.logger, error);
+  }
+}
+
+/** Acknowledge then answer, in one call (what Teams' and the worker's answers amount to). */
 export async function answerCommand(
   deps: ChatDeps,
   command: ChatCommand,
@@ -74,37 +91,21 @@ export async function answerCommand(
   options: AnswerOptions = {},
 ): Promise<ChatAnswer> {
   const known = deps.clusters.list().map((c) => c.name);
-  let target: ResolvedCommand;
-  try {
-    target = resolveCommand(command, access, known, { snapshots: Boolean(deps.snapshots) });
-  } catch (error) {
-    if (error instanceof ChatAccessDeniedError) return { kind: "denied", message: error.message };
-    if (error instanceof MissingClusterProblem)
-      return { kind: "usage", error: error.message, usage: usageText(options) };
-    throw error;
-  }
-  try {
-    return await run(deps, target, access, known, options);
-  } catch (error) {
-    return errorAnswer(deps.logger, error);
-  }
+  const acknowledged = acknowledgeCommand(command, access, {
+    ...options,
+    snapshots: Boolean(deps.snapshots),
+    knownClusters: known,
+  });
+  return "answer" in acknowledged ? acknowledged.answer : answerJob(deps, acknowledged.job, access, options);
 }
 
 async function run(
   deps: ChatDeps,
-  target: ResolvedCommand,
+  target: ChatJobTarget,
   access: ChannelAccess,
-  known: readonly string[],
   options: AnswerOptions,
 ): Promise<ChatAnswer> {
   switch (target.verb) {
-    case "help":
-      return {
-        kind: "help",
-        usage: usageText({ ...options, snapshots: Boolean(deps.snapshots) }),
-        clusters: access.clustersOf(known),
-        defaults: access.defaults,
-      };
     case "status": {
       const report = await releaseStatus(
         { store: deps.store, kube: deps.kube, logger: deps.logger },

@@ -18,15 +18,3 @@ export class ChatAccessDeniedError extends DomainError {
     super("not allowed here: this channel may not read that cluster or namespace");
   }
 }
-
-/** A response_url the product will not POST to (not Slack's, not in SLACK_RESPONSE_URL_ALLOW_HOSTS). */
-export class ResponseUrlRefusedError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "ResponseUrlRefused";
-}
-
-/** The chat platform did not take the answer (after the retries Slack's budget allows). */
-export class ChatDeliveryError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "ChatDeliveryFailed";
-}

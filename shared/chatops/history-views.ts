@@ -3,8 +3,9 @@
  * shared by the Slack and Teams renderers: what is unhealthy now across the
  * channel's clusters, and one release's run-length history, newest first.
  */
-import type { FleetEntry } from "../history/model.ts";
-import { alignLines, formatCell } from "../status/printer.ts";
+
+import { alignLines, formatCell } from "../render/tables/kubectl-printer.ts";
+import type { FleetEntry } from "../snapshots/model.ts";
 import type { SnapshotSummary } from "../usecases/snapshots.ts";
 
 /** "2026-12-02T10:00:00.123Z" -> "2026-12-02 10:00Z" (compact for a phone). */

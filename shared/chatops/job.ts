@@ -7,6 +7,7 @@
  */
 import { ValidationError } from "../errors.ts";
 import type { ChatCaller } from "./access.ts";
+import { chatPlatform } from "./platforms.ts";
 
 export interface ChatJob {
   version: 1;
@@ -60,7 +61,8 @@ export function parseChatJob(body: string): ChatJob {
     typeof job.replaceOriginal === "boolean" &&
     typeof job.receivedAt === "number" &&
     typeof job.requestId === "string" &&
-    (caller?.platform === "slack" || caller?.platform === "teams") &&
+    typeof caller?.platform === "string" &&
+    chatPlatform(caller.platform) !== undefined &&
     typeof caller.team === "string" &&
     typeof caller.channel === "string" &&
     typeof caller.user === "string";

@@ -4,7 +4,7 @@
  * Slack's limits; what does not fit is summarised with the API path that gives
  * the full text.
  */
-import { renderHelmHistory, renderHelmList } from "../format/release-tables.ts";
+import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import type { ChatAnswer } from "./answer.ts";
 import { fleetLines, timelineLines } from "./history-views.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L } from "./limits.ts";

@@ -5,9 +5,10 @@
  * first, bad rows marked), NOTES cut short, Refresh/History buttons, and the API
  * path of the full text. Always within Slack's limits.
  */
-import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
-import { alignLines, formatCell, printTable, visibleColumns } from "../status/printer.ts";
-import { compareGroups } from "../status/render-text.ts";
+
+import { compareGroups } from "../render/status/text.ts";
+import { alignLines, formatCell, printTable, visibleColumns } from "../render/tables/kubectl-printer.ts";
+import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L, pluralKind } from "./limits.ts";
 import type { ResolvedCommand } from "./resolve.ts";

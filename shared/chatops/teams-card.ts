@@ -4,9 +4,10 @@
  * webhooks allow no buttons but openURL, so the API path is printed instead).
  * Kept under ~20k characters (Teams caps a message at about 28 KB).
  */
-import { formatAnsiC, isZeroTime } from "../format/ansi-time.ts";
-import { renderHelmHistory, renderHelmList } from "../format/release-tables.ts";
-import { renderStatusText } from "../status/render-text.ts";
+
+import { renderStatusText } from "../render/status/text.ts";
+import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
+import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import type { ChatAnswer } from "./answer.ts";
 import { fleetLines, timelineLines } from "./history-views.ts";
 import { apiPathOf, type ResolvedCommand } from "./resolve.ts";

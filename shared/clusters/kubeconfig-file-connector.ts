@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { KubeConfig } from "@kubernetes/client-node";
-import { firstLine } from "../values.ts";
+import { firstLine } from "../input/values.ts";
 import type { ClusterAccess, ClusterConnector, ClusterSummary } from "./connector.ts";
 import { KubeconfigFileError, UnknownClusterError } from "./errors.ts";
 import { accessFromKubeConfig } from "./kubeconfig-access.ts";

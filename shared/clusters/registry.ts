@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { firstLine } from "../input/values.ts";
 import { CLUSTER_NAME } from "../release/validation.ts";
-import { firstLine } from "../values.ts";
 import type { ClusterEntry } from "./connector.ts";
 import { ClusterRegistryError } from "./errors.ts";
 

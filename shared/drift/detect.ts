@@ -24,6 +24,18 @@ export interface DriftInput {
   applyMethod?: string;
   /** Manager names that are Helm (default `helm`; SDK embedders use their binary's name). */
   helmManagers?: readonly string[];
+  /**
+   * Revisions stored after the one compared (a failed or pending upgrade of a still deployed revision):
+   * Helm's writes to the live objects since then are theirs, not a foreign change.
+   */
+  laterRevisions?: readonly LaterRevision[];
+}
+
+export interface LaterRevision {
+  version: number;
+  status: string;
+  /** RFC 3339: when Helm wrote it (info.last_deployed). */
+  deployedAt?: string;
 }
 
 const VALUE_WIDTH = 60;
@@ -51,7 +63,9 @@ export function detectDrift(input: DriftInput): DriftReport {
     const owners = readOwners(metadata.managedFields);
     const targetedByHpa = hpaTargets.has(`${object.kind}/${object.name}`);
     for (const difference of differences) {
-      fields.push(attribute(object, difference, owners, { helm, ssa, targetedByHpa }));
+      fields.push(
+        attribute(object, difference, owners, { helm, ssa, targetedByHpa, later: input.laterRevisions ?? [] }),
+      );
     }
   }
   return {
@@ -66,7 +80,7 @@ function attribute(
   object: DriftObject,
   difference: Difference,
   owners: readonly FieldOwner[],
-  context: { helm: Set<string>; ssa: boolean; targetedByHpa: boolean },
+  context: { helm: Set<string>; ssa: boolean; targetedByHpa: boolean; later: readonly LaterRevision[] },
 ): DriftedField {
   const owning = [difference.elements, ...(difference.alternates ?? [])].flatMap((path) => ownersOf(owners, path));
   const others = owning.filter((o) => !context.helm.has(o.manager));
@@ -96,14 +110,37 @@ function attribute(
     if (last.time) entry.changedAt = last.time;
     const benign = benignOwner(difference.field, last, context.targetedByHpa);
     if (benign) entry.benign = benign;
+  } else if (helmOwns && context.later.length > 0) {
+    // Helm's own later revision (a failed or pending upgrade) applied it: Helm's change, not a foreign one.
+    const helmEntry = [...owning.filter((o) => context.helm.has(o.manager))].sort((a, b) =>
+      (b.time ?? "").localeCompare(a.time ?? ""),
+    )[0];
+    const revision = writingRevision(context.later, helmEntry?.time);
+    entry.changedBy = helmEntry.manager;
+    entry.operation = helmEntry.operation;
+    if (helmEntry.time) entry.changedAt = helmEntry.time;
+    entry.helmRevision = revision.version;
+    entry.note = `Helm's own write: revision ${revision.version} (${revision.status}), after this one`;
   } else if (difference.live === undefined) {
-    entry.note = "removed; managedFields do not record who removes a field";
+    entry.note =
+      context.later.length > 0
+        ? `removed; managedFields do not record who removes a field (Helm's later revision ${context.later.at(-1)!.version} may have)`
+        : "removed; managedFields do not record who removes a field";
   } else if (helmOwns) {
     entry.note = "Helm still owns it: changed by a webhook or a write that kept no ownership";
   } else {
     entry.note = "no owner recorded (managedFields cleared, or a webhook/default)";
   }
   return entry;
+}
+
+/** The later revision whose write Helm's entry records: the last one deployed at or before its time, else the newest. */
+function writingRevision(later: readonly LaterRevision[], time: string | undefined): LaterRevision {
+  const byVersion = [...later].sort((a, b) => a.version - b.version);
+  const written = time ? Date.parse(time) : Number.NaN;
+  // managedFields times have whole seconds: a revision deployed within that second counts.
+  const before = byVersion.filter((r) => r.deployedAt && Date.parse(r.deployedAt) < written + 1000);
+  return before.at(-1) ?? byVersion.at(-1)!;
 }
 
 function benignOwner(field: string, owner: FieldOwner, targetedByHpa: boolean): BenignOwner | undefined {

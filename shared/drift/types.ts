@@ -27,6 +27,11 @@ export interface DriftedField {
   conflicts: boolean;
   /** A known benign owner (an HPA on its target's replicas, a VPA on resources): reported, not an alarm. */
   benign?: BenignOwner;
+  /**
+   * Helm's own later revision wrote the field (this status is of an older, still deployed revision after a
+   * failed or pending upgrade): its number, when the revisions' times tell which one.
+   */
+  helmRevision?: number;
   /** Why there is no owner to name (webhook/defaulting, removed field, managedFields cleared). */
   note?: string;
 }

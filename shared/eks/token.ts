@@ -20,7 +20,8 @@ let signing:
       ]
     >
   | undefined;
-function signingLibraries() {
+/** The signing libraries, loaded once on first use (also by the CLI's API client, bin/lib/api-client.ts). */
+export function signingLibraries() {
   signing ??= Promise.all([
     import("@aws-crypto/sha256-js"),
     import("@smithy/protocol-http"),

@@ -5,7 +5,7 @@
  * an error (kstatus fails to convert it and reports Unknown).
  */
 
-import { isRecord } from "../values.ts";
+import { isRecord } from "../input/values.ts";
 import { MalformedObjectError } from "./errors.ts";
 
 export type KubeObject = Record<string, unknown>;
@@ -17,7 +17,7 @@ export interface Condition {
   message: string;
 }
 
-/** Re-exported for this area's modules (one definition, in shared/values.ts). */
+/** Re-exported for this area's modules (one definition, in shared/input/values.ts). */
 export { isRecord };
 
 export function fieldAt(object: KubeObject, path: string): unknown {

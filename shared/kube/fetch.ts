@@ -1,12 +1,12 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
 import { secretValueDigests } from "../drift/secret-digests.ts";
-import { jsonErrorMessage } from "../parse-errors.ts";
+import { jsonErrorMessage } from "../input/parse-errors.ts";
+import type { ManifestObject } from "../manifest/manifest.ts";
+import { redactCells, redactObject } from "../manifest/redact.ts";
 import type { Clock } from "../ports.ts";
-import { redactCells, redactObject } from "../status/redact.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
-import type { ManifestObject } from "./manifest.ts";
 import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
 import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";
@@ -64,6 +64,15 @@ export interface LiveReadContext {
   clock: Clock;
 }
 
+/** No request got an answer: the cluster is unreachable; `perResource` says why each manifest object was not read. */
+export class ReleaseUnreachableError extends ClusterUnreachableError {
+  readonly perResource: readonly string[];
+  constructor(cluster: string, message: string, perResource: readonly string[]) {
+    super(cluster, message);
+    this.perResource = perResource;
+  }
+}
+
 /**
  * Throws only for cluster-level failures (ClusterUnreachableError,
  * ClusterAccessDeniedError, ClusterCertificateError, the connector's own
@@ -88,9 +97,18 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   const relatedRead = await relatedWave;
   if (session.fatal) throw session.fatal;
   if (session.answers === 0 && session.firstFailure) {
-    throw new ClusterUnreachableError(
+    const unreachable = (detail: string) => `kubernetes cluster unreachable: "${session.cluster}": ${detail}`;
+    throw new ReleaseUnreachableError(
       session.cluster,
-      `kubernetes cluster unreachable: "${session.cluster}": ${session.firstFailure}`,
+      unreachable(session.firstFailure),
+      // Each resource's own read, not whichever request failed first (often a related-pods LIST).
+      resources.map((r) =>
+        r.mapping && r.outcome === "error"
+          ? unreachable(
+              `GET ${resourcePath(r.mapping, r.namespace)}/${encodeURIComponent(r.object.name)}: ${r.message}`,
+            )
+          : unreachable(session.firstFailure!),
+      ),
     );
   }
   const related = relatedRead.filter((entry) =>

@@ -1,12 +1,12 @@
 import type { LookupFunction } from "node:net";
 import type { ClusterConnector } from "../clusters/connector.ts";
+import type { ManifestObject } from "../manifest/manifest.ts";
+import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../manifest/prepared-manifest.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
-import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../status/prepared-manifest.ts";
 import { DEFAULT_DISCOVERY_TTL_MS, DiscoveryCache } from "./discovery.ts";
 import { type FetchResult, readReleaseResources } from "./fetch.ts";
 import { ConnectionPools } from "./http.ts";
 import { ClusterLimit } from "./limiter.ts";
-import type { ManifestObject } from "./manifest.ts";
 import { KubeSession } from "./session.ts";
 
 /**

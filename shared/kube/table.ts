@@ -1,4 +1,4 @@
-import { isRecord } from "./manifest.ts";
+import { isRecord } from "../manifest/manifest.ts";
 
 /**
  * meta.k8s.io/v1 Tables as the API server prints them (kubernetes-api.md §2).

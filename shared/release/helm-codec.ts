@@ -5,11 +5,11 @@
  * only (templates and files are what make Helm's Secrets overflow).
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
-import { jsonErrorMessage } from "../parse-errors.ts";
-import { isRecord } from "../values.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
+import { jsonErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
 import { HelmPayloadError } from "./errors.ts";
-import type { ChartMetadata, Hook, Release, ReleaseInfo } from "./model.ts";
+import { type ChartMetadata, type Hook, orderedLastRun, type Release, type ReleaseInfo } from "./model.ts";
 import { validateNamespace, validateNewReleaseName, validateRevision, validateStatus } from "./validation.ts";
 
 export const HELM_STORAGE_TYPE = "helm.sh/release.v1";
@@ -167,9 +167,11 @@ function hookFrom(value: unknown, index: number): Hook {
   };
   if (isRecord(value.last_run)) {
     const run = value.last_run;
-    hook.last_run = { phase: text(run.phase) };
-    if (text(run.started_at)) hook.last_run.started_at = text(run.started_at);
-    if (text(run.completed_at)) hook.last_run.completed_at = text(run.completed_at);
+    hook.last_run = orderedLastRun({
+      started_at: text(run.started_at),
+      completed_at: text(run.completed_at),
+      phase: text(run.phase),
+    });
   }
   if (typeof value.weight === "number") hook.weight = value.weight;
   if (Array.isArray(value.delete_policies)) hook.delete_policies = value.delete_policies.map(String);

@@ -8,7 +8,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.ts";
-import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../parse-errors.ts";
+import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../input/parse-errors.ts";
 
 export class InvalidImportDocumentError extends ValidationError {
   constructor(message: string, options?: { cause?: unknown }) {

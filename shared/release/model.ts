@@ -48,6 +48,15 @@ export interface HookLastRun {
   phase: string;
 }
 
+/** A hook's last run in Helm's field order (HookExecution: started_at, completed_at, phase), as `-o json` prints it. */
+export function orderedLastRun(run: HookLastRun): HookLastRun {
+  const ordered: HookLastRun = {} as HookLastRun;
+  if (run.started_at) ordered.started_at = run.started_at;
+  if (run.completed_at) ordered.completed_at = run.completed_at;
+  ordered.phase = run.phase;
+  return ordered;
+}
+
 export interface Hook {
   name: string;
   kind: string;

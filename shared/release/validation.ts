@@ -40,6 +40,18 @@ export function validateReleaseName(name: unknown): string {
   }
 }
 
+/**
+ * A release name to read a revision's content by (`helm status`, `helm get manifest`, their API routes):
+ * action.releaseContent words any bad name `releaseContent: Release name is invalid: NAME`.
+ */
+export function validateReleaseContentName(name: unknown): string {
+  try {
+    return validateNewReleaseName(name);
+  } catch {
+    throw new InvalidReleaseNameError(`releaseContent: Release name is invalid: ${String(name ?? "").slice(0, 100)}`);
+  }
+}
+
 /** Helm v4's `ValidateReleaseName` with its exact messages, for a release being stored (import, CI push). */
 export function validateNewReleaseName(name: unknown): string {
   if (name === undefined || name === null || name === "") throw new InvalidReleaseNameError("no name provided");

@@ -9,12 +9,12 @@ export function isOutputFormat(value: unknown): value is OutputFormat {
   return typeof value === "string" && (OUTPUT_FORMATS as readonly string[]).includes(value);
 }
 
-/** A CLI `-o` value; undefined means the table. */
+/** A CLI `-o` value; undefined means the table. A bad one is refused in Helm's (pflag's) words. */
 export function parseOutputFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return "table";
   if (!isOutputFormat(value)) {
     throw new ValidationError(
-      `invalid output format ${JSON.stringify(value)}: use table, json or yaml`,
+      `invalid argument ${JSON.stringify(value)} for "-o, --output" flag: invalid format type`,
       "InvalidOutput",
     );
   }

@@ -7,7 +7,7 @@
  * No library writes exactly these bytes, so this is a small port of the emitter paths that
  * JSON-shaped data reaches (yaml_emitter_* in go-yaml's emitterc.go).
  */
-import { isBreak, isPrintable, type ScalarStyle, stringStyle } from "./yaml-scalars.ts";
+import { isBreak, isPrintable, type ScalarStyle, stringStyle } from "../yaml/scalars.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

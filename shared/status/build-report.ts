@@ -1,10 +1,10 @@
-import { type DriftObject, detectDrift } from "../drift/detect.ts";
+import { type DriftObject, detectDrift, type LaterRevision } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
-import type { ManifestObject, ManifestProblem } from "../kube/manifest.ts";
 import { labelsMatch } from "../kube/related-pods.ts";
+import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
+import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
-import { redactManifest } from "./redact.ts";
 import {
   groupKeyOf,
   type MissingEntry,
@@ -30,10 +30,12 @@ export interface ReportInput {
   /** The manifest and hook manifests already redacted (cached per revision); redacted here when absent. */
   redacted?: { manifest: string; hooks: readonly string[] };
   /** What the fan-out read, or why the cluster could not be read at all (non-fatal statuses only). */
-  fetched: FetchResult | { failure: string };
+  fetched: FetchResult | { failure: string; perResource?: readonly string[] };
   durationMs: number;
   /** Compare the live objects with the manifest (the use case asks unless `--no-drift` / `?drift=false`). */
   drift?: boolean;
+  /** Revisions stored after this (deployed) one: their Helm writes are attributed to them (drift). */
+  laterRevisions?: readonly LaterRevision[];
 }
 
 const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
@@ -62,10 +64,12 @@ export function buildStatusReport(input: ReportInput): StatusReport {
   }
 
   if ("failure" in input.fetched) {
-    for (const object of input.objects) {
-      missing.push({ ...identity(object), reason: "error", message: input.fetched.failure });
-      health.push({ ...identity(object), status: "Unknown", message: input.fetched.failure });
-    }
+    const { failure, perResource } = input.fetched;
+    input.objects.forEach((object, i) => {
+      const message = perResource?.[i] ?? failure;
+      missing.push({ ...identity(object), reason: "error", message });
+      health.push({ ...identity(object), status: "Unknown", message });
+    });
   } else {
     const relatedPodObjects = input.fetched.related.flatMap((related) =>
       related.table ? related.table.rows.flatMap((row) => (row.object ? [row.object] : [])) : [],
@@ -134,9 +138,11 @@ export function buildStatusReport(input: ReportInput): StatusReport {
             listMetadata: related.table!.metadata ?? {},
           }));
 
+  // A document that could not be read is a resource whose state nobody knows: never Current.
+  const statuses = [...health.map((entry) => entry.status), ...input.problems.map(() => "Unknown" as const)];
   const summary = uninstalled
-    ? uninstalledSummary(gone, resources.length)
-    : summarizeHealth(health.map((entry) => entry.status));
+    ? uninstalledSummary(gone, resources.length, statuses.filter((status) => status === "Unknown").length)
+    : summarizeHealth(statuses);
   const counters =
     "failure" in input.fetched
       ? { requests: 0, retries: 0, maxInFlight: 0 }
@@ -157,7 +163,13 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     counters: { ...counters, durationMs: input.durationMs },
     ...(!input.drift || "failure" in input.fetched
       ? {}
-      : { drift: detectDrift({ objects: driftObjects, applyMethod: input.release.apply_method }) }),
+      : {
+          drift: detectDrift({
+            objects: driftObjects,
+            applyMethod: input.release.apply_method,
+            laterRevisions: input.laterRevisions,
+          }),
+        }),
   };
 }
 
@@ -209,11 +221,20 @@ function podsSelectedBy(workload: Record<string, unknown>, pods: Record<string, 
 /**
  * The verdict of an uninstalled release: its desired state is "gone" (kstatus's deletion
  * case), so it is Current, never Failed; the message counts what is still in the cluster
- * (kept by `helm.sh/resource-policy: keep`, or left behind).
+ * (kept by `helm.sh/resource-policy: keep`, or left behind). What could not be read (the
+ * cluster unreachable, a document that does not parse, a read that failed) makes it Unknown:
+ * nobody saw it gone.
  */
-function uninstalledSummary(gone: number, live: number): { status: "Current"; message: string } {
-  const total = gone + live;
+function uninstalledSummary(
+  gone: number,
+  live: number,
+  unread: number,
+): { status: "Current" | "Unknown"; message: string } {
+  const total = gone + live + unread;
   const noun = total === 1 ? "resource" : "resources";
+  if (unread > 0) {
+    return { status: "Unknown", message: `uninstalled, ${unread} of ${total} ${noun} could not be read` };
+  }
   return {
     status: "Current",
     message:

@@ -1,11 +1,4 @@
-import { DomainError, ValidationError } from "../errors.ts";
-
-/** Helm v4's wording for any bad name given to `helm status` (`releaseContent: ...`). */
-export class InvalidStatusReleaseNameError extends ValidationError {
-  constructor(name: unknown, options?: { cause?: unknown }) {
-    super(`releaseContent: Release name is invalid: ${String(name).slice(0, 100)}`, "InvalidReleaseName", options);
-  }
-}
+import { DomainError } from "../errors.ts";
 
 /** A stored revision without `info` (Tiller's and Helm's "release info is missing"). */
 export class ReleaseInfoMissingError extends DomainError {

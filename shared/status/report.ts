@@ -1,6 +1,7 @@
 import type { DriftReport } from "../drift/types.ts";
 import type { HealthAssessment, HealthStatus } from "../health/index.ts";
 import type { TableColumn } from "../kube/table.ts";
+import type { ManifestObject } from "../manifest/manifest.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
 
 /**
@@ -26,17 +27,11 @@ export interface ReleaseView {
   apply_method?: string;
 }
 
-export interface ResourceEntry {
+/** One resource of the report: its manifest object's identity, template and position, and what was read of it. */
+export interface ResourceEntry
+  extends Pick<ManifestObject, "apiVersion" | "kind" | "name" | "namespace" | "source" | "index"> {
   /** Helm's group key: `v<version>/<Kind>`, API group dropped (`v1/Deployment`). */
   groupKey: string;
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  /** The template (`# Source:`) the object came from. */
-  source?: string;
-  /** Position in the manifest. */
-  index: number;
   /** Table columns as the server defined them (all priorities; renderers show priority 0). */
   columns: TableColumn[];
   /** Server-printed cells, one array per row (one row for a single GET). */

@@ -7,17 +7,18 @@
  */
 import { createHash } from "node:crypto";
 import { ValidationError } from "../errors.ts";
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../nesting.ts";
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from "../input/nesting.ts";
 import { ReleaseTooLargeError } from "../release/errors.ts";
-import type {
-  Hook,
-  HookLastRun,
-  HookMetadata,
-  Release,
-  ReleaseInfo,
-  ReleaseMetadata,
-  ReleaseStatus,
-  ReleaseSummary,
+import {
+  type Hook,
+  type HookLastRun,
+  type HookMetadata,
+  orderedLastRun,
+  type Release,
+  type ReleaseInfo,
+  type ReleaseMetadata,
+  type ReleaseStatus,
+  type ReleaseSummary,
 } from "../release/model.ts";
 import {
   validateClusterName,
@@ -133,7 +134,10 @@ export function assembleMetadata(fixed: ReleaseMetadata, mutable: MutableFields)
   if (fixed.chart) result.chart = fixed.chart;
   if (fixed.config) result.config = fixed.config;
   if (fixed.hooks) {
-    result.hooks = fixed.hooks.map((hook, i) => orderHook({ ...hook, last_run: mutable.hookRuns?.[i] ?? undefined }));
+    result.hooks = fixed.hooks.map((hook, i) => {
+      const run = mutable.hookRuns?.[i];
+      return orderHook({ ...hook, last_run: run ? orderedLastRun(run) : undefined });
+    });
   }
   result.version = fixed.version;
   result.namespace = fixed.namespace;

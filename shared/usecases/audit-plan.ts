@@ -5,12 +5,13 @@
  * the run instead of planning it again: parts already sent are skipped, and a
  * run whose planning finished plans nothing. Messages alternate between clusters (see interleave).
  */
+
+import type { AuditMessage, AuditQueue } from "../audit/audit-message.ts";
 import { type ClusterScope, inScope } from "../clusters/scope.ts";
-import type { AuditMessage, AuditQueue } from "../history/audit-message.ts";
-import type { AuditRun } from "../history/model.ts";
-import type { SnapshotStore } from "../history/snapshot-store.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseSummary } from "../release/model.ts";
+import type { AuditRun } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface PlanDeps {

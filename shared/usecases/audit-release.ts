@@ -7,19 +7,20 @@
  * only a store outage (releases or snapshots) fails the message, so SQS
  * redelivers it and the per-(run, release) idempotency makes that safe.
  */
+
+import { type AuditMessage, InvalidAuditMessageError } from "../audit/audit-message.ts";
+import { type ChangeEventDeps, publishChange } from "../audit/change-events.ts";
+import type { ClusterLimiter } from "../audit/cluster-limiter.ts";
+import type { LatestSnapshotCache } from "../audit/latest-cache.ts";
+import { observationFromError, observationFromReport } from "../audit/observation.ts";
+import { type RecordResult, recordObservation } from "../audit/record.ts";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { inScope } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
-import { type AuditMessage, InvalidAuditMessageError } from "../history/audit-message.ts";
-import { type ChangeEventDeps, publishChange } from "../history/change-events.ts";
-import type { ClusterLimiter } from "../history/cluster-limiter.ts";
-import type { LatestSnapshotCache } from "../history/latest-cache.ts";
-import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../history/model.ts";
-import { observationFromError, observationFromReport } from "../history/observation.ts";
-import { type RecordResult, recordObservation } from "../history/record.ts";
-import type { MessageTally } from "../history/snapshot-store.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
+import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
+import type { MessageTally } from "../snapshots/snapshot-store.ts";
 import {
   ReleaseNotFoundError,
   StoreForbiddenError,

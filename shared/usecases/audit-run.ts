@@ -2,9 +2,10 @@
  * One audit pass in-process, without SQS (CLI `audit`): the planner's plan fed
  * straight to the worker's code, message by message, with progress reported.
  */
+
+import { arrayAuditQueue } from "../audit/sqs-audit-queue.ts";
 import type { ClusterScope } from "../clusters/scope.ts";
-import type { AuditRun } from "../history/model.ts";
-import { arrayAuditQueue } from "../history/sqs-audit-queue.ts";
+import type { AuditRun } from "../snapshots/model.ts";
 import { planAudit } from "./audit-plan.ts";
 import { type AuditDeps, auditMessage, type ReleaseOutcome } from "./audit-release.ts";
 

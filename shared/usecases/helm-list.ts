@@ -4,6 +4,8 @@
  * the name regex, the label selector, then the sort, the offset and the max. Every adapter (CLI,
  * API, chatops) asks this one use case, so the same query gives the same releases.
  */
+
+import { RE2JS } from "re2js";
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
 import { parseLabelSelector } from "../release/label-selector.ts";
@@ -120,24 +122,23 @@ function wholeNumber(name: string, value: number, min: number): number {
 }
 
 /**
- * Helm's -f is a Go (RE2) regular expression. JavaScript's engine backtracks, so what RE2
- * refuses (look-around, back-references) is refused, and so is a repeated group that holds a
- * repetition or an alternation (`(a+)+`, `(a|a)*`): the patterns that can take exponential time.
+ * Helm's -f is a Go regular expression (RE2: linear time, no look-around or back-references): re2js is RE2's
+ * syntax and engine, and its errors are Go's words (`error parsing regexp: missing closing ]: `[``).
  */
-export function compileNameFilter(pattern: string): RegExp {
-  const refuse = (why: string): never => {
-    throw new ValidationError(`invalid filter ${JSON.stringify(pattern.slice(0, 80))}: ${why}`, "InvalidFilter");
-  };
-  if (pattern.length > MAX_FILTER_LENGTH) refuse(`longer than ${MAX_FILTER_LENGTH} characters`);
-  if (/\(\?<?[=!]|\\[1-9]|\\k</.test(pattern)) refuse("look-around and back-references are not supported (RE2 syntax)");
-  if (/\((?:[^()\\]|\\.)*(?:[*+?}|])(?:[^()\\]|\\.)*\)\s*[*+{]/.test(pattern)) {
-    refuse("a repeated group may not itself repeat or alternate");
+export function compileNameFilter(pattern: string): { test(name: string): boolean } {
+  if (pattern.length > MAX_FILTER_LENGTH) {
+    throw new ValidationError(
+      `invalid filter ${JSON.stringify(pattern.slice(0, 80))}: longer than ${MAX_FILTER_LENGTH} characters`,
+      "InvalidFilter",
+    );
   }
+  let compiled: RE2JS;
   try {
-    return new RegExp(pattern);
+    compiled = RE2JS.compile(pattern);
   } catch (error) {
-    return refuse((error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, ""));
+    throw new ValidationError((error as Error).message, "InvalidFilter");
   }
+  return { test: (name) => compiled.matcher(name).find() };
 }
 
 /** The labels Helm's Secret storage holds for a revision: the release's own plus name, owner, status, version. */

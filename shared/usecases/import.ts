@@ -10,7 +10,7 @@
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
-import { parseManifest } from "../kube/manifest.ts";
+import { parseManifest } from "../manifest/manifest.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
 import {
   decodeHelmStorageObject,

@@ -4,9 +4,9 @@
  * a new adapter from leaking them; no caller ever gets the raw text.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { redactManifest } from "../manifest/redact.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { revisionOrLatest, validateReleaseKey } from "../release/validation.ts";
-import { redactManifest } from "../status/redact.ts";
+import { revisionOrLatest, validateReleaseContentName, validateReleaseKey } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {
@@ -20,6 +20,7 @@ export async function getManifest(
   key: ReleaseKey,
   revision?: number,
 ): Promise<StoredManifest> {
+  validateReleaseContentName(key.name);
   const k = validateReleaseKey(key);
   requireKnownCluster(deps.clusters, k.cluster);
   // Helm's rule: a revision of 0 or less is the latest.

@@ -6,8 +6,11 @@
 import { createTwoFilesPatch } from "diff";
 import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
-import { changesBetween } from "../history/changes.ts";
-import { AuditRunNotFoundError, InvalidHistoryQueryError, SnapshotNotFoundError } from "../history/errors.ts";
+import type { Clock } from "../ports.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey } from "../release/validation.ts";
+import { changesBetween } from "../snapshots/changes.ts";
+import { AuditRunNotFoundError, InvalidHistoryQueryError, SnapshotNotFoundError } from "../snapshots/errors.ts";
 import {
   type AuditRun,
   type Change,
@@ -15,11 +18,8 @@ import {
   isRunId,
   parseSnapshotId,
   type Snapshot,
-} from "../history/model.ts";
-import type { SnapshotStore } from "../history/snapshot-store.ts";
-import type { Clock } from "../ports.ts";
-import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
+} from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 
 export interface HistoryDeps {

@@ -1,17 +1,18 @@
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import type { LaterRevision } from "../drift/index.ts";
 import { isDomainError } from "../errors.ts";
-import type { FetchResult } from "../kube/fetch.ts";
+import { ReleaseUnreachableError } from "../kube/fetch.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
 import {
   validateClusterName,
   validateNamespace,
-  validateReleaseName,
+  validateReleaseContentName,
   validateRevision,
 } from "../release/validation.ts";
-import { buildStatusReport } from "../status/build-report.ts";
-import { InvalidStatusReleaseNameError, ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
+import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
+import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
@@ -57,13 +58,18 @@ export interface LiveStateInput {
   startedAt?: number;
   /** Compare live objects with the manifest (default true); see docs/drift.md. */
   drift?: boolean;
+  /** Revisions stored after this one (a deployed revision whose upgrade failed or is pending). */
+  laterRevisions?: readonly LaterRevision[];
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
+/** Newest revisions read to find those after a deployed one (Helm keeps 10 by default). */
+const LATER_REVISIONS_READ = 20;
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
   const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
+  const laterRevisions = await revisionsAfter(deps.store, request, release);
   return readReleaseState(
     { kube: deps.kube, logger: deps.logger },
     {
@@ -72,9 +78,31 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
       deadline: request.deadline,
       concurrency: request.concurrency,
       drift: request.drift,
+      laterRevisions,
       startedAt,
     },
   );
+}
+
+/**
+ * A still deployed revision asked for by number may have later ones (a failed or pending upgrade) whose Helm
+ * writes are on the live objects: read them (one history page) so drift names Helm, not "a webhook".
+ */
+async function revisionsAfter(
+  store: ReleaseStore,
+  request: StatusRequest,
+  release: Release,
+): Promise<LaterRevision[] | undefined> {
+  if (release.info?.status !== "deployed" || request.revision === undefined || request.revision <= 0) return;
+  const key = { cluster: request.cluster, namespace: release.namespace, name: release.name };
+  const page = await store.history(key, { limit: LATER_REVISIONS_READ });
+  return page.items
+    .filter((revision) => revision.version > release.version)
+    .map((revision) => ({
+      version: revision.version,
+      status: revision.info?.status ?? "unknown",
+      ...(revision.info?.last_deployed ? { deployedAt: revision.info.last_deployed } : {}),
+    }));
 }
 
 /** The stored revision a status is about (validated key; `revision` absent or <= 0 -> the latest). */
@@ -111,7 +139,7 @@ export async function readReleaseState(
     (release.hooks ?? []).map((hook) => hook.manifest ?? ""),
   );
   const { objects, problems } = prepared;
-  let fetched: FetchResult | { failure: string };
+  let fetched: ReportInput["fetched"];
   if (objects.length === 0) {
     fetched = {
       resources: [],
@@ -133,7 +161,10 @@ export async function readReleaseState(
       const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
       if (callerError || !NON_FATAL_STATUSES.has(release.info.status)) throw error;
       // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
-      fetched = { failure: (isDomainError(error) && error.publicMessage) || (error as Error).message };
+      fetched = {
+        failure: (isDomainError(error) && error.publicMessage) || (error as Error).message,
+        ...(error instanceof ReleaseUnreachableError ? { perResource: error.perResource } : {}),
+      };
     }
   }
 
@@ -149,6 +180,7 @@ export async function readReleaseState(
     // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
     // would report Helm's own later changes as drift.
     drift: (input.drift ?? true) && release.info.status === "deployed",
+    laterRevisions: input.laterRevisions,
   });
   deps.logger.info("release status read", {
     cluster,
@@ -169,11 +201,7 @@ export async function readReleaseState(
 }
 
 function parseKey(request: Pick<StatusRequest, "cluster" | "namespace" | "name">) {
-  try {
-    validateReleaseName(request.name);
-  } catch (error) {
-    throw new InvalidStatusReleaseNameError(request.name, { cause: error });
-  }
+  validateReleaseContentName(request.name);
   return {
     cluster: validateClusterName(request.cluster),
     namespace: validateNamespace(request.namespace),

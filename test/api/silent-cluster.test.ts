@@ -11,11 +11,11 @@ import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
 import { createWorkerHandler } from "../../functions/audit/worker.ts";
-import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { sqsRecordFrom } from "../../local/queue/lambda-event.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { sqsRecordFrom } from "../../shared/queue/lambda-event.ts";
 import type { Release } from "../../shared/release/model.ts";
+import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 

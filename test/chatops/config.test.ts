@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { slackCommandBody, slackHeaders } from "../../bin/lib/signed-chat-request.ts";
 import { chatopsSettingsFromEnv } from "../../functions/chatops/config.ts";
 import { secretReader, secretSourceFromEnv } from "../../functions/chatops/secrets.ts";
 import { createSlackIngress } from "../../functions/chatops/slack.ts";
 import { EMPTY_ACCESS } from "../../shared/chatops/access.ts";
-import { slackCommandBody, slackHeaders } from "../../shared/chatops/sign-request.ts";
 import { httpApiEvent, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
 test("every chatops setting problem is reported at once, named by its variable", () => {

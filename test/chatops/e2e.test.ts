@@ -9,6 +9,13 @@ import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import {
+  slackCommandBody,
+  slackHeaders,
+  slackInteractionBody,
+  teamsActivityBody,
+  teamsHeaders,
+} from "../../bin/lib/signed-chat-request.ts";
 import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { type LocalChatops, startLocalChatops } from "../../local/chatops.ts";
@@ -19,13 +26,6 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-loc
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { SLACK_LIMITS } from "../../shared/chatops/limits.ts";
-import {
-  slackCommandBody,
-  slackHeaders,
-  slackInteractionBody,
-  teamsActivityBody,
-  teamsHeaders,
-} from "../../shared/chatops/sign-request.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { RecordingLogger } from "../api/support.ts";
 import { BIG_OMITTED, bigRelease } from "./big-release.ts";

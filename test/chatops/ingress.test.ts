@@ -6,18 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loggerPort } from "../../functions/_shared/telemetry.ts";
-import { createSlackIngress, type SlackIngressDeps } from "../../functions/chatops/slack.ts";
-import { createTeamsHandler } from "../../functions/chatops/teams.ts";
-import { parseAccessMap } from "../../shared/chatops/access.ts";
-import type { ChatJob } from "../../shared/chatops/job.ts";
 import {
   slackCommandBody,
   slackHeaders,
   slackInteractionBody,
   teamsActivityBody,
   teamsHeaders,
-} from "../../shared/chatops/sign-request.ts";
+} from "../../bin/lib/signed-chat-request.ts";
+import { loggerPort } from "../../functions/_shared/telemetry.ts";
+import { createSlackIngress, type SlackIngressDeps } from "../../functions/chatops/slack.ts";
+import { createTeamsHandler } from "../../functions/chatops/teams.ts";
+import { parseAccessMap } from "../../shared/chatops/access.ts";
+import type { ChatJob } from "../../shared/chatops/job.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { httpApiEvent, RecordingLogger, RecordingMetrics } from "../api/support.ts";

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/chatops/errors.ts";
-import { checkResponseUrl, parseAllowHosts, postToResponseUrl } from "../../shared/chatops/response-url.ts";
+import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/notify/errors.ts";
+import { checkResponseUrl, parseAllowHosts, postToResponseUrl } from "../../shared/notify/response-url.ts";
 
 test("Slack's own response_urls pass; any other host is refused unless allowed", () => {
   const slack = "https://hooks.slack.com/commands/T1DC2JH3J/397700885554/96rGlfmibIGlgcZRskXaIFfN";

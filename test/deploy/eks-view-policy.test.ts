@@ -13,7 +13,7 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { builtinResources } from "../../local/sim/kube/registry.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { simConnector } from "../status/sim-connector.ts";

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { compareObject, detectDrift, quantitiesEqual, secretValueDigests } from "../../shared/drift/index.ts";
+import { driftHeaderLine, driftHealthLines } from "../../shared/render/status/drift.ts";
+import type { StatusReport } from "../../shared/status/report.ts";
 
 // One line per case: [what, manifest fragment, live fragment, drifted fields expected].
 type Case = [string, Record<string, unknown>, Record<string, unknown>, string[]];
@@ -145,6 +147,44 @@ test("attribution: the last non-Helm owner, its time, helm ownership, SSA confli
     [image.changedBy, image.helmOwns, image.conflicts, image.note !== undefined],
     [undefined, true, false, true],
   );
+});
+
+test("a deployed revision after a failed upgrade: Helm's own later writes are Helm's (which revision), not a webhook's", () => {
+  const managedFields = [
+    {
+      manager: "helm",
+      operation: "Apply",
+      apiVersion: "v1",
+      time: "2026-12-02T15:10:00Z",
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:data": { "f:level": {} } },
+    },
+  ];
+  const manifest = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, data: { level: "info" } };
+  const live = { ...manifest, metadata: { name: "c", managedFields }, data: { level: "debug" } };
+  const objects = [{ apiVersion: "v1", kind: "ConfigMap", name: "c", manifest, live }];
+  const later = [
+    { version: 2, status: "failed", deployedAt: "2026-12-02T15:00:00Z" },
+    { version: 3, status: "pending-upgrade", deployedAt: "2026-12-02T15:10:00.5Z" },
+  ];
+  const [field] = detectDrift({ objects, applyMethod: "ssa", laterRevisions: later }).fields;
+  assert.deepEqual(
+    [field.changedBy, field.operation, field.changedAt, field.helmRevision, field.conflicts, field.note],
+    [
+      "helm",
+      "Apply",
+      "2026-12-02T15:10:00Z",
+      3,
+      false,
+      "Helm's own write: revision 3 (pending-upgrade), after this one",
+    ],
+  );
+  const report = { drift: { checked: 1, fields: [field], conflicts: 0, benign: 0 } } as unknown as StatusReport;
+  assert.equal(driftHeaderLine(report.drift), "DRIFT: 1 field written by Helm's later revision 3\n");
+  assert.equal(driftHealthLines(report.drift).size, 0, "not a change behind Helm's back");
+  // Without later revisions (the deployed revision is the latest) the same entry is unattributed, as before.
+  const [alone] = detectDrift({ objects, applyMethod: "ssa" }).fields;
+  assert.deepEqual([alone.changedBy, alone.helmRevision, alone.helmOwns], [undefined, undefined, true]);
 });
 
 test("a multi-line value stays on one line, escaped, so both sides show", () => {

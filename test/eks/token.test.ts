@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { execCredentialApiVersion, formatExecCredential } from "../../shared/eks/exec-credential.ts";
+import { execCredentialApiVersion, formatExecCredential } from "../../bin/lib/exec-credential.ts";
 import { createEksToken, decodeEksToken, stsHostForRegion } from "../../shared/eks/token.ts";
 
 // AWS's public documentation dummies: presigning is offline, nothing reaches AWS.

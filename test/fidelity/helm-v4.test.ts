@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -21,10 +21,12 @@ import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { completeTestPod } from "../support/test-pods.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
@@ -99,6 +101,17 @@ async function cliOk(args: string[]): Promise<string> {
 
 const callApi = (target: string) => api(httpApiEvent("GET", target), lambdaContext());
 
+/**
+ * Every helm-vs-product comparison goes through here: `ours` must equal `theirs` after the documented
+ * differences (`normalize`, when given); the tally counts how many were byte-equal as printed.
+ */
+const tally = { comparisons: 0, byteEqual: 0 };
+function sameAsHelm(ours: string, theirs: string, label: string, normalize?: (text: string) => string): void {
+  tally.comparisons++;
+  if (ours === theirs) tally.byteEqual++;
+  assert.equal(normalize ? normalize(ours) : ours, theirs, label);
+}
+
 before(async () => {
   if (!helm || !kubectl) return;
   [sim, dynamo] = await Promise.all([
@@ -149,6 +162,8 @@ before(async () => {
   );
   assert.notEqual((await runHelm(["upgrade", "bad", broken])).code, 0, "the upgrade fails: status failed");
 
+  await installIssue24Releases();
+
   cliEnv = {
     PATH: process.env.PATH,
     HOME: home,
@@ -177,6 +192,69 @@ before(async () => {
   apiDeps = apiDepsFromEnv(cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
   api = createApiHandler(apiDeps);
 });
+
+const fixture = (name: string) => readFile(new URL(`../fixtures/yaml11/${name}`, import.meta.url), "utf8");
+const WIDE_DESCRIPTIONS = [
+  "短い\n日本語の説明です\n👍 done",
+  "x\ny\nz",
+  "a first line that is a little wider\nb",
+  "one\n\ntwo after an empty line and then some more text to be long",
+  "e\u0301t\u00e9 👨\u200d👩\u200d👧 family",
+];
+
+/** Issue #24's releases: YAML 1.1 charts, a failed upgrade over a deployed revision, wide text, hooks, a List. */
+async function installIssue24Releases(): Promise<void> {
+  // A chart written the YAML 1.1 way (octal modes, bool words, keys `y`/`on`) and a Widget holding the corpus.
+  const y11 = join(home, "y11");
+  await mkdir(join(y11, "templates"), { recursive: true });
+  await mkdir(join(y11, "crds"));
+  await writeFile(join(y11, "Chart.yaml"), 'apiVersion: v2\nname: y11\nversion: 0.1.0\nappVersion: "版本🚀1.0"\n');
+  await writeFile(join(y11, "crds", "widget.yaml"), await fixture("widget-crd.yaml"));
+  await writeFile(join(y11, "templates", "edge.yaml"), await fixture("edge-scalars.yaml"));
+  await writeFile(join(y11, "templates", "ordinary.yaml"), await fixture("ordinary.yaml"));
+  await helmOk(["install", "y11", y11]);
+  // Several multi-line and wide DESCRIPTIONs, none long enough to widen the column past them.
+  for (const [i, description] of WIDE_DESCRIPTIONS.entries()) {
+    await helmOk([
+      i === 0 ? "install" : "upgrade",
+      "wide",
+      y11,
+      "-n",
+      "wide",
+      "--create-namespace",
+      "--description",
+      description,
+    ]);
+  }
+  // A deployed revision 1 and a failed upgrade that still changed a ConfigMap (Helm applies before it fails).
+  const d2 = join(home, "d2");
+  await mkdir(join(d2, "templates"), { recursive: true });
+  await writeFile(join(d2, "Chart.yaml"), "apiVersion: v2\nname: d2\nversion: 0.1.0\n");
+  await writeFile(
+    join(d2, "templates", "cfg.yaml"),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d2-cfg\ndata:\n  level: {{ .Values.level | default "info" | quote }}\n',
+  );
+  await helmOk(["install", "d2", d2]);
+  await writeFile(
+    join(d2, "templates", "zz-elsewhere.yaml"),
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d2-elsewhere\n  namespace: no-such-namespace\ndata: {a: b}\n",
+  );
+  assert.notEqual((await runHelm(["upgrade", "d2", d2, "--set", "level=debug"])).code, 0, "the upgrade fails");
+  // kind: List, installed with helm's OpenAPI validation on (the simulator serves /openapi/v2).
+  const listed = join(home, "listed");
+  await mkdir(join(listed, "templates"), { recursive: true });
+  await writeFile(join(listed, "Chart.yaml"), "apiVersion: v2\nname: listed\nversion: 0.1.0\n");
+  await writeFile(
+    join(listed, "templates", "list.yaml"),
+    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: listed-a}\n  data: {a: b}\n",
+  );
+  await helmOk(["install", "listed", listed]);
+  // helm test with the watch-list informer on; the simulator runs no kubelet, so the test pod is marked done here.
+  const testRun = runHelm(["test", "labeled", "--timeout", "30s"]);
+  await completeTestPod(sim.cluster(CLUSTER), "default", "labeled-demo-test-connection");
+  const tested = await testRun;
+  assert.equal(tested.code, 0, tested.stderr);
+}
 
 after(async () => {
   await apiDeps?.kube.close();
@@ -222,7 +300,7 @@ describe("helm v4.1.4 and this product on the same releases", {
     ];
     for (const flags of flagSets) {
       const expected = await helmOk(["list", ...flags]);
-      assert.equal(await cliOk(["list", "--cluster", CLUSTER, ...flags]), expected, `list ${flags.join(" ")}`);
+      sameAsHelm(await cliOk(["list", "--cluster", CLUSTER, ...flags]), expected, `list ${flags.join(" ")}`);
     }
   });
 
@@ -236,7 +314,7 @@ describe("helm v4.1.4 and this product on the same releases", {
       ["--max", "0", "-o", "yaml"],
     ]) {
       const expected = await helmOk(["history", "demo", ...flags]);
-      assert.equal(
+      sameAsHelm(
         await cliOk(["history", "demo", "--cluster", CLUSTER, ...flags]),
         expected,
         `history ${flags.join(" ")}`,
@@ -248,7 +326,7 @@ describe("helm v4.1.4 and this product on the same releases", {
     for (const name of ["BAD_NAME", "nope"]) {
       const theirs = await runHelm(["history", name]);
       const ours = await cli(["history", name, "--cluster", CLUSTER]);
-      assert.equal(ours.stderr, theirs.stderr, `history ${name}`);
+      sameAsHelm(ours.stderr, theirs.stderr, `history ${name}`);
       assert.notEqual(ours.code, 0);
     }
   });
@@ -256,22 +334,30 @@ describe("helm v4.1.4 and this product on the same releases", {
   test("status -o yaml: helm's bytes plus the documented additions (YAML 1.1 quoting, folding)", async () => {
     const expected = await helmOk(["status", "demo", "-o", "yaml"]);
     const ours = await cliOk(["status", "demo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "-o", "yaml"]);
-    assert.equal(withoutAdditions(ours), expected);
+    sameAsHelm(ours, expected, "status -o yaml", withoutAdditions);
     assert.match(ours, /bool: "yes"/);
     assert.match(ours, /date: "2026-01-01"/);
   });
 
   test("get manifest and status: revision 0 or less is the latest; helm's final newline", async () => {
     const latest = await helmOk(["get", "manifest", "demo"]);
-    assert.equal(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER]), latest);
-    for (const revision of ["0", "-1"]) {
-      assert.equal(await helmOk(["get", "manifest", "demo", `--revision=${revision}`]), latest);
-      assert.equal(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER, `--revision=${revision}`]), latest);
+    sameAsHelm(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER]), latest, "get manifest");
+    for (const revision of [["--revision=0"], ["--revision=-1"], ["--revision", "-1"]]) {
+      assert.equal(await helmOk(["get", "manifest", "demo", ...revision]), latest);
+      sameAsHelm(await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER, ...revision]), latest, `${revision}`);
     }
-    assert.equal(
+    sameAsHelm(
       await cliOk(["get", "manifest", "demo", "--cluster", CLUSTER, "--revision", "2"]),
       await helmOk(["get", "manifest", "demo", "--revision", "2"]),
+      "get manifest --revision 2",
     );
+    // The API's body is helm's bytes too (Println's final newline).
+    for (const format of ["yaml", "table"]) {
+      const body = bodyText(
+        await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/demo/revisions/0/manifest?output=${format}`),
+      );
+      sameAsHelm(body, latest, `API manifest ?output=${format}`);
+    }
     const status = await cliOk(["status", "demo", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "--revision=-1"]);
     assert.match(status, /^REVISION: 4$/m);
     const viaApi = bodyText(await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/demo/status?revision=0`));
@@ -290,7 +376,7 @@ describe("helm v4.1.4 and this product on the same releases", {
       /^HEALTH: Current \(kstatus: uninstalled, 1 of \d+ resources still in the cluster \(kept or left behind\)\)$/m,
     );
     assert.doesNotMatch(ours, /MISSING|Failed/);
-    assert.equal(withoutTextAdditions(ours), expected, "helm's text but the HEALTH and DRIFT lines");
+    sameAsHelm(ours, expected, "status of an uninstalled release", withoutTextAdditions);
     assert.match(expected, /==> v1\/ConfigMap\nNAME +DATA +AGE\ngone-yamlish /, "helm lists the kept ConfigMap");
   });
 
@@ -323,6 +409,140 @@ describe("helm v4.1.4 and this product on the same releases", {
       await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/labeled/status?output=json`),
     );
     assert.equal(volatile(apiJson), volatile(cliJson));
+  });
+
+  test("YAML 1.1: the API server holds what our reader reads; no untouched release prints DRIFT", async () => {
+    const { stdout } = await exec(kubectl!, ["get", "widget", "edge", "-o", "json"], { env: helmEnv() });
+    const stored = JSON.parse(await fixture("edge-scalars.stored.json"));
+    assert.deepEqual(JSON.parse(stdout).spec, stored, "the simulator stored helm's JSON as the corpus says");
+    const [widget] = parseManifest(await helmOk(["get", "manifest", "y11"])).objects.filter((o) => o.kind === "Widget");
+    assert.deepEqual(widget.object.spec, stored, "the stored manifest reads as the API server holds it");
+    for (const [name, namespace] of [
+      ["demo", "default"],
+      ["other", "team"],
+      ["labeled", "default"],
+      ["y11", "default"],
+      ["wide", "wide"],
+      ["listed", "default"],
+    ]) {
+      const args = ["status", name, "-n", namespace, "--kubeconfig", kubeconfig, "--cluster", CLUSTER];
+      const text = await cliOk(args);
+      assert.doesNotMatch(text, /^DRIFT:/m, `${name}: no DRIFT`);
+      const document = JSON.parse(await cliOk([...args, "-o", "json"])) as { drift?: { fields: unknown[] } };
+      assert.deepEqual(document.drift?.fields, [], `${name}: drift compared, nothing drifted`);
+    }
+  });
+
+  test("a deployed revision after a failed upgrade: what Helm's later revision wrote is Helm's", async () => {
+    const args = ["status", "d2", "--kubeconfig", kubeconfig, "--cluster", CLUSTER];
+    const text = await cliOk([...args, "--revision", "1"]);
+    assert.match(text, /^STATUS: deployed$/m);
+    assert.match(text, /^DRIFT: 1 field written by Helm's later revision 2$/m);
+    assert.match(
+      text,
+      /^v1\/ConfigMap +d2-cfg +data\.level +info -> debug +helm \(revision 2\) .* Helm's own write: revision 2 \(failed\), after this one$/m,
+    );
+    assert.doesNotMatch(text, /webhook/);
+  });
+
+  test("history: multi-line and wide DESCRIPTIONs cut at the column width like helm's, CLI and API", async () => {
+    const expected = await helmOk(["history", "wide", "-n", "wide"]);
+    assert.match(expected, /\.\.\. +\n/, "helm cut a cell");
+    sameAsHelm(await cliOk(["history", "wide", "-n", "wide", "--cluster", CLUSTER]), expected, "history wide");
+    const viaApi = bodyText(await callApi(`/clusters/${CLUSTER}/namespaces/wide/releases/wide/history?output=table`));
+    sameAsHelm(viaApi, expected, "API history ?output=table");
+    sameAsHelm(
+      await cliOk(["list", "-n", "wide", "--cluster", CLUSTER]),
+      await helmOk(["list", "-n", "wide"]),
+      "wide list",
+    );
+  });
+
+  test("status -o json after helm test: the hooks' last_run in Helm's key order", async () => {
+    const expected = await helmOk(["status", "labeled", "-o", "json"]);
+    assert.match(expected, /"last_run":\{"started_at":"[^"]+","completed_at":"[^"]+","phase":"Succeeded"\}/);
+    const ours = await cliOk(["status", "labeled", "--kubeconfig", kubeconfig, "--cluster", CLUSTER, "-o", "json"]);
+    sameAsHelm(ours, expected, "status -o json", withoutJsonAdditions);
+  });
+
+  test("a kind: List release: helm's status text", async () => {
+    const expected = await helmOk(["status", "listed"]);
+    const ours = await cliOk(["status", "listed", "--kubeconfig", kubeconfig, "--cluster", CLUSTER]);
+    sameAsHelm(ours, expected, "status listed", withoutTextAdditions);
+  });
+
+  test("list -f is RE2; negative numbers after a flag; Helm's error text", async () => {
+    for (const flags of [
+      ["-f", "(?i)DEMO"],
+      ["-f", "(?U)d.+o"],
+      ["-f", "^[[:alpha:]]+$"],
+      ["-f", "\\pL"],
+      ["-f", "\\Ademo\\z"],
+      ["-f", "\\Qdemo\\E"],
+      ["-f", "(?P<n>de)mo"],
+      ["--max", "-1"],
+      ["-m", "-1"],
+      ["-A", "-l", "tier>1"],
+    ]) {
+      sameAsHelm(
+        await cliOk(["list", "--cluster", CLUSTER, ...flags]),
+        await helmOk(["list", ...flags]),
+        `list ${flags}`,
+      );
+    }
+    sameAsHelm(
+      await cliOk(["history", "demo", "--cluster", CLUSTER, "--max", "-1"]),
+      await helmOk(["history", "demo", "--max", "-1"]),
+      "history --max -1",
+    );
+    const firstLine = (text: string) => `${text.split("\n")[0]}\n`;
+    for (const [args, ours] of [
+      [
+        ["list", "-f", "["],
+        ["list", "--cluster", CLUSTER, "-f", "["],
+      ],
+      [
+        ["list", "-f", "(?=a)"],
+        ["list", "--cluster", CLUSTER, "-f", "(?=a)"],
+      ],
+      [
+        ["list", "-l", "=="],
+        ["list", "--cluster", CLUSTER, "-l", "=="],
+      ],
+      [
+        ["list", "-l", "a b"],
+        ["list", "--cluster", CLUSTER, "-l", "a b"],
+      ],
+      [
+        ["list", "-o", "wide"],
+        ["list", "--cluster", CLUSTER, "-o", "wide"],
+      ],
+      [
+        ["get", "manifest", "BAD_NAME"],
+        ["get", "manifest", "BAD_NAME", "--cluster", CLUSTER],
+      ],
+      [
+        ["status", "BAD_NAME"],
+        ["status", "BAD_NAME", "--kubeconfig", kubeconfig, "--cluster", CLUSTER],
+      ],
+      [["history"], ["history", "--cluster", CLUSTER]],
+      [
+        ["history", "a", "b"],
+        ["history", "a", "b", "--cluster", CLUSTER],
+      ],
+    ]) {
+      const theirs = await runHelm(args);
+      const run = await cli(ours);
+      assert.notEqual(theirs.code, 0);
+      assert.notEqual(run.code, 0);
+      // One `Error:` line (README "Differences from Helm": no cobra usage block after it).
+      sameAsHelm(run.stderr, firstLine(theirs.stderr), `${args.join(" ")}`);
+    }
+    const status = bodyJson(await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/BAD_NAME/status`)) as {
+      error: { message: string };
+    };
+    const helmStatus = await runHelm(["status", "BAD_NAME"]);
+    sameAsHelm(`Error: ${status.error.message}\n`, helmStatus.stderr, "API status message");
   });
 
   // Last: helm 4 itself cannot read this release (it panics on list, history and status).
@@ -373,6 +593,14 @@ function withoutTextAdditions(text: string): string {
     .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
 }
 
+/** Our `-o json` document minus the product's own top-level keys, re-encoded as Go's encoder writes it. */
+function withoutJsonAdditions(json: string): string {
+  const document = JSON.parse(json) as Record<string, unknown>;
+  for (const key of ["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"])
+    delete document[key];
+  return renderStructured(document, "json");
+}
+
 /** Our status document minus the product's own top-level keys (documented additions). */
 function withoutAdditions(yaml: string): string {
   const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"]);
@@ -385,6 +613,15 @@ function withoutAdditions(yaml: string): string {
   }
   return out.join("\n");
 }
+
+after(() => {
+  if (tally.comparisons > 0) {
+    process.stdout.write(
+      `# fidelity: ${tally.comparisons} helm-vs-product comparisons, ${tally.byteEqual} byte-equal as printed, ` +
+        `${tally.comparisons - tally.byteEqual} equal after the documented differences\n`,
+    );
+  }
+});
 
 test("README and docs/status.md list the differences from Helm in the same table", async () => {
   const { readFileSync } = await import("node:fs");

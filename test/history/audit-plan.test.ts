@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { arrayAuditQueue } from "../../shared/audit/sqs-audit-queue.ts";
 import { registryScope } from "../../shared/clusters/scope.ts";
-import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
-import { arrayAuditQueue } from "../../shared/history/sqs-audit-queue.ts";
 import { silentLogger } from "../../shared/ports.ts";
+import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { interleave, planAudit } from "../../shared/usecases/audit-plan.ts";
 import { makeRelease } from "../store/fixtures.ts";

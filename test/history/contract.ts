@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { runIdTime } from "../../shared/history/model.ts";
-import { recordObservation } from "../../shared/history/record.ts";
-import { TRUNCATION_MARKER } from "../../shared/history/snapshot-codec.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { recordObservation } from "../../shared/audit/record.ts";
+import { runIdTime } from "../../shared/snapshots/model.ts";
+import { TRUNCATION_MARKER } from "../../shared/snapshots/snapshot-codec.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
 
 export interface ContractHooks {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { changesBetween, describeChange } from "../../shared/history/changes.ts";
-import { digestOf } from "../../shared/history/digest.ts";
-import type { SnapshotDrift } from "../../shared/history/model.ts";
+import { changesBetween, describeChange } from "../../shared/snapshots/changes.ts";
+import { digestOf } from "../../shared/snapshots/digest.ts";
+import type { SnapshotDrift } from "../../shared/snapshots/model.ts";
 import { observe, run, uniqueRelease } from "./fixtures.ts";
 
 // Drift in the status history: a new drifted field is a change event (and a new snapshot), one that goes back

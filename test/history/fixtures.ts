@@ -1,5 +1,5 @@
 /** Observations for the history tests: a release seen healthy, then with a crash-looping pod. */
-import { type Observation, runIdTime } from "../../shared/history/model.ts";
+import { type Observation, runIdTime } from "../../shared/snapshots/model.ts";
 
 let names = 0;
 export function uniqueRelease(cluster = "eu") {

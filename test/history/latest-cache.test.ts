@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LatestSnapshotCache } from "../../shared/history/latest-cache.ts";
-import type { Snapshot } from "../../shared/history/model.ts";
+import { LatestSnapshotCache } from "../../shared/audit/latest-cache.ts";
+import type { Snapshot } from "../../shared/snapshots/model.ts";
 
 const snap = (name: string, seenCount = 1) =>
   ({ id: name, release: { cluster: "eu", namespace: "ns", name }, seenCount }) as unknown as Snapshot;

@@ -1,4 +1,4 @@
-import { MemorySnapshotStore } from "../../shared/history/memory-snapshot-store.ts";
+import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { staleHintContract } from "./stale-hint-contract.ts";
 

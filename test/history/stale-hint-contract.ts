@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Snapshot } from "../../shared/history/model.ts";
-import { recordObservation } from "../../shared/history/record.ts";
-import type { SnapshotStore } from "../../shared/history/snapshot-store.ts";
+import { recordObservation } from "../../shared/audit/record.ts";
+import type { Snapshot } from "../../shared/snapshots/model.ts";
+import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
 
 export function staleHintContract(label: string, makeStore: () => Promise<SnapshotStore>): void {

@@ -1,4 +1,4 @@
-/** infra/snapshots-table.yml and shared/history/table-schema.ts must describe the same table. */
+/** infra/snapshots-table.yml and shared/snapshots/table-schema.ts must describe the same table. */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -7,7 +7,7 @@ import {
   createSnapshotsTableInput,
   DEFAULT_SNAPSHOTS_TABLE,
   SNAPSHOT_TTL_ATTRIBUTE,
-} from "../../shared/history/table-schema.ts";
+} from "../../shared/snapshots/table-schema.ts";
 
 const template = parse(readFileSync(new URL("../../infra/snapshots-table.yml", import.meta.url), "utf8"));
 const table = template.Resources.SnapshotsTable;

@@ -8,8 +8,8 @@ import { after, before, test } from "node:test";
 import { Logger as PowertoolsLogger } from "@aws-lambda-powertools/logger";
 import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import type { Logger } from "../../shared/ports.ts";
 import { simConnector } from "../status/sim-connector.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseManifest } from "../../shared/kube/manifest.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { capture } from "../status/captures.ts";
 
 test("the helm create manifest: four objects in manifest order with their # Source paths", () => {

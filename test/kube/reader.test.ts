@@ -12,8 +12,8 @@ import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { ClusterCertificateError } from "../../shared/clusters/errors.ts";
 import { accessFromKubeConfig } from "../../shared/clusters/kubeconfig-access.ts";
 import { FairLimiter } from "../../shared/kube/limiter.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { simConnector } from "../status/sim-connector.ts";
 
 const CLUSTER = "reader";

@@ -6,7 +6,7 @@ import { type PodsAnswer, podsLists, type RelatedPods, readRelatedPods } from ".
 import type { Table } from "../../shared/kube/table.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import type { Release } from "../../shared/release/model.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { simConnector } from "../status/sim-connector.ts";
@@ -186,7 +186,7 @@ describe("related pods on the simulated EKS", () => {
       deployment("worker", labels("worker")),
       deployment("api", labels("api"), "edge"),
       deployment("legacy-a", { app: "a", tier: "x" }),
-      deployment("legacy-b", { app: "b", tier: "y" }),
+      deployment("legacy-b", { app: "b", tier: "w" }),
     ].join("");
     cluster.materialize(manifest, { namespace: "shop" });
     const release: Release = {
@@ -212,7 +212,7 @@ describe("related pods on the simulated EKS", () => {
       "app.kubernetes.io/instance=shop,app.kubernetes.io/name in (api,web,worker)",
       "app.kubernetes.io/instance=shop,app.kubernetes.io/name=api",
       "app=a,tier=x",
-      "app=b,tier=y",
+      "app=b,tier=w",
     ]);
     assert.equal(report.counters.requests, 6 + 4);
     // Every selector's rows are exactly the pods a LIST of its own selector returns, in name order.

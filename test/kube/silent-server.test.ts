@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { SILENT_STAGES, type SilentStage, stallConnector, startStallServer } from "../../bench/stall-server.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 
 const MANIFEST = `apiVersion: v1
 kind: ConfigMap

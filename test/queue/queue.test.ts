@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { createLocalPoller } from "../../shared/queue/local-poller.ts";
+import { createLocalPoller } from "../../local/queue/poller.ts";
 import { sendInBatches } from "../../shared/queue/send-batch.ts";
 import { drainBodies, freshQueue, type LocalSqs, queueDepth, startTestSqs } from "../support/fauxqs.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatAnsiC, formatGoTime, isZeroTime, parseRfc3339 } from "../../shared/format/ansi-time.ts";
-import { kubectlColumns, uiTable } from "../../shared/format/columns.ts";
-import { renderHelmHistory, renderHelmList } from "../../shared/format/release-tables.ts";
+import { displayWidth, kubectlColumns, uiTable } from "../../shared/render/tables/columns.ts";
+import { renderHelmHistory, renderHelmList } from "../../shared/render/tables/release-tables.ts";
+import { formatAnsiC, formatGoTime, isZeroTime, parseRfc3339 } from "../../shared/render/time/helm-time.ts";
 import { makeRelease } from "../store/fixtures.ts";
 
 test("ANSI C time in the stored offset, day space-padded (Go's time.ANSIC)", () => {
@@ -23,7 +23,7 @@ test("Go's time.String for helm list's UPDATED", () => {
   assert.equal(formatGoTime("2026-12-02T15:10:00-05:00"), "2026-12-02 15:10:00 -0500 -0500");
 });
 
-test("uitable: every cell padded, TAB separated, multi-line cells kept in their column, never cut", () => {
+test("uitable: every cell padded, TAB separated, a multi-line cell cut whole at its column's width, then split", () => {
   assert.equal(
     uiTable([
       ["A", "BB"],
@@ -31,12 +31,43 @@ test("uitable: every cell padded, TAB separated, multi-line cells kept in their 
     ]),
     "A  \tBB\nccc\td \n",
   );
+  // The column is as wide as the widest line (2); the cell, whole, is 3 wide: strutil.Resize cuts it.
   assert.equal(
     uiTable([
       ["X", "Y"],
       ["0123456789", "a\nbb"],
     ]),
-    "X         \tY \n0123456789\ta \n          \tbb\n",
+    "X         \tY \n0123456789\ta...\n",
+  );
+  // These bytes are helm 4.1's (test/fidelity prints the same through the real helm).
+  assert.equal(
+    uiTable([["D"], ["Upgrade failed:\n  resource one is not ready\n  resource two is not ready"], ["a\nb"]]),
+    [
+      "D                          ",
+      "Upgrade failed:            ",
+      "  resourc...               ",
+      "a                          ",
+      "b                          ",
+      "",
+    ].join("\n"),
+  );
+  // go-runewidth v0.0.9: wide and emoji 2, combining 0, rune by rune (a ZWJ family is 2+0+2+0+2).
+  assert.equal(displayWidth("日本語"), 6);
+  assert.equal(displayWidth("👍"), 2);
+  assert.equal(displayWidth("e\u0301"), 1);
+  assert.equal(displayWidth("👨\u200d👩\u200d👧"), 6);
+  assert.equal(displayWidth("\t\r"), 0);
+  assert.equal(
+    uiTable([
+      ["NAME", "APP"],
+      ["a", "版本🚀"],
+    ]),
+    "NAME\tAPP   \na   \t版本🚀\n",
+  );
+  // The cut keeps the rune that reaches width - 3, wide or not.
+  assert.equal(
+    uiTable([["ABCDEFG"], ["日本\n日本語の説明です"]]),
+    `ABCDEFG${" ".repeat(9)}\n日本${" ".repeat(12)}\n日本語の説...${" ".repeat(3)}\n`,
   );
   assert.equal(
     kubectlColumns([

@@ -88,6 +88,22 @@ test("the chart is stripped to its metadata; v3's empty zero times are dropped",
   assert.deepEqual(decoded.hooks?.[0].last_run, { phase: "" });
 });
 
+test("a hook's last run keeps Helm's key order (started_at, completed_at, phase), however it was stored", () => {
+  const run = { phase: "Succeeded", completed_at: "2026-12-02T15:10:02Z", started_at: "2026-12-02T15:10:00Z" };
+  const release = releaseFromHelmJson({
+    name: "r",
+    namespace: "default",
+    version: 1,
+    info: { status: "deployed" },
+    manifest: "",
+    hooks: [{ name: "t", kind: "Pod", path: "p", manifest: "m", events: ["test"], last_run: run }],
+  });
+  assert.equal(
+    JSON.stringify(release.hooks?.[0].last_run),
+    '{"started_at":"2026-12-02T15:10:00Z","completed_at":"2026-12-02T15:10:02Z","phase":"Succeeded"}',
+  );
+});
+
 test("the real helm v4 capture (helm status -o json) decodes and survives the Secret round trip", () => {
   const capture = JSON.parse(readFileSync(`${CAPTURES}/helm-status-output-demo.json`, "utf8"));
   const release = releaseFromHelmJson(capture);

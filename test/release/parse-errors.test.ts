@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/parse-errors.ts";
+import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../../shared/input/parse-errors.ts";
 
 const SECRET = "s3cr3tValue";
 

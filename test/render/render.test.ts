@@ -10,7 +10,7 @@ import {
   renderYaml,
 } from "../../shared/render/index.ts";
 import { compareKeys, goNumber } from "../../shared/render/yaml.ts";
-import { resolvesToNonString } from "../../shared/render/yaml-scalars.ts";
+import { resolvesToNonString } from "../../shared/yaml/scalars.ts";
 
 const captures = new URL("../fixtures/helm-v4-captures/", import.meta.url);
 const descriptions = JSON.parse(
@@ -93,6 +93,6 @@ test("JSON like Go's encoder: compact, one newline, HTML-safe escapes; formats i
   assert.equal(renderJson({ a: "<b> & c\u2028" }), '{"a":"\\u003cb\\u003e \\u0026 c\\u2028"}\n');
   assert.deepEqual([...OUTPUT_FORMATS], ["table", "json", "yaml"]);
   assert.equal(parseOutputFormat(undefined), "table");
-  assert.throws(() => parseOutputFormat("xml"), /invalid output format "xml": use table, json or yaml/);
+  assert.throws(() => parseOutputFormat("xml"), /invalid argument "xml" for "-o, --output" flag: invalid format type$/);
   assert.equal(renderStructured({ a: 1 }, "yaml"), "a: 1\n");
 });

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { completeTestPod } from "../support/test-pods.ts";
 
 const run = promisify(execFile);
 const NOW = new Date("2026-12-02T15:10:00Z");
@@ -162,4 +163,28 @@ test("the real helm v4 prints `helm status` from a release Secret and the simula
   const log = cluster.stats().log.filter((e) => e.query.includes("includeObject=Object"));
   assert.ok(log.length >= 4, "helm asked for Tables with includeObject=Object");
   assert.ok(log.every((e) => e.accept.startsWith("application/json;as=Table;v=v1;g=meta.k8s.io")));
+});
+
+test("helm test and a kind: List chart: the watch-list bookmark and /openapi/v2, nothing switched off", async () => {
+  const helm = await helmPath();
+  assert.ok(helm, "helm is unpacked");
+  const cluster = sim.cluster("helm-sim");
+  const kubeconfig = join(home, "kubeconfig-hooks");
+  await writeFile(kubeconfig, cluster.kubeconfig(), { mode: 0o600 });
+  const env = kubeToolsEnv(home, kubeconfig);
+  const chart = join(home, "hooks");
+  await run(helm, ["create", chart], { env });
+  // Helm validates a List's items against the server's OpenAPI v2 (client-side): the simulator must serve it.
+  await writeFile(
+    join(chart, "templates", "list.yaml"),
+    "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: listed}\n  data: {a: b}\n",
+  );
+  await run(helm, ["install", "hooks", chart, "--namespace", "default"], { env, timeout: MIN });
+  assert.ok(cluster.get("v1", "ConfigMap", "listed", "default"), "the List's item was created");
+  // helm test waits for its pod through a watch-list informer (ADDED events, then the initial-events-end
+  // BOOKMARK); the simulator runs no kubelet, so the test plays it and marks the pod Succeeded.
+  const testRun = run(helm, ["test", "hooks", "--namespace", "default", "--timeout", "20s"], { env, timeout: MIN });
+  await completeTestPod(cluster, "default", "hooks-test-connection");
+  const { stdout } = await testRun;
+  assert.match(stdout, /^Phase: +Succeeded$/m);
 });

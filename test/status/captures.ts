@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { FetchResult, ReadOutcome } from "../../shared/kube/fetch.ts";
-import { parseManifest } from "../../shared/kube/manifest.ts";
 import type { Table, TableColumn } from "../../shared/kube/table.ts";
+import { parseManifest } from "../../shared/manifest/manifest.ts";
 import type { Release } from "../../shared/release/model.ts";
 import { buildStatusReport } from "../../shared/status/build-report.ts";
 import type { StatusReport } from "../../shared/status/report.ts";

@@ -113,7 +113,11 @@ test("drift is compared unless --no-drift", async () => {
 test("user errors are one line on stderr", async () => {
   const cases: [string[], RegExp, number][] = [
     [["Bad_Name", "--kubeconfig", kubeconfig], /^Error: releaseContent: Release name is invalid: Bad_Name\n$/, 2],
-    [["demo", "-o", "xml", "--kubeconfig", kubeconfig], /^Error: invalid output format "xml"/, 2],
+    [
+      ["demo", "-o", "xml", "--kubeconfig", kubeconfig],
+      /^Error: invalid argument "xml" for "-o, --output" flag: invalid format type\n$/,
+      2,
+    ],
     [
       ["demo", "--revision", "two", "--kubeconfig", kubeconfig],
       /^Error: invalid revision "two": must be an integer no greater than 2147483647 \(0 or less: the latest\)/,
@@ -121,7 +125,7 @@ test("user errors are one line on stderr", async () => {
     ],
     [["demo"], /^Error: which cluster\? pass --cluster C/, 2],
     [["demo", "--context", "x"], /^Error: --context needs --kubeconfig FILE\n$/, 2],
-    [[], /^Error: "status" requires exactly 1 argument/, 2],
+    [[], /^Error: "helm status" requires 1 argument\n$/, 2],
   ];
   for (const [args, message, code] of cases) {
     const result = await cli(...args);

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { helmBinary, helmRunner } from "../../local/helm-oracle.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release } from "../../shared/release/model.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { capture, demoRelease } from "./captures.ts";
-import { helmBinary, helmRunner } from "./helm-oracle.ts";
 import { simConnector } from "./sim-connector.ts";
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
-import { MANIFEST_CACHE_MAX_ENTRIES, PreparedManifestCache } from "../../shared/status/prepared-manifest.ts";
+import { MANIFEST_CACHE_MAX_ENTRIES, PreparedManifestCache } from "../../shared/manifest/prepared-manifest.ts";
 
 const key = { cluster: "c1", namespace: "ns", name: "app", revision: 1 };
 const configMap =

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { humanDuration } from "../../shared/kube/table.ts";
-import { formatCell, printTable } from "../../shared/status/printer.ts";
+import { formatCell, printTable } from "../../shared/render/tables/kubectl-printer.ts";
 
 const column = (name: string, priority = 0) => ({ name, type: "string", priority });
 

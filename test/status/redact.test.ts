@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { REDACTED, redactCells, redactManifest, redactObject } from "../../shared/status/redact.ts";
+import { REDACTED, redactCells, redactManifest, redactObject } from "../../shared/manifest/redact.ts";
 
 const SECRET_VALUE = "aHVudGVyMg==";
 const PLAIN_VALUE = "hunter2";

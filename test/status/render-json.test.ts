@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
+import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { capture, capturedGroups, demoLiveObjects, demoRelease, reportFromCapture } from "./captures.ts";
 
 function demoReport() {

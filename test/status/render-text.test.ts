@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Hook, Release } from "../../shared/release/model.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import {
   type CaptureScenario,
   capture,

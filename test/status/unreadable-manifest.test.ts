@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { renderStatusJson } from "../../shared/status/render-json.ts";
+import { renderStatusJson } from "../../shared/render/status/json.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { simConnector } from "./sim-connector.ts";

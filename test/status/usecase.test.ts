@@ -9,9 +9,9 @@ import { ValidationError } from "../../shared/errors.ts";
 import { createKubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
+import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../../shared/status/errors.ts";
-import { renderStatusJson, renderStatusYaml } from "../../shared/status/render-json.ts";
-import { renderStatusText } from "../../shared/status/render-text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { releaseStatus, type StatusDeps } from "../../shared/usecases/status.ts";
@@ -166,6 +166,42 @@ test("an unreachable cluster fails a deployed release, but an uninstalled or fai
     }
   } finally {
     await Promise.all(readers.map((reader) => reader.close()));
+  }
+});
+
+test("unreachable: an uninstalled release is Unknown (nothing was seen gone), each resource cites its own read", async () => {
+  const clusters = await refusingConnector();
+  const tuning = { timeouts: { maxAttempts: 1 }, random: () => 0 };
+  // A Deployment (its related-pods LIST goes out in the same wave) and a Service.
+  const two = `${manifest}---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n`;
+  const store = await storeWith(release(1, "uninstalled", two));
+  const made = deps(store, clusters, tuning);
+  try {
+    const report = await releaseStatus(made, key);
+    assert.equal(report.health.overall, "Unknown");
+    assert.equal(report.health.message, "uninstalled, 2 of 2 resources could not be read");
+    assert.match(
+      renderStatusText(report),
+      /^HEALTH: Unknown \(kstatus: uninstalled, 2 of 2 resources could not be read\)$/m,
+    );
+    assert.deepEqual(
+      report.missing.map((m) => m.message?.replace(/: connect ECONNREFUSED .*$/, "")),
+      [
+        'kubernetes cluster unreachable: "c1": GET /api/v1/namespaces/default/services/demo: request failed: ECONNREFUSED',
+        'kubernetes cluster unreachable: "c1": GET /apis/apps/v1/namespaces/default/deployments/web: request failed: ECONNREFUSED',
+      ],
+    );
+  } finally {
+    await made.kube.close();
+  }
+});
+
+test("a release whose only manifest document cannot be read is not Current", async () => {
+  for (const status of ["deployed", "uninstalled"] as const) {
+    const store = await storeWith(release(1, status, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [\n"));
+    const report = await releaseStatus(deps(store), key);
+    assert.equal(report.health.overall, "Unknown", status);
+    assert.equal(report.missing[0].reason, "error");
   }
 });
 

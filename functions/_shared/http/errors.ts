@@ -25,6 +25,23 @@ export class MethodNotAllowedError extends DomainError {
   }
 }
 
+/** A path or query parameter is malformed; the message names the parameter. */
+export class InvalidParameterError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "InvalidParameter";
+  readonly parameter: string;
+  constructor(parameter: string, message: string, options?: { cause?: unknown }) {
+    super(`${parameter}: ${message}`, options);
+    this.parameter = parameter;
+  }
+}
+
+/** Neither ?output nor Accept names a format this route can produce (406). */
+export class NotAcceptableError extends DomainError {
+  readonly kind = "validation" as const;
+  readonly code = "NotAcceptable";
+}
+
 /** The request body cannot be read as the route expects (not JSON, bad base64, missing). */
 export class InvalidBodyError extends DomainError {
   readonly kind = "validation" as const;

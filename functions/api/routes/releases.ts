@@ -3,7 +3,7 @@ import {
   helmListElements,
   renderHelmHistory,
   renderHelmListAs,
-} from "../../../shared/format/release-tables.ts";
+} from "../../../shared/render/tables/release-tables.ts";
 import { helmList } from "../../../shared/usecases/helm-list.ts";
 import { releaseHistory } from "../../../shared/usecases/history.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";
@@ -12,6 +12,7 @@ import { LIST_QUERY_PARAMS, listQueryFrom, nextListCursor } from "../list-query.
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import {
   clusterParam,
+  contentReleaseNameParam,
   namespaceParam,
   onlyKnownQuery,
   optionalCursor,
@@ -78,7 +79,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       "GET",
       "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/revisions/{revision}/manifest",
       async (event, context) => {
-        const key = releaseKey(event);
+        const key = releaseKey(event, "content");
         const revision = revisionParam(event.pathParameters);
         const query = event.queryStringParameters;
         onlyKnownQuery(query, ["output"]);
@@ -94,13 +95,16 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
         const stored = await getManifest({ store, clusters }, key, revision);
         const manifest = stored.manifest;
         if (format === "json") return json({ ...key, revision: stored.revision, manifest });
-        return text(manifest, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
+        // helm get manifest prints it with Println: one more newline after the stored text.
+        return text(`${manifest}\n`, format === "yaml" ? MEDIA_TYPES.yaml : MEDIA_TYPES.table);
       },
     ),
   ];
 }
 
-export function releaseKey(event: ApiEvent) {
+/** The release a path names; `content` routes (status, manifest) word a bad name as helm status / get do. */
+export function releaseKey(event: ApiEvent, use: "history" | "content" = "history") {
   const path = event.pathParameters;
-  return { cluster: clusterParam(path), namespace: namespaceParam(path), name: releaseNameParam(path) };
+  const name = use === "content" ? contentReleaseNameParam(path) : releaseNameParam(path);
+  return { cluster: clusterParam(path), namespace: namespaceParam(path), name };
 }

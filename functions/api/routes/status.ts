@@ -1,5 +1,5 @@
-import { renderStatusJson, renderStatusYaml } from "../../../shared/status/render-json.ts";
-import { renderStatusText } from "../../../shared/status/render-text.ts";
+import { renderStatusJson, renderStatusYaml } from "../../../shared/render/status/json.ts";
+import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
@@ -19,7 +19,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
   const logger = loggerPort(deps.logger);
   return [
     defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
-      const key = releaseKey(event);
+      const key = releaseKey(event, "content");
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["revision", "output", "drift"]);
       const revision = optionalRevision(query);

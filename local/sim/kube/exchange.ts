@@ -24,7 +24,8 @@ export interface PreparedReply {
 }
 
 export function prepared(status: number, body: unknown, headers: Record<string, string> = {}): PreparedReply {
-  return { status, headers, payload: Buffer.from(typeof body === "string" ? body : JSON.stringify(body)) };
+  const payload = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+  return { status, headers, payload };
 }
 
 /** What an error fault answers instead of the request: kube-apiserver's Status for 429, 503 or 500. */

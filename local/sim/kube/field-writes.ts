@@ -1,4 +1,3 @@
-import { parse as parseYaml } from "yaml";
 import { checkIdentity, parseBody } from "./bodies.ts";
 import type { ApiReply, ResourcePath, ResourceRequest } from "./handlers.ts";
 import { type FieldWrite, managerFromUserAgent } from "./managed-fields.ts";
@@ -7,6 +6,7 @@ import { ApiError, badRequest, notFound } from "./negotiation.ts";
 import { jsonPatch, mergePatch } from "./patch.ts";
 import type { ClusterState } from "./state.ts";
 import type { KubeObject, ResourceType } from "./types.ts";
+import { kubeYamlValue, parseKubeYamlDocuments } from "./yaml.ts";
 
 /** Request parts of a write that decide its field manager: `?fieldManager=`, else the User-Agent. */
 export function updateWrite(
@@ -34,7 +34,10 @@ export const patchOptionsInvalid = (message: string) =>
 export function parseApplyBody(body: Buffer): KubeObject {
   let parsed: unknown;
   try {
-    parsed = parseYaml(body.toString("utf8"));
+    // As kube-apiserver reads it: sigs.k8s.io/yaml (YAML 1.1 scalars), one document.
+    const [doc] = parseKubeYamlDocuments(body.toString("utf8"));
+    if (doc?.errors.length) throw doc.errors[0];
+    parsed = doc ? kubeYamlValue(doc) : null;
   } catch (error) {
     throw badRequest(`error decoding YAML: ${(error as Error).message.split("\n")[0]}`);
   }

@@ -309,8 +309,22 @@ function streamWatch(
   // No transfer-encoding header: HTTP/1.1 chunks a body of unknown length by itself, HTTP/2 forbids the header.
   res.writeHead(200, { "content-type": "application/json", "cache-control": "no-cache, private" });
   const since = query.get("resourceVersion");
-  if (!since || since === "0") {
+  // Watch-list (client-go's WatchListClient, on by default in kubectl 1.35 and helm 4): the current state as
+  // ADDED events, then a BOOKMARK annotated k8s.io/initial-events-end, as kube-apiserver sends it.
+  const watchList = query.get("sendInitialEvents") === "true";
+  if (watchList || !since || since === "0") {
     for (const object of select(state, type, namespace, query)) res.write(encode("ADDED", object));
+  }
+  if (watchList) {
+    const bookmark = {
+      kind: type.kind,
+      apiVersion: apiVersionOf(type, type.versions[0]),
+      metadata: {
+        resourceVersion: state.store.currentRevision(),
+        annotations: { "k8s.io/initial-events-end": "true" },
+      },
+    };
+    res.write(`${JSON.stringify({ type: "BOOKMARK", object: bookmark })}\n`);
   }
   const onChange = (event: StoreEvent) => {
     if (event.typeKey === typeKeyOf(type) && matches(event.object)) res.write(encode(event.type, event.object));

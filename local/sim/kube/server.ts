@@ -33,7 +33,7 @@ import {
 import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
 import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
-import { openApiGroupVersion, openApiIndex } from "./openapi.ts";
+import { openApiGroupVersion, openApiIndex, openApiV2 } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
 import { VerifiedTokenCache } from "./token-cache.ts";
 import type { ResourceType } from "./types.ts";
@@ -290,6 +290,10 @@ export class KubeApiServer {
             : apiResourceList(state.registry, parts[1], parts[2]);
       if (!document) throw new ApiError(404, "NotFound", "the server could not find the requested resource", {});
       return { status: 200, body: document };
+    }
+    if (parts[0] === "openapi" && parts[1] === "v2" && parts.length === 2) {
+      const { body, contentType } = openApiV2(this.versionInfo().gitVersion, accept);
+      return { status: 200, body, headers: { "content-type": contentType } };
     }
     if (parts[0] === "openapi" && parts[1] === "v3") {
       if (parts.length === 2) return { status: 200, body: openApiIndex(state.registry) };

@@ -5,9 +5,9 @@
  */
 import { auditRuntimeFromEnv } from "../../../functions/audit/deps.ts";
 import { createWorkerHandler } from "../../../functions/audit/worker.ts";
+import { createLocalPoller } from "../../../local/queue/poller.ts";
 import { silentLogger } from "../../../shared/ports.ts";
 import { createSqsClient, queueClientConfigFromEnv } from "../../../shared/queue/config.ts";
-import { createLocalPoller } from "../../../shared/queue/local-poller.ts";
 
 const runtime = auditRuntimeFromEnv(process.env, {}, { log: silentLogger });
 const create = runtime.snapshots.create.bind(runtime.snapshots);

@@ -1,0 +1,64 @@
+/**
+ * `npm run build:cli` (and `npm pack`'s prepack): the CLI as plain ESM for the npm tarball, so the installed
+ * `helm-status` needs neither TypeScript nor any runtime dependency. One entry per command keeps the lazy
+ * loading of bin/cli.ts: `--help` loads dist/cli/cli.mjs and the chunks it imports, not the AWS SDK. The
+ * layout (cli.mjs beside commands/NAME.mjs) is the one bin/lib/commands.ts looks for. The embedded DynamoDB
+ * Local is swapped for bin/lib/embedded-unavailable.ts (its jar is a devDependency), and the build fails if
+ * anything of the simulator (local/sim/) would be bundled.
+ */
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type Metafile, type Plugin } from "esbuild";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const BUNDLE_DIR = join(ROOT, "dist", "cli");
+
+const checkoutOnly: Plugin = {
+  name: "checkout-only",
+  setup(build) {
+    build.onResolve({ filter: /\/local\/dynamodb-(local|data-lock)\.ts$/ }, () => ({
+      path: join(ROOT, "bin", "lib", "embedded-unavailable.ts"),
+    }));
+  },
+};
+
+export async function bundleCli(outdir = BUNDLE_DIR): Promise<Metafile> {
+  rmSync(outdir, { recursive: true, force: true });
+  const commands = readdirSync(join(ROOT, "bin", "commands"))
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => join(ROOT, "bin", "commands", file));
+  const result = await build({
+    entryPoints: [join(ROOT, "bin", "cli.ts"), ...commands],
+    outbase: join(ROOT, "bin"),
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node24",
+    // ESM builds where packages have them (the AWS SDK): smaller, and named exports of a dynamic import() intact.
+    mainFields: ["module", "main"],
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+    minify: true,
+    keepNames: true,
+    legalComments: "eof",
+    metafile: true,
+    logLevel: "warning",
+    // CommonJS packages in the bundle (the AWS SDK's, the kubernetes client's) call require() for Node's modules.
+    banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+    plugins: [checkoutOnly],
+  });
+  const simulator = Object.keys(result.metafile.inputs).filter((input) => input.includes("local/sim/"));
+  if (simulator.length > 0) throw new Error(`the CLI bundle must not contain the simulator: ${simulator.join(", ")}`);
+  return result.metafile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const metafile = await bundleCli();
+  const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+  const files = Object.keys(metafile.outputs).length;
+  // stderr: `npm pack --json` prints its answer on stdout after this script.
+  process.stderr.write(`${relative(ROOT, BUNDLE_DIR)}: ${files} files, ${(bytes / 1024).toFixed(0)} KiB\n`);
+}

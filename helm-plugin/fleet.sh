@@ -1,0 +1,19 @@
+#!/bin/sh
+# `helm fleet VERB ...` -> `helm-status remote VERB ...` (or `helm-status push ...`), with the launcher beside
+# this folder: the npm package's or a checkout's bin/helm-status.js. `pwd -P` follows the symlink that
+# `helm plugin install PATH` makes, back to that folder. The launcher finds a Node 24 (bin/helm-status.js).
+set -e
+here=$(cd "$(dirname "$0")" && pwd -P)
+launcher="$here/../bin/helm-status.js"
+if [ ! -f "$launcher" ]; then
+  echo "Error: helm fleet: $launcher is missing; install the plugin from the helm-status package folder" >&2
+  exit 1
+fi
+node=node
+command -v node >/dev/null 2>&1 || node="${HELM_STATUS_NODE:?helm fleet needs node on PATH (or HELM_STATUS_NODE)}"
+export HELM_STATUS_PROGRAM="helm fleet"
+case "$1" in
+  push) exec "$node" "$launcher" "$@" ;;
+  ""|-h|--help|help) exec "$node" "$launcher" remote --help ;;
+  *) exec "$node" "$launcher" remote "$@" ;;
+esac

@@ -1,0 +1,60 @@
+/**
+ * What happens when an audit finds a change: a structured log line, an EMF metric
+ * (through a small port, Powertools in Lambda), and optionally a Slack message.
+ * A notification is claimed per snapshot in the store, so a retried worker does
+ * not post twice; a failing webhook is logged and counted, never fatal: the
+ * snapshot is already written.
+ */
+
+import { changeMessage, type SlackWebhook } from "../notify/slack-webhook.ts";
+import type { Clock, Logger } from "../ports.ts";
+import { describeChange } from "../snapshots/changes.ts";
+import type { Snapshot } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+
+/** Counts, with dimensions (EMF in Lambda). */
+export interface MetricsSink {
+  count(name: string, value: number, dimensions?: Record<string, string>): void;
+}
+
+export const silentMetrics: MetricsSink = { count() {} };
+
+export interface ChangeEventDeps {
+  snapshots: SnapshotStore;
+  logger: Logger;
+  metrics: MetricsSink;
+  clock: Clock;
+  slack?: SlackWebhook;
+  /** Base URL of the API, for the link in Slack messages (AUDIT_API_URL). */
+  apiBaseUrl?: string;
+}
+
+export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, previous?: Snapshot): Promise<void> {
+  const from = previous?.health.overall;
+  deps.logger.info("release health changed", {
+    event: "release-changed",
+    snapshotId: snapshot.id,
+    cluster: snapshot.release.cluster,
+    namespace: snapshot.release.namespace,
+    release: snapshot.release.name,
+    runId: snapshot.runId,
+    from,
+    to: snapshot.health.overall,
+    changes: snapshot.changes.map(describeChange),
+  });
+  deps.metrics.count("ReleaseChanges", 1, { cluster: snapshot.release.cluster, health: snapshot.health.overall });
+  if (!deps.slack) return;
+  if (!(await deps.snapshots.claimNotification(snapshot.id, deps.clock.now()))) return;
+  try {
+    await deps.slack.post(changeMessage(snapshot, previous, deps.apiBaseUrl));
+    await deps.snapshots.finishNotification(snapshot.id, "sent", deps.clock.now());
+    deps.metrics.count("ChangeNotificationsSent", 1);
+  } catch (error) {
+    deps.logger.warn("change notification not delivered", {
+      snapshotId: snapshot.id,
+      error: (error as Error).message,
+    });
+    deps.metrics.count("ChangeNotificationsFailed", 1);
+    await deps.snapshots.finishNotification(snapshot.id, "failed", deps.clock.now()).catch(() => {});
+  }
+}

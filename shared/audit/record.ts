@@ -1,0 +1,105 @@
+/**
+ * Folds one observation into a release's history, idempotently per (runId, release):
+ * - the latest snapshot was already seen by this run, by a later run, or at a later time by the worker's clock
+ *   -> `duplicate` (nothing written). A run id ahead of the observation's own time (a forged or mis-dated run:
+ *   issue #25 item 2) never counts as "later": ordering is by the workers' observation times, the run id only
+ *   says whether this run was applied already, so one future run id cannot freeze a release;
+ * - same digest -> extend it (lastSeenAt, seenCount), conditional on the digest;
+ * - otherwise a new snapshot with the changes against the latest.
+ * A lost race (another worker wrote first) re-reads and decides again, boundedly.
+ */
+import { changesBetween } from "../snapshots/changes.ts";
+import { digestOf } from "../snapshots/digest.ts";
+import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
+import { isRunAhead, type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+
+export type RecordOutcome = "created" | "extended" | "duplicate";
+
+export interface RecordResult {
+  outcome: RecordOutcome;
+  snapshot: Snapshot;
+  previous?: Snapshot;
+}
+
+const MAX_ATTEMPTS = 5;
+const DAY_SECONDS = 86_400;
+
+export function expiresAtFor(observedAt: string, retentionDays: number): number {
+  return Math.floor(Date.parse(observedAt) / 1000) + retentionDays * DAY_SECONDS;
+}
+
+/** Whether `latest` already covers `observation`: same run, a later (real) run, or a later observation. */
+function alreadyCovered(latest: Snapshot, observation: Observation): boolean {
+  const { runId, observedAt } = observation;
+  if (latest.lastRunId === runId || latest.runId === runId) return true;
+  const at = Date.parse(observedAt);
+  const later = (other: string) => other > runId && !isRunAhead(other, at);
+  return later(latest.lastRunId) || later(latest.runId) || latest.lastSeenAt > observedAt;
+}
+
+export async function recordObservation(
+  store: SnapshotStore,
+  observation: Observation,
+  retentionDays: number,
+  /**
+   * The latest snapshot as the caller knows it (being read already, or the worker's cache): used for the first
+   * attempt only; the writes are conditional on it, and a duplicate it suggests is confirmed by a fresh read.
+   */
+  hint: { latest?: Promise<Snapshot | undefined> } = {},
+): Promise<RecordResult> {
+  const digest = digestOf(observation);
+  const expiresAt = expiresAtFor(observation.observedAt, retentionDays);
+  const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
+  for (let attempt = 1; ; attempt++) {
+    const hinted = attempt === 1 && hint.latest !== undefined;
+    const latest = hinted ? await hint.latest : await store.latest(observation.release);
+    const live = latest && latest.expiresAt > nowSeconds ? latest : undefined;
+    if (latest && alreadyCovered(latest, observation)) {
+      if (hinted) continue;
+      return { outcome: "duplicate", snapshot: latest };
+    }
+    if (live && live.digest === digest) {
+      const outcome = await store.extend(live, {
+        runId: observation.runId,
+        observedAt: observation.observedAt,
+        expiresAt,
+      });
+      if (outcome === "ok") {
+        return {
+          outcome: "extended",
+          snapshot: {
+            ...live,
+            lastSeenAt: observation.observedAt,
+            lastRunId: observation.runId,
+            seenCount: live.seenCount + 1,
+            expiresAt,
+          },
+        };
+      }
+    } else {
+      const { observedAt, text, ...rest } = observation;
+      const next: Snapshot & { text: string } = {
+        ...rest,
+        id: snapshotIdOf(observation.release, observation.runId),
+        firstSeenAt: observedAt,
+        lastSeenAt: observedAt,
+        seenCount: 1,
+        lastRunId: observation.runId,
+        digest,
+        changes: changesBetween(live, observation),
+        expiresAt,
+        text,
+      };
+      if (live) next.previousId = live.id;
+      const outcome = await store.create(next, latest);
+      if (outcome === "ok") {
+        const { text: _text, ...snapshot } = next;
+        return live ? { outcome: "created", snapshot, previous: live } : { outcome: "created", snapshot };
+      }
+    }
+    if (attempt === MAX_ATTEMPTS) {
+      throw new SnapshotWriteConflictError(snapshotIdOf(observation.release, observation.runId), MAX_ATTEMPTS);
+    }
+  }
+}

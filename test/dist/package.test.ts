@@ -1,0 +1,162 @@
+/**
+ * The npm tarball as a user gets it: `npm pack` (its prepack builds the bundle), `npm install -g --prefix TMP
+ * TARBALL --offline` (the tarball has no runtime dependencies, so nothing is fetched), then the installed
+ * `helm-status` run from a folder outside the checkout: --help, completion, and list/status against DynamoDB
+ * Local and the simulated EKS (through EKS: the registry, DescribeCluster, a token, the live GETs). Also the
+ * launcher's answer on an older Node: a clear error, or the re-run on HELM_STATUS_NODE.
+ */
+import assert from "node:assert/strict";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { type DemoStack, startDemoStack } from "../../local/demo/stack.ts";
+import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+
+const root = new URL("../..", import.meta.url).pathname;
+const helm = await helmPath();
+const hasJava = spawnSync("java", ["-version"]).status === 0;
+const work = mkdtempSync(join(tmpdir(), "helm-status-pack-"));
+const prefix = join(work, "prefix");
+const installed = join(prefix, "bin", "helm-status");
+// The Node 24 of the checkout first on PATH (npm itself may be the system's older one).
+const PATH = `${dirname(process.execPath)}:${process.env.PATH}`;
+const olderNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
+  const major = spawnSync(path, ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout;
+  return Number(major) > 0 && Number(major) < 24;
+});
+
+let tarballFiles: string[] = [];
+let stack: DemoStack | undefined;
+
+before(async () => {
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
+      cwd: root,
+      env: { ...process.env, PATH },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 180_000,
+    }),
+  ) as { filename: string; size: number; files: { path: string }[] }[];
+  tarballFiles = packed[0].files.map((file) => file.path);
+  assert.ok(packed[0].size < 2_000_000, `the tarball is ${packed[0].size} bytes`);
+  // Offline: a dependency to fetch would fail the install.
+  execFileSync(
+    "npm",
+    ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", join(work, packed[0].filename)],
+    { cwd: work, env: { ...process.env, PATH }, stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 },
+  );
+});
+
+after(async () => {
+  await stack?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Asynchronous: the simulated EKS answers from this very process. */
+function helmStatus(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  path = PATH,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      installed,
+      args,
+      { cwd: work, env: { PATH: path, HOME: work, ...env }, encoding: "utf8", timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test("the tarball holds the launcher, the bundle, the Helm plugin and docs; no sources, no simulator", () => {
+  assert.ok(tarballFiles.includes("bin/helm-status.js"), tarballFiles.join("\n"));
+  assert.ok(tarballFiles.includes("dist/cli/cli.mjs"));
+  assert.ok(tarballFiles.includes("dist/cli/commands/status.mjs"));
+  assert.ok(tarballFiles.includes("docs/cli.md"));
+  assert.ok(tarballFiles.includes("helm-plugin/plugin.yaml") && tarballFiles.includes("helm-plugin/fleet.sh"));
+  const unexpected = tarballFiles.filter(
+    (file) => file.endsWith(".ts") || file.startsWith("local/") || file.includes("node_modules/"),
+  );
+  assert.deepEqual(unexpected, []);
+});
+
+test("the installed command: --help, a bad command, completion", async () => {
+  const help = await helmStatus(["--help"]);
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^usage: helm-status COMMAND/);
+  const status = await helmStatus(["status", "--help"]);
+  assert.match(status.stdout, /^usage: helm-status status RELEASE/);
+  const bad = await helmStatus(["frobnicate"]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^Error: unknown command "frobnicate"/);
+
+  const script = (await helmStatus(["completion", "bash"])).stdout;
+  const complete = (words: string[]) =>
+    spawnSync(
+      "bash",
+      [
+        "-c",
+        `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _helm_status; echo "\${COMPREPLY[*]}"`,
+      ],
+      { encoding: "utf8" },
+    ).stdout.trim();
+  assert.equal(complete(["helm-status", "sta"]), "status");
+  assert.equal(complete(["helm-status", "status", "--no-"]), "--no-drift");
+  assert.equal(complete(["helm-status", "get", ""]), "manifest");
+  assert.equal(complete(["helm-status", "snapshots", "d"]), "diff");
+});
+
+test("the Helm plugin installs from the installed package's folder", { skip: !helm && "no helm" }, async () => {
+  const env = { ...kubeToolsEnv(work, join(work, "none.kubeconfig")), PATH };
+  const folder = join(prefix, "lib", "node_modules", "helm-status-lambda", "helm-plugin");
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(helm!, args, { env, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  const install = await run(["plugin", "install", folder]);
+  assert.equal(install.code, 0, install.stderr);
+  const help = await run(["fleet", "--help"]);
+  assert.match(help.stdout, /^usage: helm fleet COMMAND/);
+  const noApi = await run(["fleet", "list", "--cluster", "demo-eu"]);
+  assert.notEqual(noApi.code, 0);
+  assert.match(noApi.stderr, /^Error: which API\? pass --endpoint URL, set HELM_STATUS_ENDPOINT/);
+});
+
+test("on an older Node: a clear error, or the entry re-run on HELM_STATUS_NODE", {
+  skip: !olderNode && "no Node < 24 here",
+}, async () => {
+  const path = `${dirname(olderNode!)}:${process.env.PATH}`;
+  const refused = await helmStatus(["--help"], {}, path);
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /^Error: helm-status needs Node 24 or newer, and this is Node \d+\./);
+  const rerun = await helmStatus(["frobnicate"], { HELM_STATUS_NODE: process.execPath }, path);
+  assert.equal(rerun.status, 2, "the exit code comes through");
+  assert.match(rerun.stderr, /unknown command "frobnicate"/);
+});
+
+test("without a configured table the installed command says what to set", async () => {
+  const result = await helmStatus(["list"]);
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /^Error: no releases table configured: set AWS credentials/);
+});
+
+test("list and status against DynamoDB Local and the simulated EKS", { skip: !hasJava && "no java" }, async () => {
+  stack = await startDemoStack({ dataDir: join(work, "dynamodb"), table: "packed" });
+  const storeEnv = stack.env;
+
+  const list = await helmStatus(["list", "--cluster", "demo-eu", "-A"], storeEnv);
+  assert.equal(list.status, 0, list.stderr);
+  assert.match(list.stdout, /^NAME\s+NAMESPACE\s+REVISION/);
+  assert.match(list.stdout, /^api\s+shop\s+2\s/m);
+
+  const status = await helmStatus(["status", "api", "-n", "shop", "--cluster", "demo-eu"], storeEnv);
+  assert.equal(status.status, 0, status.stderr);
+  assert.match(status.stdout, /^NAME: api\nLAST DEPLOYED: .*\nNAMESPACE: shop\nSTATUS: deployed\nREVISION: 2\n/);
+  assert.match(status.stdout, /CrashLoopBackOff/);
+  assert.match(status.stdout, /==> MISSING/);
+});
