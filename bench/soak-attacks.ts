@@ -12,11 +12,13 @@
  */
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
 import { sqsRecordFrom } from "../local/queue/lambda-event.ts";
+import { lambdaContext } from "../local/server.ts";
 import { recordObservation } from "../shared/audit/record.ts";
 import { parseAccessMap, resolveAccess } from "../shared/chatops/access.ts";
 import { answerCommand } from "../shared/chatops/answer.ts";
@@ -30,7 +32,6 @@ import type { Release } from "../shared/release/model.ts";
 import { MemorySnapshotStore } from "../shared/snapshots/memory-snapshot-store.ts";
 import { runIdFor, runTimeNear } from "../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
-import { bodyText, httpApiEvent, lambdaContext } from "../test/api/support.ts";
 import { SILENT_STAGES, stallConnector, startStallServer } from "./stall-server.ts";
 
 const BUDGET_MS = 3_000;
@@ -45,6 +46,31 @@ const release: Release = {
   manifest:
     "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector:\n    matchLabels:\n      app: api\n",
 };
+
+/** API Gateway's event for a plain `GET` of the silent cluster's status (payload 2.0, no Accept-Encoding). */
+function statusEvent(): APIGatewayProxyEventV2 {
+  const path = "/clusters/silent/namespaces/shop/releases/api/status";
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath: path,
+    rawQueryString: "",
+    headers: { accept: "text/plain" },
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "soak",
+      domainName: "soak.local",
+      domainPrefix: "soak",
+      http: { method: "GET", path, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "soak" },
+      requestId: "soak",
+      routeKey: "$default",
+      stage: "$default",
+      time: "",
+      timeEpoch: 0,
+    },
+    isBase64Encoded: false,
+  };
+}
 
 export async function silentServers(out: (line?: string) => void): Promise<void> {
   out();
@@ -78,13 +104,10 @@ export async function silentServers(out: (line?: string) => void): Promise<void>
           settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: String(MARGIN_MS) }),
         });
         const started = performance.now();
-        const answer = await handler(
-          httpApiEvent("GET", "/clusters/silent/namespaces/shop/releases/api/status"),
-          lambdaContext(BUDGET_MS),
-        );
+        const answer = await handler(statusEvent(), lambdaContext(BUDGET_MS));
         const took = performance.now() - started;
         tried++;
-        const text = bodyText(answer);
+        const text = answer.isBase64Encoded ? Buffer.from(answer.body ?? "", "base64").toString() : (answer.body ?? "");
         const said = /not read in time/.test(text) ? "not read in time" : text.slice(0, 60);
         if (took <= BUDGET_MS && answer.statusCode === 200) inBudget++;
         cells.push(`${stage} ${answer.statusCode} in ${took.toFixed(0)} ms (${said})`);
