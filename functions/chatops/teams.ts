@@ -14,7 +14,7 @@ import { acknowledge } from "../../shared/chatops/acknowledge.ts";
 import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
 import { commandLine } from "../../shared/chatops/command.ts";
 import { CHAT_PLATFORMS } from "../../shared/chatops/platforms.ts";
-import { ReplayGuard } from "../../shared/chatops/signature.ts";
+import { instanceReplayLedger, type ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import { renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { jsonResult as json } from "../_shared/http/body.ts";
@@ -37,6 +37,8 @@ export interface TeamsDeps extends ChatDeps {
   budgetMs?: number;
   apiBaseUrl?: string;
   now?: () => number;
+  /** Replays refused across instances (default: this instance only). */
+  replays?: ReplayLedger;
 }
 
 export const TEAMS_PATH = "/chatops/teams";
@@ -54,7 +56,7 @@ interface Activity {
 
 export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, HttpResult, HttpContext> {
   const now = deps.now ?? Date.now;
-  const replays = new ReplayGuard();
+  const replays = deps.replays ?? instanceReplayLedger();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
   const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.snapshots) };
@@ -80,7 +82,7 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     // activity cannot be replayed once the replay guard has forgotten its id (#25 item 4).
     const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
     const fresh = !Number.isNaN(sent) && Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
-    if (!fresh || !replays.firstSeen(`teams:${activity.id ?? authorization}`, now())) {
+    if (!fresh || !(await replays.firstSeen(`teams:${activity.id ?? authorization}`, now()))) {
       deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "replay" });
       throw new UnauthorizedError();
     }
