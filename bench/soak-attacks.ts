@@ -28,24 +28,14 @@ import { renderTeamsAnswer } from "../shared/chatops/teams-card.ts";
 import { toClusterError } from "../shared/eks/aws-calls.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
-import type { Release } from "../shared/release/model.ts";
 import { MemorySnapshotStore } from "../shared/snapshots/memory-snapshot-store.ts";
 import { runIdFor, runTimeNear } from "../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
+import { ATTACK_RELEASE, AWS_ENTRY, AWS_INTERNALS, awsFailures } from "./attack-fixtures.ts";
 import { SILENT_STAGES, stallConnector, startStallServer } from "./stall-server.ts";
 
 const BUDGET_MS = 3_000;
 const MARGIN_MS = 500;
-
-const release: Release = {
-  name: "api",
-  namespace: "shop",
-  version: 1,
-  info: { status: "deployed", last_deployed: "2026-12-01T10:00:00Z", description: "Install complete" },
-  chart: { metadata: { name: "api", version: "1.0.0", appVersion: "1.0" } },
-  manifest:
-    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: shop\nspec:\n  selector:\n    matchLabels:\n      app: api\n",
-};
 
 /** API Gateway's event for a plain `GET` of the silent cluster's status (payload 2.0, no Accept-Encoding). */
 function statusEvent(): APIGatewayProxyEventV2 {
@@ -78,7 +68,7 @@ export async function silentServers(out: (line?: string) => void): Promise<void>
     `## 5. silent API server: a status with a ${BUDGET_MS} ms budget (${MARGIN_MS} ms margin) per stage and protocol`,
   );
   const store = new MemoryReleaseStore();
-  await store.putRevision("silent", release);
+  await store.putRevision("silent", ATTACK_RELEASE);
   const paths = [
     { name: "HTTP/2", http2: true, secure: true },
     { name: "HTTP/1.1", http2: false, secure: true },
@@ -128,7 +118,7 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
   const planned = runTimeNear(new Date("2031-06-01T00:00:00Z"), now);
   out(`  planner time 2031-06-01 -> ${planned.clamped ? "clamped to now" : "kept"}: run ${runIdFor(planned.at)}`);
   const store = new MemoryReleaseStore();
-  await store.putRevision("silent", release);
+  await store.putRevision("silent", ATTACK_RELEASE);
   const snapshots = new MemorySnapshotStore();
   const runtime = auditRuntimeFromEnv(
     { CLUSTERS: JSON.stringify([{ name: "silent", region: "eu-west-1" }]), AWS_REGION: "eu-west-1" },
@@ -181,33 +171,13 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
   );
 }
 
-const LEAKS = /arn:aws|\b\d{12}\b|amazonaws\.com|https:\/\//;
-
 export async function chatLeaks(out: (line?: string) => void): Promise<void> {
   out();
   out("## 7. chat leaks: AWS's error text in chat answers (Slack ephemeral and --public, Teams)");
-  const entry = { name: "prod-eu", region: "eu-west-1", roleArn: "arn:aws:iam::123456789012:role/helm-status-reader" };
-  const failures: [string, unknown][] = [
-    [
-      "AssumeRole denied",
-      Object.assign(
-        new Error(
-          "User: arn:aws:sts::123456789012:assumed-role/helm-status-api/fn is not authorized to perform: sts:AssumeRole",
-        ),
-        { name: "AccessDenied", $metadata: { httpStatusCode: 403 } },
-      ),
-    ],
-    [
-      "cluster not in EKS",
-      Object.assign(new Error("No cluster found for name: prod-eu."), { name: "ResourceNotFoundException" }),
-    ],
-    [
-      "EKS unreachable",
-      Object.assign(new Error("getaddrinfo ENOTFOUND eks.eu-west-1.amazonaws.com"), { code: "ENOTFOUND" }),
-    ],
-  ];
+  const entry = AWS_ENTRY;
+  const failures = awsFailures();
   const store = new MemoryReleaseStore();
-  await store.putRevision("prod-eu", { ...release });
+  await store.putRevision("prod-eu", { ...ATTACK_RELEASE });
   const access = resolveAccess(
     parseAccessMap(JSON.stringify({ slack: [{ team: "T1", channels: "*", clusters: "*" }] }), "soak"),
     { platform: "slack", team: "T1", channel: "C1", user: "U1" },
@@ -234,10 +204,10 @@ export async function chatLeaks(out: (line?: string) => void): Promise<void> {
           access,
         );
         const shown = JSON.stringify([renderSlackAnswer(answer), renderTeamsAnswer(answer)]);
-        const leaked = LEAKS.exec(shown)?.[0];
+        const leaked = AWS_INTERNALS.exec(shown)?.[0];
         if (!leaked) clean++;
         out(
-          `  ${what.padEnd(18)} ${line.endsWith("--public") ? "--public " : "ephemeral"}: ${leaked ? `LEAKS ${leaked}` : "no ARN, account or endpoint"}; logged ${LEAKS.test(logged.join()) ? "with" : "without"} AWS's text`,
+          `  ${what.padEnd(18)} ${line.endsWith("--public") ? "--public " : "ephemeral"}: ${leaked ? `AWS_INTERNALS ${leaked}` : "no ARN, account or endpoint"}; logged ${AWS_INTERNALS.test(logged.join()) ? "with" : "without"} AWS's text`,
         );
       }
     } finally {

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { ATTACK_RELEASE } from "../../bench/attack-fixtures.ts";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
@@ -14,7 +15,6 @@ import { createWorkerHandler } from "../../functions/audit/worker.ts";
 import { sqsRecordFrom } from "../../local/queue/lambda-event.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
@@ -22,14 +22,7 @@ import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetric
 const BUDGET_MS = 2_000;
 const SLACK_MS = 1_500;
 
-const release: Release = {
-  name: "api",
-  namespace: "shop",
-  version: 1,
-  info: { status: "deployed", last_deployed: "2026-12-01T10:00:00Z", description: "Install complete" },
-  chart: { metadata: { name: "api", version: "1.0.0", appVersion: "1.0" } },
-  manifest: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n",
-};
+const release = ATTACK_RELEASE;
 
 let stall: StallServer;
 before(async () => {

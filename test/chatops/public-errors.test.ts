@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { ATTACK_RELEASE, AWS_ENTRY, AWS_INTERNALS, awsFailures } from "../../bench/attack-fixtures.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseAccessMap, resolveAccess } from "../../shared/chatops/access.ts";
@@ -17,42 +18,14 @@ import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { toClusterError } from "../../shared/eks/aws-calls.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { type Clock, type Logger, systemClock } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 
-const ENTRY = { name: "prod-eu", region: "eu-west-1", roleArn: "arn:aws:iam::123456789012:role/helm-status-reader" };
+const ENTRY = AWS_ENTRY;
 const EKS_URL = "https://eks.eu-west-1.amazonaws.com";
-const LEAKS = /arn:aws|123456789012|amazonaws\.com|https:\/\//;
-
-const awsFailures: [string, unknown][] = [
-  [
-    "AssumeRole denied",
-    Object.assign(
-      new Error(
-        "User: arn:aws:sts::123456789012:assumed-role/helm-status-api/fn is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::123456789012:role/helm-status-reader",
-      ),
-      { name: "AccessDenied", $metadata: { httpStatusCode: 403 } },
-    ),
-  ],
-  [
-    "cluster missing in EKS",
-    Object.assign(new Error("No cluster found for name: prod-eu."), { name: "ResourceNotFoundException" }),
-  ],
-  [
-    "EKS endpoint unreachable",
-    Object.assign(new Error("getaddrinfo ENOTFOUND eks.eu-west-1.amazonaws.com"), { code: "ENOTFOUND" }),
-  ],
-];
-
-const release: Release = {
-  name: "api",
-  namespace: "shop",
-  version: 1,
-  info: { status: "deployed", last_deployed: "2026-12-01T10:00:00Z", description: "Install complete" },
-  chart: { metadata: { name: "api", version: "1.0.0", appVersion: "1.0" } },
-  manifest: "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n",
-};
+const LEAKS = AWS_INTERNALS;
+const awsFailureCases = awsFailures();
+const release = ATTACK_RELEASE;
 
 function failingConnector(error: unknown): ClusterConnector {
   return {
@@ -70,7 +43,7 @@ function recordingLogger(): Logger & { text(): string } {
   return { debug: push, info: push, warn: push, error: push, text: () => JSON.stringify(lines) };
 }
 
-for (const [what, failure] of awsFailures) {
+for (const [what, failure] of awsFailureCases) {
   test(`${what}: Slack, public and Teams answers say the API's public message; the log has AWS's text`, async () => {
     const store = new MemoryReleaseStore();
     await store.putRevision("prod-eu", release);
