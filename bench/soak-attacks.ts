@@ -32,33 +32,20 @@ import { MemorySnapshotStore } from "../shared/snapshots/memory-snapshot-store.t
 import { runIdFor, runTimeNear } from "../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
 import { ATTACK_RELEASE, AWS_ENTRY, AWS_INTERNALS, awsFailures } from "./attack-fixtures.ts";
+import { apiEvent } from "./soak-lib.ts";
 import { SILENT_STAGES, stallConnector, startStallServer } from "./stall-server.ts";
 
 const BUDGET_MS = 3_000;
 const MARGIN_MS = 500;
 
-/** API Gateway's event for a plain `GET` of the silent cluster's status (payload 2.0, no Accept-Encoding). */
+/** A plain `GET` of the silent cluster's status as text (no Accept-Encoding). */
 function statusEvent(): APIGatewayProxyEventV2 {
-  const path = "/clusters/silent/namespaces/shop/releases/api/status";
+  const event = apiEvent("/clusters/silent/namespaces/shop/releases/api/status");
   return {
-    version: "2.0",
-    routeKey: "$default",
-    rawPath: path,
+    ...event,
     rawQueryString: "",
-    headers: { accept: "text/plain" },
-    requestContext: {
-      accountId: "000000000000",
-      apiId: "soak",
-      domainName: "soak.local",
-      domainPrefix: "soak",
-      http: { method: "GET", path, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "soak" },
-      requestId: "soak",
-      routeKey: "$default",
-      stage: "$default",
-      time: "",
-      timeEpoch: 0,
-    },
-    isBase64Encoded: false,
+    queryStringParameters: undefined,
+    headers: { accept: "text/plain", host: "soak" },
   };
 }
 

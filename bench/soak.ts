@@ -27,7 +27,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
@@ -42,7 +41,7 @@ import { importReleases } from "../shared/usecases/import.ts";
 import { benchRelease, collector, machineLoad } from "./lib.ts";
 import { isShapedClientError, malformedCases, sendRaw } from "./malformed-requests.ts";
 import { chatLeaks, futureRunTimes, silentServers } from "./soak-attacks.ts";
-import { count5xx, loadClients, percentile, sleep, startLocalStack } from "./soak-lib.ts";
+import { apiEvent, count5xx, loadClients, percentile, sleep, startLocalStack } from "./soak-lib.ts";
 
 const int = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -249,31 +248,6 @@ async function imports(handler: ReturnType<typeof createApiHandler>, store: Rele
       `  ${attempt.padEnd(6)} POST of ${IMPORT_OBJECTS} Secrets (${mb(Buffer.byteLength(body))}, 29 s budget): ${result.statusCode} in ${(ms / 1000).toFixed(1)} s, imported ${summary.imported}, unchanged ${summary.unchanged}, not started ${summary.notStarted}${summary.hint ? ` ("${String(summary.hint).split(";")[1]?.trim()}")` : ""}`,
     );
   }
-}
-
-function apiEvent(path: string): APIGatewayProxyEventV2 {
-  const now = new Date();
-  return {
-    version: "2.0",
-    routeKey: "$default",
-    rawPath: path,
-    rawQueryString: "output=json",
-    queryStringParameters: { output: "json" },
-    headers: { accept: "application/json", host: "soak" },
-    requestContext: {
-      accountId: "000000000000",
-      apiId: "soak",
-      domainName: "soak",
-      domainPrefix: "soak",
-      http: { method: "GET", path, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "soak" },
-      requestId: `soak-${now.getTime()}-${Math.random()}`,
-      routeKey: "$default",
-      stage: "$default",
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-  };
 }
 
 function countBy(values: (number | string)[]): Record<string, number> {
