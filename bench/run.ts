@@ -1,9 +1,14 @@
-/** `npm run bench [-- status|audit|cli]`: the status engine (default), the status-history pipeline, the CLI's start. */
+/**
+ * `npm run bench [-- status|audit|cli|sync|reliability]`: the status engine (default), the status-history pipeline,
+ * the CLI's start, the release sync, the reliability report's reads.
+ */
 const which = process.argv[2] ?? "status";
 if (which === "status") await import("./status.bench.ts");
 else if (which === "audit") await import("./audit.bench.ts");
 else if (which === "cli") await import("./cli.bench.ts");
+else if (which === "sync") await import("./sync.bench.ts");
+else if (which === "reliability") await import("./reliability.bench.ts");
 else {
-  process.stderr.write(`unknown bench "${which}": status (default), audit or cli\n`);
+  process.stderr.write(`unknown bench "${which}": status (default), audit, cli, sync or reliability\n`);
   process.exit(2);
 }

@@ -20,9 +20,11 @@ commands:
   history RELEASE -n NS                  revision history of a release
   get manifest RELEASE -n NS             the stored manifest of a revision
   status RELEASE -n NS                   live status of a release
+  sync [--cluster C] [-n NS | -A]        bring the store up to date with the cluster's Helm storage
   audit [--cluster C]                    snapshot every deployed release once (status history)
   snapshots RELEASE -n NS                the status history of a release (show ID, diff ID [ID])
   fleet [--health H]                     latest audited health of every release, worst first
+  reliability [RELEASE -n NS]            availability, incidents, MTTR, deploys from the status history
   token --cluster C                      an EKS token as ExecCredential JSON
   kubeconfig --cluster C                 a kubeconfig using the token command
   push RELEASE -n NS                     send a release's latest revision to the deployed API (CI, after helm upgrade)

@@ -1,10 +1,12 @@
 #!/bin/sh
-# `helm fleet VERB ...` -> `helm-status remote VERB ...` (or `helm-status push ...`), with the launcher beside
-# this folder: the npm package's or a checkout's bin/helm-status.js. `pwd -P` follows the symlink that
-# `helm plugin install PATH` makes, back to that folder. The launcher finds a Node 24 (bin/helm-status.js).
+# `helm fleet VERB ...` -> `helm-status remote VERB ...` (or `helm-status push ...`). The launcher is inside this
+# folder in the plugin tarball (npm run build:plugin), else beside it: the npm package's or a checkout's
+# bin/helm-status.js (`pwd -P` follows the symlink `helm plugin install PATH` makes back to that folder).
+# The launcher finds a Node 24 (bin/helm-status.js).
 set -e
 here=$(cd "$(dirname "$0")" && pwd -P)
-launcher="$here/../bin/helm-status.js"
+launcher="$here/bin/helm-status.js"
+[ -f "$launcher" ] || launcher="$here/../bin/helm-status.js"
 if [ ! -f "$launcher" ]; then
   echo "Error: helm fleet: $launcher is missing; install the plugin from the helm-status package folder" >&2
   exit 1

@@ -39,7 +39,7 @@ export async function startLocalAudit(options: {
   out: (line: string) => void;
 }): Promise<LocalAudit> {
   const { env, out } = options;
-  const intervalSeconds = seconds(env, "AUDIT_INTERVAL", 60, 5);
+  const intervalSeconds = auditIntervalSeconds(env);
   const recoverAfter = seconds(env, "DEMO_API_RECOVERS_AFTER", 150, 0);
   const storeConfig = storeConfigFromEnv(env);
   const snapshotsConfig = snapshotsConfigFromEnv(env);
@@ -108,6 +108,11 @@ export async function startLocalAudit(options: {
       await sqs.stop();
     },
   };
+}
+
+/** AUDIT_INTERVAL (default 60 s, at least 5): the audits' period in `npm start`, and the release sync's. */
+export function auditIntervalSeconds(env: NodeJS.ProcessEnv): number {
+  return seconds(env, "AUDIT_INTERVAL", 60, 5);
 }
 
 /** The console shows the change events only (the Lambda logs every line as JSON). */

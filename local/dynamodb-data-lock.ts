@@ -10,12 +10,9 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { DomainError } from "../shared/errors.ts";
+import { errorKind } from "../shared/errors.ts";
 
-export class DataDirBusyError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "EmbeddedStoreBusy";
-}
+export class DataDirBusyError extends errorKind("unavailable", "EmbeddedStoreBusy") {}
 
 export interface DataDirHolder {
   pid: number;

@@ -18,13 +18,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DomainError } from "../shared/errors.ts";
+import { errorKind } from "../shared/errors.ts";
 import { lockDataDir } from "./dynamodb-data-lock.ts";
 
-export class DynamoDbLocalError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "DynamoDbLocalFailed";
-}
+export class DynamoDbLocalError extends errorKind("unavailable", "DynamoDbLocalFailed") {}
 
 export interface DynamoDbLocalOptions {
   /** Keep data in this directory (created if missing); in memory when absent. */

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { localLambdaContext } from "./lambda-context.ts";
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -245,21 +246,7 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
 }
 
 export function lambdaContext(timeoutMs: number, functionName = "helm-status-api-local"): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: "$LATEST",
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: "1024",
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: "local",
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
+  return localLambdaContext(functionName, timeoutMs);
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string | undefined) {

@@ -21,7 +21,7 @@ import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
 import { isDomainError } from "../shared/errors.ts";
 import { storeConfigFromEnv } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
-import { type LocalAudit, startLocalAudit } from "./audit.ts";
+import { auditIntervalSeconds, type LocalAudit, startLocalAudit } from "./audit.ts";
 import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
@@ -29,6 +29,7 @@ import { seedDemo } from "./demo/seed.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
 import { type LambdaHttpHandler, startLocalServer } from "./server.ts";
 import { startSimulatedEks } from "./sim/index.ts";
+import { startLocalSync } from "./sync.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = process.env;
@@ -110,6 +111,9 @@ async function main(): Promise<void> {
     }
   }
 
+  // The reliability report's gap threshold (API, chat) follows npm start's audit period, in whole minutes.
+  const auditMinutes = Math.max(1, Math.round(Number(env.AUDIT_INTERVAL ?? 60) / 60) || 1);
+  env.AUDIT_SCHEDULE ??= `rate(${auditMinutes} minutes)`;
   const deps = apiDepsFromEnv(env);
   started.push({ name: "kube reader", stop: () => deps.kube.close() });
   if (sim) {
@@ -134,7 +138,16 @@ async function main(): Promise<void> {
     throw error;
   });
   started.push({ name: "API server", stop: () => server.close() });
-  // Audits first: chat's `fleet` and `timeline` read the history they write.
+  // The sync first (on start, then every AUDIT_INTERVAL), so the audits read what the clusters really hold.
+  const sync = await startLocalSync({
+    env,
+    store: deps.store,
+    clusters: deps.clusters,
+    intervalSeconds: auditIntervalSeconds(env),
+    out,
+  });
+  started.push({ name: "sync", stop: () => sync.stop() });
+  // Audits before chat: chat's `fleet` and `timeline` read the history they write.
   const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
   started.push({ name: "audits", stop: () => audit.stop() });
   chat = await startLocalChatops({
@@ -150,6 +163,7 @@ async function main(): Promise<void> {
   started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));
   printChatTour(server.url, chat);
+  if (sim) printSyncTour(server.url, env, auditIntervalSeconds(env));
   printAuditTour(server.url, audit);
 }
 
@@ -164,6 +178,23 @@ function printAuditTour(url: string, audit: LocalAudit): void {
   out(`  curl -s ${url}/audits`);
   out(
     "  npm run --silent cli -- snapshots api -n shop --cluster demo-eu   # with the env of this process (CLUSTERS, endpoint)",
+  );
+}
+
+function printSyncTour(url: string, env: NodeJS.ProcessEnv, intervalSeconds: number): void {
+  out();
+  out(`Release sync: the clusters' Helm storage into the store on start and every ${intervalSeconds}s (docs/sync.md)`);
+  out("  helm against a simulated cluster (the CLI's kubeconfig gets its token from the CLI: nothing secret on disk):");
+  out(
+    `  export CLUSTERS='${env.CLUSTERS}' AWS_ACCESS_KEY_ID=${env.AWS_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=${env.AWS_SECRET_ACCESS_KEY} HELM_STATUS_STORE=embedded`,
+  );
+  out("  npm run --silent cli -- kubeconfig --cluster demo-eu > /tmp/demo-eu.kubeconfig");
+  out("  helm create /tmp/web && KUBECONFIG=/tmp/demo-eu.kubeconfig helm upgrade web /tmp/web -n shop");
+  out(
+    `  curl -s '${url}/clusters/demo-eu/namespaces/shop/releases/web/status?output=table'   # the new revision, no import`,
+  );
+  out(
+    `  curl -s -X POST ${url}/clusters/demo-eu/sync; curl -s ${url}/clusters/demo-eu/sync   # sync now; the last run`,
   );
 }
 

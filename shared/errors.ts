@@ -40,6 +40,32 @@ export function isDomainError(error: unknown): error is DomainError {
 }
 
 /**
+ * The base of an error of one kind and code, so a class says only what is its own (fields, a message built from
+ * them): `export class ReleaseTimeoutError extends errorKind("timeout", "ReleaseTimeout") {}`.
+ */
+export function errorKind<const K extends ErrorKind, const C extends string>(kind: K, code: C) {
+  return class extends DomainError {
+    readonly kind: K = kind;
+    readonly code: C = code;
+  };
+}
+
+/** The base of an error of one kind whose code the thrower may choose (`new ValidationError(message, "BadFlag")`). */
+export function errorKindWithCode<const K extends ErrorKind>(kind: K, defaultCode: string) {
+  return class extends DomainError {
+    readonly kind: K = kind;
+    readonly code: string;
+    constructor(message: string, code = defaultCode, options?: { cause?: unknown }) {
+      super(message, options);
+      this.code = code;
+    }
+  };
+}
+
+/** A plain validation failure shared by every area (bad name, bad flag, bad query). */
+export class ValidationError extends errorKindWithCode("validation", "ValidationFailed") {}
+
+/**
  * What a remote caller (the API, chat answers, `--public` channel answers) may read of an error: the one rule,
  * shared by every adapter that answers other people (#25 item 3). A bug or damaged data says only that; an
  * error that knows the service's internals says its `publicMessage`; the product's own identity refused says
@@ -67,16 +93,6 @@ export function withoutAwsDetails(text: string): string {
     .replace(/\b\d{12}\b/g, "<account>");
 }
 
-/** A plain validation failure shared by every area (bad name, bad flag, bad query). */
-export class ValidationError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code: string;
-  constructor(message: string, code = "ValidationFailed", options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
-
 /**
  * The name of an IAM role: of a role ARN, or of the refused principal an AWS error message names
  * (`User: arn:aws:sts::123456789012:assumed-role/NAME/session is not authorized ...`). Enough for an operator
@@ -93,11 +109,4 @@ export function awsRoleName(arnOrMessage: string | undefined): string | undefine
  * The caller is not allowed to do this (HTTP 403): e.g. a chat user outside the chatops access map. Never for
  * the product's own identity being refused, which is a ServiceMisconfigured 502 (kind `misconfigured`).
  */
-export class CallerForbiddenError extends DomainError {
-  readonly kind = "forbidden" as const;
-  readonly code: string;
-  constructor(message: string, code = "Forbidden", options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class CallerForbiddenError extends errorKindWithCode("forbidden", "Forbidden") {}

@@ -8,7 +8,6 @@ import { silentMetrics } from "../../shared/audit/change-events.ts";
 import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
 import { clusterRegistryConfigured, loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { registryScope } from "../../shared/clusters/scope.ts";
-import { createEksConnector } from "../../shared/eks/connector.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
@@ -18,6 +17,7 @@ import { renderJson } from "../../shared/render/index.ts";
 import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
 import { HEALTH_SEVERITY, runIdFor } from "../../shared/snapshots/model.ts";
 import { runAuditPass } from "../../shared/usecases/audit-run.ts";
+import { eksConnectorFor } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
 
@@ -55,16 +55,7 @@ export const run = defineCommand({
     }
     const registry = loadClusterRegistry(io.env);
     const cluster = values.cluster === undefined ? undefined : validateClusterName(values.cluster);
-    // Keys given in this command's environment win over the SDK's chain (which reads process.env only).
-    const keys =
-      io.env.AWS_ACCESS_KEY_ID && io.env.AWS_SECRET_ACCESS_KEY
-        ? {
-            accessKeyId: io.env.AWS_ACCESS_KEY_ID,
-            secretAccessKey: io.env.AWS_SECRET_ACCESS_KEY,
-            ...(io.env.AWS_SESSION_TOKEN ? { sessionToken: io.env.AWS_SESSION_TOKEN } : {}),
-          }
-        : undefined;
-    const connector = createEksConnector({ registry, ...(keys ? { credentials: async () => keys } : {}) });
+    const connector = eksConnectorFor(io.env, registry);
     // One reader for the whole pass: every status shares its per-cluster limit and connections.
     const kube = createKubeReader({ connector, clock: systemClock, http2: http2FromEnv(io.env) });
     const progress = io.stderr.isTTY

@@ -7,7 +7,7 @@
 import { ValidationError } from "../../shared/errors.ts";
 import { revisionOrLatest } from "../../shared/release/validation.ts";
 import { getManifest } from "../../shared/usecases/manifest.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { releaseNameArgument, STORED_RELEASE_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import type { CliIO } from "../lib/run.ts";
@@ -43,8 +43,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 const getManifestCommand = defineCommand({
   help,
   options: {
-    cluster: { type: "string", default: "local" },
-    namespace: { type: "string", short: "n", default: "default" },
+    ...STORED_RELEASE_FLAGS,
     revision: { type: "string" },
   },
   positionals: true,

@@ -5,7 +5,7 @@ import { MAX_REVISION } from "../../shared/release/validation.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { helmHistoryElements, renderHelmHistory } from "../../shared/render/tables/release-tables.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { releaseNameArgument, STORED_RELEASE_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -24,8 +24,7 @@ flags:
 export const run = defineCommand({
   help,
   options: {
-    cluster: { type: "string", default: "local" },
-    namespace: { type: "string", short: "n", default: "default" },
+    ...STORED_RELEASE_FLAGS,
     max: { type: "string", default: "256" },
     output: { type: "string", short: "o" },
   },

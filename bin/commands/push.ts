@@ -86,9 +86,8 @@ async function latestStorageObject(
       "InvalidConfig",
     );
   }
-  const [path] = kubeconfigFiles(env, flags.kubeconfig);
   const context = flags["kube-context"] || env.HELM_KUBECONTEXT?.trim() || undefined;
-  const file = createKubeconfigFileConnector({ path, context });
+  const file = kubeconfigConnector(kubeconfigFiles(env, flags.kubeconfig), context);
   const cluster = file.cluster;
   const pools = new ConnectionPools({ maxSockets: 1, http2: http2FromEnv(env) });
   const session = new KubeSession({
@@ -138,6 +137,19 @@ async function latestStorageObject(
     session.close();
     await pools.close();
   }
+}
+
+/** KUBECONFIG may list several files: the first that has the context (or a current-context) is used. */
+function kubeconfigConnector(paths: string[], context: string | undefined) {
+  let first: unknown;
+  for (const path of paths) {
+    try {
+      return createKubeconfigFileConnector({ path, context });
+    } catch (error) {
+      first ??= error;
+    }
+  }
+  throw first;
 }
 
 function version(item: StorageObject): number {

@@ -214,7 +214,7 @@ Asks the deployed API (signed with SigV4 by your AWS credentials) and prints its
   drift RELEASE        what changed outside Helm
   health               the fleet's latest audited health
 
-Run 'remote COMMAND --help' for its flags.
+Run 'npm run --silent cli -- remote COMMAND --help' for its flags.
 `,
   commands: { status, list, history, snapshots, drift, health },
 });

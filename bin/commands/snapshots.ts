@@ -8,12 +8,12 @@
 import { ValidationError } from "../../shared/errors.ts";
 import { systemClock } from "../../shared/ports.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
-import { describeChange } from "../../shared/snapshots/changes.ts";
 import { detailOf, diffSnapshots, listSnapshots, showSnapshot } from "../../shared/usecases/snapshots.ts";
-import { releaseNameArgument } from "../lib/args.ts";
+import { releaseNameArgument, STORED_RELEASE_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliHistory } from "../lib/history.ts";
+import { printSnapshotDiff } from "../lib/snapshot-diff.ts";
 import { renderSnapshotsTable } from "../lib/snapshots-table.ts";
 
 const help = `usage: npm run --silent cli -- snapshots RELEASE [-n NAMESPACE] [--cluster C] [--since T] [--until T] [-o table|json|yaml]
@@ -37,8 +37,7 @@ flags:
 export const run = defineCommand({
   help,
   options: {
-    cluster: { type: "string", default: "local" },
-    namespace: { type: "string", short: "n", default: "default" },
+    ...STORED_RELEASE_FLAGS,
     since: { type: "string" },
     until: { type: "string" },
     limit: { type: "string" },
@@ -64,14 +63,7 @@ export const run = defineCommand({
         }
         // `diff A B`: B against A; `diff A`: A against the snapshot before it.
         const result = second ? await diffSnapshots(deps, second, first) : await diffSnapshots(deps, first);
-        if (format !== "table") {
-          io.stdout.write(renderStructured(result, format));
-          return 0;
-        }
-        io.stdout.write(`changes ${result.from} -> ${result.to}:\n`);
-        for (const change of result.changes) io.stdout.write(`  ${describeChange(change)}\n`);
-        if (result.changes.length === 0) io.stdout.write("  (none in health, revision or missing resources)\n");
-        io.stdout.write(`\n${result.diff}`);
+        printSnapshotDiff(io, result, format);
         return 0;
       });
     }

@@ -15,6 +15,12 @@ export const CLUSTER_FLAGS = {
   region: { type: "string" },
 } as const;
 
+/** `--cluster` and `-n/--namespace` of a release in the store, as get, history and snapshots take them (for defineCommand). */
+export const STORED_RELEASE_FLAGS = {
+  cluster: { type: "string", default: "local" },
+  namespace: { type: "string", short: "n", default: "default" },
+} as const;
+
 /** helm list's own flags (beside -n and -o), for `list` and `remote list` (for defineCommand). */
 export const HELM_LIST_FLAGS = {
   "all-namespaces": { type: "boolean", short: "A" },

@@ -6,7 +6,7 @@
  * Local is swapped for bin/lib/embedded-unavailable.ts (its jar is a devDependency), and the build fails if
  * anything of the simulator (local/sim/) would be bundled.
  */
-import { readdirSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile, type Plugin } from "esbuild";
@@ -55,7 +55,24 @@ export async function bundleCli(outdir = BUNDLE_DIR): Promise<Metafile> {
   return result.metafile;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/**
+ * The Helm plugin as one self-contained folder (`npm run build:plugin`): plugin.yaml and fleet.sh with the
+ * launcher and the bundle inside, in the npm package's layout, for `helm plugin package DIR` (signed with your
+ * key, or --sign=false) and `helm plugin install fleet-VERSION.tgz`.
+ */
+export async function buildPluginDir(outdir = join(ROOT, "dist", "helm-fleet")): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(join(outdir, "bin"), { recursive: true });
+  for (const file of ["plugin.yaml", "fleet.sh"]) cpSync(join(ROOT, "helm-plugin", file), join(outdir, file));
+  cpSync(join(ROOT, "bin", "helm-status.js"), join(outdir, "bin", "helm-status.js"));
+  chmodSync(join(outdir, "fleet.sh"), 0o755);
+  await bundleCli(join(outdir, "dist", "cli"));
+  return outdir;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === "--plugin") {
+  process.stderr.write(`${relative(ROOT, await buildPluginDir())}: the helm plugin folder (helm plugin package DIR)\n`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const metafile = await bundleCli();
   const bytes = Object.values(metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
   const files = Object.keys(metafile.outputs).length;

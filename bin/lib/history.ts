@@ -3,7 +3,7 @@
  * embedded DynamoDB Local, or the configured one), SNAPSHOTS_TABLE, created on
  * first use in the embedded engine like the releases table.
  */
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import { openSnapshotStore, type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient } from "../../shared/store/config.ts";
@@ -13,7 +13,7 @@ import { type CliStoreContext, withCliStore } from "./store.ts";
 export async function withCliHistory<T>(
   env: NodeJS.ProcessEnv,
   fn: (
-    stores: { store: ReleaseStore; snapshots: SnapshotStore; retentionDays: number },
+    stores: { store: ReleaseStore; snapshots: SnapshotStore; retentionDays: number; settings: SnapshotsConfig },
     context: CliStoreContext,
   ) => Promise<T>,
 ): Promise<T> {
@@ -28,6 +28,6 @@ export async function withCliHistory<T>(
       }
     }
     const snapshots = openSnapshotStore(context.config, settings);
-    return fn({ store, snapshots, retentionDays: settings.retentionDays }, context);
+    return fn({ store, snapshots, retentionDays: settings.retentionDays, settings }, context);
   });
 }

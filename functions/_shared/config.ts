@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import type { ClusterEntry } from "../../shared/clusters/connector.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
-import { DomainError } from "../../shared/errors.ts";
+import { errorKind } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 
@@ -16,10 +16,7 @@ import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.
 export type Env = Record<string, string | undefined>;
 
 /** Configuration read at cold start is missing or malformed: the function refuses to start. */
-export class LambdaConfigError extends DomainError {
-  readonly kind = "internal" as const;
-  readonly code = "LambdaConfigInvalid";
-}
+export class LambdaConfigError extends errorKind("internal", "LambdaConfigInvalid") {}
 
 type Readers = Record<string, () => unknown>;
 type Read<R extends Readers> = { [K in keyof R]: ReturnType<R[K]> };

@@ -1,5 +1,7 @@
 import { openSnapshotStore } from "../../shared/snapshots/config.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import type { SyncStateStore } from "../../shared/store/sync-state.ts";
+import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";
@@ -12,7 +14,7 @@ import type { ApiDeps } from "./types.ts";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: RuntimeOverrides & { snapshots?: SnapshotStore } = {},
+  overrides: RuntimeOverrides & { snapshots?: SnapshotStore; syncState?: SyncStateStore } = {},
 ): ApiDeps {
   const config = apiConfigFromEnv(env);
   // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
@@ -21,5 +23,11 @@ export function apiDepsFromEnv(
   });
   // The snapshots client opens lazily (no network at cold start); only the history routes use it.
   const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
-  return { ...runtime, settings: config.settings, snapshots };
+  const syncState = overrides.syncState ?? openSyncStateStore(config.store);
+  const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
+  const history = {
+    auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
+    retentionDays: config.snapshots.retentionDays,
+  };
+  return { ...runtime, settings: config.settings, snapshots, syncState, syncPolicy, history };
 }

@@ -7,7 +7,9 @@ import { historyRoutes } from "./routes/history.ts";
 import { importRoutes } from "./routes/import.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { releaseRoutes } from "./routes/releases.ts";
+import { reliabilityRoutes } from "./routes/reliability.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { syncRoutes } from "./routes/sync.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Every route of the API, each with its own middy stack. The OpenAPI test reads this list. */
@@ -18,6 +20,8 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...statusRoutes(deps),
     ...importRoutes(deps),
     ...historyRoutes(deps),
+    ...reliabilityRoutes(deps),
+    ...syncRoutes(deps),
   ];
 }
 

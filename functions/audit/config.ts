@@ -5,8 +5,10 @@
 
 import { checkWebhookUrl } from "../../shared/notify/slack-webhook.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
-import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import { HistoryConfigError } from "../../shared/snapshots/errors.ts";
+import { type SnapshotsConfig, scheduleSeconds, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+
+export { scheduleSeconds };
+
 import {
   type Env,
   httpBaseUrl,
@@ -65,7 +67,13 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
         AUDIT_DEADLINE_MARGIN_MS: wholeNumber(5000, 0, 120_000),
         AUDIT_API_URL: httpBaseUrl(),
       }),
-    slotSeconds: () => scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)"),
+    slotSeconds: () => {
+      try {
+        return scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
+      } catch {
+        return 300; // reported once, by the snapshots section (snapshotsConfigFromEnv reads AUDIT_SCHEDULE too)
+      }
+    },
     slackWebhook: () => {
       const webhook = env.AUDIT_SLACK_WEBHOOK_URL?.trim();
       return webhook ? checkWebhookUrl(webhook, env.AUDIT_SLACK_WEBHOOK_ALLOW_HOSTS) : undefined;
@@ -79,26 +87,6 @@ export function auditSettingsFromEnv(env: Env): AuditSettings {
     ...(slackWebhook ? { slackWebhook } : {}),
     ...(numbers.AUDIT_API_URL ? { apiBaseUrl: numbers.AUDIT_API_URL } : {}),
   };
-}
-
-const UNIT_SECONDS: Record<string, number> = {
-  minute: 60,
-  minutes: 60,
-  hour: 3600,
-  hours: 3600,
-  day: 86_400,
-  days: 86_400,
-};
-
-/** EventBridge `rate(N unit)` -> seconds. A cron schedule has no fixed period: use AUDIT_SCHEDULE as rate(). */
-export function scheduleSeconds(schedule: string): number {
-  const m = /^rate\((\d{1,6}) (minute|minutes|hour|hours|day|days)\)$/.exec(schedule);
-  if (!m || Number(m[1]) < 1) {
-    throw new HistoryConfigError(
-      `AUDIT_SCHEDULE ${JSON.stringify(schedule.slice(0, 100))} is not an EventBridge rate expression such as "rate(5 minutes)"`,
-    );
-  }
-  return Number(m[1]) * UNIT_SECONDS[m[2]];
 }
 
 /** The run id of the schedule slot `time` falls in (a retried planner for the slot gets the same id). */

@@ -71,6 +71,7 @@ export function auditRuntimeFromEnv(
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
     latestCache: new LatestSnapshotCache(),
     retentionDays: config.snapshots.retentionDays,
+    auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
   };
   if (slack) runtime.slack = slack;
   if (config.settings.apiBaseUrl) runtime.apiBaseUrl = config.settings.apiBaseUrl;

@@ -36,7 +36,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
   const runtime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
-  // The snapshots client opens lazily (no network at cold start); only fleet and timeline read it.
+  // The snapshots client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
   const snapshots =
     overrides.snapshots ?? (config.snapshots ? openSnapshotStore(config.store, config.snapshots) : undefined);
   const readers = {
@@ -48,6 +48,14 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     logger: overrides.logger ?? runtime.log,
     telemetry: { logger: runtime.logger, metrics: runtime.metrics },
     ...(snapshots ? { snapshots } : {}),
+    ...(config.snapshots
+      ? {
+          history: {
+            auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
+            retentionDays: config.snapshots.retentionDays,
+          },
+        }
+      : {}),
   };
   return { settings: config.chatops, readers, store: config.store };
 }

@@ -18,8 +18,8 @@ export interface SeedSummary {
 
 /**
  * Puts the demo releases in the store (as Helm release Secrets through the
- * import use case, like CI would) and their live state in the simulated
- * clusters. Idempotent: a second `npm start` on the same data dir finds the
+ * import use case, like CI would) and their live state and Helm storage Secrets
+ * in the simulated clusters. Idempotent: a second `npm start` on the same data dir finds the
  * revisions unchanged.
  */
 export async function seedDemo(store: ReleaseStore, sim: SimulatedEks): Promise<SeedSummary> {
@@ -43,6 +43,8 @@ export async function seedDemo(store: ReleaseStore, sim: SimulatedEks): Promise<
     // CrashLoopBackOff pod is older than its last restart.
     const cluster = sim.cluster(demo.cluster);
     cluster.materialize(deployed.manifest ?? "", { createdAt: new Date(Date.now() - LIVE_AGE_MS), ...demo.live });
+    // And Helm's own storage, as helm install/upgrade left it: what the release sync reads (docs/sync.md).
+    cluster.apply(document.items);
     if (deployed.name === "web") changeBehindHelm(cluster, deployed.manifest ?? "", demo.live?.namespace);
   }
   return summary;

@@ -4,7 +4,7 @@
  * ARN, region), so a handler run by the local poller is the handler Lambda runs.
  */
 import type { Message } from "@aws-sdk/client-sqs";
-import type { Context, SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
+import type { SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
 import { type Clock, systemClock } from "../../shared/ports.ts";
 
 export function sqsEventFrom(
@@ -56,25 +56,4 @@ export function sqsRecordFrom(
   if (message.MD5OfMessageAttributes)
     (record as { md5OfMessageAttributes?: string }).md5OfMessageAttributes = message.MD5OfMessageAttributes;
   return record;
-}
-
-/** A Lambda context for local invocations: the function's timeout counts down from the call. */
-export function localLambdaContext(functionName: string, timeoutMs: number, clock: Clock = systemClock): Context {
-  const now = () => clock.now().getTime();
-  const deadline = now() + timeoutMs;
-  const requestId = crypto.randomUUID();
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: "$LATEST",
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: "1024",
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: `local/${requestId}`,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }

@@ -15,7 +15,8 @@ import {
 } from "@aws-sdk/client-sqs";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { sleep } from "../../shared/retry.ts";
-import { localLambdaContext, sqsEventFrom } from "./lambda-event.ts";
+import { localLambdaContext } from "../lambda-context.ts";
+import { sqsEventFrom } from "./lambda-event.ts";
 
 export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 

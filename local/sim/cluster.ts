@@ -186,6 +186,11 @@ export class SimCluster implements DescribableCluster {
     this.api.denyRules.push({ ...rule });
   }
 
+  /** Every continue token handed out so far answers 410 Gone (Expired), as after an etcd compaction. */
+  expireContinueTokens(): void {
+    this.state.listChunks.expireAll();
+  }
+
   allowAll(): void {
     this.api.denyRules.length = 0;
   }

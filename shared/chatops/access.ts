@@ -20,8 +20,8 @@
  * Several bindings may match one request: the grants add up, and the defaults
  * come from the first matching binding that has them (file order).
  */
-import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { inlineOrFile } from "../input/env.ts";
 import { firstLine } from "../input/values.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 import { ChatopsConfigError } from "./errors.ts";
@@ -114,21 +114,13 @@ function includes(names: Names, name: string): boolean {
 
 /** CHATOPS_ACCESS (inline) or CHATOPS_ACCESS_FILE; neither is the empty map (everything denied). */
 export function loadAccessMap(env: Record<string, string | undefined>): AccessMap {
-  const inline = env.CHATOPS_ACCESS?.trim() ? env.CHATOPS_ACCESS : undefined;
-  const file = env.CHATOPS_ACCESS_FILE?.trim() ? env.CHATOPS_ACCESS_FILE : undefined;
-  if (inline !== undefined && file !== undefined) {
-    throw new ChatopsConfigError("both CHATOPS_ACCESS and CHATOPS_ACCESS_FILE are set: set only one of them");
-  }
-  if (inline !== undefined) return parseAccessMap(inline, "CHATOPS_ACCESS");
-  if (file === undefined) return EMPTY_ACCESS;
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ChatopsConfigError(`CHATOPS_ACCESS_FILE ${file}: cannot read the file (${reason})`, { cause: error });
-  }
-  return parseAccessMap(text, `CHATOPS_ACCESS_FILE ${file}`);
+  const given = inlineOrFile(
+    env,
+    "CHATOPS_ACCESS",
+    "CHATOPS_ACCESS_FILE",
+    (message, options) => new ChatopsConfigError(message, options),
+  );
+  return given === undefined ? EMPTY_ACCESS : parseAccessMap(given.text, given.source);
 }
 
 const PLATFORMS = Object.values(CHAT_PLATFORMS);

@@ -15,6 +15,9 @@ import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
+import { type ReliabilitySettings, reliabilityOfRelease } from "../usecases/reliability.ts";
+import { reliabilityOfScope } from "../usecases/reliability-scope.ts";
+import { releaseReliabilityText, scopeReliabilityText } from "../usecases/reliability-text.ts";
 import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
@@ -32,8 +35,10 @@ export interface ChatDeps {
   logger: Logger;
   /** Reads clusters for `status` (the composition root's KubeReader). */
   kube: KubeReader;
-  /** The status history (audit snapshots): offers `fleet` and `timeline` when present. */
+  /** The status history (audit snapshots): offers `fleet`, `timeline` and `reliability` when present. */
   snapshots?: SnapshotStore;
+  /** The audits' period and the history's retention, for `reliability` (default 5 minutes, 90 days). */
+  history?: ReliabilitySettings;
 }
 
 export type ChatAnswer =
@@ -51,6 +56,12 @@ export type ChatAnswer =
       target: Extract<ResolvedCommand, { verb: "timeline" }>;
       snapshots: SnapshotSummary[];
       more: boolean;
+    }
+  | {
+      kind: "reliability";
+      target: Extract<ResolvedCommand, { verb: "reliability" }>;
+      /** The report as the CLI prints it (shared/usecases/reliability-text.ts). */
+      lines: string[];
     }
   | { kind: "help"; usage: string; clusters: string[]; defaults: { cluster?: string; namespace?: string } }
   | { kind: "usage"; error: string; usage: string }
@@ -134,6 +145,28 @@ async function run(
         { limit: TIMELINE_LENGTH },
       );
       return { kind: "timeline", target, snapshots: page.snapshots, more: page.cursor !== undefined };
+    }
+    case "reliability": {
+      const history = {
+        snapshots: deps.snapshots!,
+        releases: deps.store,
+        clusters: deps.clusters,
+        clock: deps.clock,
+        settings: deps.history ?? { auditIntervalSeconds: 300, retentionDays: 90 },
+      };
+      const window = { since: target.since };
+      const text = target.release
+        ? releaseReliabilityText(
+            await reliabilityOfRelease(
+              history,
+              { cluster: target.cluster, namespace: target.namespace!, name: target.release },
+              window,
+            ),
+          )
+        : scopeReliabilityText(
+            await reliabilityOfScope(history, { ...window, cluster: target.cluster, namespace: target.namespace }),
+          );
+      return { kind: "reliability", target, lines: text.trimEnd().split("\n") };
     }
     case "fleet": {
       // What is not Current now, in the clusters and namespaces this channel may read only.

@@ -26,6 +26,7 @@ export type ChatCommand =
   | ({ verb: "list"; allNamespaces: boolean } & Common)
   | ({ verb: "timeline"; release: string } & Common)
   | ({ verb: "fleet" } & Common)
+  | ({ verb: "reliability"; release?: string; since?: string } & Common)
   | { verb: "help"; public: boolean };
 
 export type ChatVerb = ChatCommand["verb"];
@@ -35,7 +36,7 @@ export type ParseResult = { ok: true; command: ChatCommand } | { ok: false; erro
 export interface ParseOptions {
   /** The slash command or bot name users type, for the usage text (default `/helm`). */
   prefix?: string;
-  /** Offer `fleet` and `timeline` (they read the status-history snapshots). */
+  /** Offer `fleet`, `timeline` and `reliability` (they read the status-history snapshots). */
   snapshots?: boolean;
 }
 
@@ -43,14 +44,23 @@ export interface ParseOptions {
 export const MAX_CHAT_PAGE = 50;
 
 const FLAGS: Record<string, { name: keyof Flags; value: boolean; verbs: ChatVerb[] }> = {
-  "-n": { name: "namespace", value: true, verbs: ["status", "history", "list", "timeline"] },
-  "--namespace": { name: "namespace", value: true, verbs: ["status", "history", "list", "timeline"] },
-  "--cluster": { name: "cluster", value: true, verbs: ["status", "history", "list", "timeline", "fleet"] },
+  "-n": { name: "namespace", value: true, verbs: ["status", "history", "list", "timeline", "reliability"] },
+  "--namespace": { name: "namespace", value: true, verbs: ["status", "history", "list", "timeline", "reliability"] },
+  "--cluster": {
+    name: "cluster",
+    value: true,
+    verbs: ["status", "history", "list", "timeline", "fleet", "reliability"],
+  },
+  "--since": { name: "since", value: true, verbs: ["reliability"] },
   "--revision": { name: "revision", value: true, verbs: ["status"] },
   "--max": { name: "max", value: true, verbs: ["history"] },
   "-A": { name: "allNamespaces", value: false, verbs: ["list"] },
   "--all-namespaces": { name: "allNamespaces", value: false, verbs: ["list"] },
-  "--public": { name: "public", value: false, verbs: ["status", "history", "list", "timeline", "fleet", "help"] },
+  "--public": {
+    name: "public",
+    value: false,
+    verbs: ["status", "history", "list", "timeline", "fleet", "reliability", "help"],
+  },
 };
 
 interface Flags {
@@ -58,6 +68,7 @@ interface Flags {
   cluster?: string;
   revision?: string;
   max?: string;
+  since?: string;
   allNamespaces?: boolean;
   public?: boolean;
 }
@@ -72,6 +83,7 @@ export function usageText(options: ParseOptions = {}): string {
   if (options.snapshots) {
     lines.push(`${p} fleet [--cluster CLUSTER] [--public]          what is unhealthy now`);
     lines.push(`${p} timeline RELEASE [-n NAMESPACE] [--cluster CLUSTER] [--public]`);
+    lines.push(`${p} reliability [RELEASE] [-n NAMESPACE] [--cluster CLUSTER] [--since 30d] [--public]`);
   }
   lines.push(`${p} help`);
   return `${lines.join("\n")}\n\nAnswers are visible only to you unless --public is given; the channel's default cluster and namespace apply when omitted.`;
@@ -87,7 +99,7 @@ export function parseChatCommand(text: string, options: ParseOptions = {}): Pars
     "history",
     "list",
     "help",
-    ...(options.snapshots ? ["fleet", "timeline"] : []),
+    ...(options.snapshots ? ["fleet", "timeline", "reliability"] : []),
   ] as ChatVerb[];
   if (!(verbs as string[]).includes(verb)) {
     return fail(`unknown command "${printable(words[0])}": use one of ${verbs.join(", ")}`);
@@ -133,7 +145,7 @@ function build(verb: ChatVerb, positionals: string[], flags: Flags): ChatCommand
   };
   const takesRelease = verb === "status" || verb === "history" || verb === "timeline";
   if (takesRelease && positionals.length === 0) throw new UsageProblem(`${verb} needs a RELEASE name`);
-  const extra = positionals.slice(takesRelease ? 1 : 0);
+  const extra = positionals.slice(takesRelease || verb === "reliability" ? 1 : 0);
   if (extra.length > 0) throw new UsageProblem(`unexpected argument "${printable(extra[0])}"`);
   switch (verb) {
     case "help":
@@ -161,6 +173,17 @@ function build(verb: ChatVerb, positionals: string[], flags: Flags): ChatCommand
     }
     case "timeline":
       return { verb, release: validateReleaseName(positionals[0]), ...common };
+    case "reliability": {
+      if (flags.since !== undefined && !/^\d{1,4}[mhd]$|^\d{4}-\d{2}-\d{2}/.test(flags.since)) {
+        throw new UsageProblem(`--since takes a duration ago (30m, 6h, 7d) or a date, not "${printable(flags.since)}"`);
+      }
+      return {
+        verb,
+        ...common,
+        ...(positionals[0] !== undefined ? { release: validateReleaseName(positionals[0]) } : {}),
+        ...(flags.since !== undefined ? { since: flags.since } : {}),
+      };
+    }
   }
 }
 
@@ -180,12 +203,13 @@ export function tokenize(text: string): string[] {
 /** The command as one canonical line, for logs and the "checking…" acknowledgement. */
 export function commandLine(command: ChatCommand): string {
   const parts: string[] = [command.verb];
-  if ("release" in command) parts.push(command.release);
+  if ("release" in command && command.release !== undefined) parts.push(command.release);
   if ("namespace" in command && command.namespace) parts.push("-n", command.namespace);
   if ("allNamespaces" in command && command.allNamespaces) parts.push("-A");
   if ("cluster" in command && command.cluster) parts.push("--cluster", command.cluster);
   if ("revision" in command && command.revision !== undefined) parts.push("--revision", String(command.revision));
   if ("max" in command && command.max !== undefined) parts.push("--max", String(command.max));
+  if ("since" in command && command.since !== undefined) parts.push("--since", command.since);
   if (command.public) parts.push("--public");
   return parts.join(" ");
 }

@@ -1,10 +1,7 @@
-import { DomainError, type ErrorKind } from "../errors.ts";
+import { DomainError, type ErrorKind, errorKind } from "../errors.ts";
 
 /** CHATOPS_ACCESS (or another chatops setting) cannot be used: stops the function at cold start. */
-export class ChatopsConfigError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "InvalidChatopsConfig";
-}
+export class ChatopsConfigError extends errorKind("validation", "InvalidChatopsConfig") {}
 
 /**
  * The caller (team, channel, user) may not read that cluster/namespace. The

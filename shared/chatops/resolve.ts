@@ -16,6 +16,8 @@ export type ResolvedCommand =
   | { verb: "timeline"; cluster: string; namespace: string; release: string }
   /** `cluster` when one was asked for; `clusters` are the ones to read (all the channel may read otherwise). */
   | { verb: "fleet"; cluster?: string; clusters: string[] }
+  /** Without `release`: every audited release of the cluster (or of `namespace` in it) the channel may read. */
+  | { verb: "reliability"; cluster: string; namespace?: string; release?: string; since?: string }
   | { verb: "help" };
 
 /** Helm's default namespace when neither the command nor the channel gives one. */
@@ -34,7 +36,10 @@ export function resolveCommand(
   options: { snapshots?: boolean } = {},
 ): ResolvedCommand {
   if (command.verb === "help") return { verb: "help" };
-  if ((command.verb === "fleet" || command.verb === "timeline") && !options.snapshots) {
+  if (
+    (command.verb === "fleet" || command.verb === "timeline" || command.verb === "reliability") &&
+    !options.snapshots
+  ) {
     throw new MissingClusterProblem(`${command.verb} is not available in this deployment (no status history)`);
   }
   if (access.none) throw new ChatAccessDeniedError();
@@ -58,8 +63,23 @@ export function resolveCommand(
       ? { verb: "list", cluster, namespaces: access.namespacesOf(cluster) }
       : { verb: "list", cluster, namespace, namespaces: new Set([namespace]) };
   }
+  if (command.verb === "reliability" && command.release === undefined) {
+    // A cluster-wide report adds up every namespace: only for a channel that may read them all.
+    const namespace = command.namespace ?? access.defaults.namespace;
+    if (namespace === undefined ? access.namespacesOf(cluster) !== "*" : !access.allows(cluster, namespace)) {
+      throw new ChatAccessDeniedError();
+    }
+    const since = command.since !== undefined ? { since: command.since } : {};
+    return namespace === undefined
+      ? { verb: "reliability", cluster, ...since }
+      : { verb: "reliability", cluster, namespace, ...since };
+  }
   const namespace = command.namespace ?? access.defaults.namespace ?? DEFAULT_NAMESPACE;
   if (!access.allows(cluster, namespace)) throw new ChatAccessDeniedError();
+  if (command.verb === "reliability") {
+    const since = command.since !== undefined ? { since: command.since } : {};
+    return { verb: "reliability", cluster, namespace, release: command.release, ...since };
+  }
   if (command.verb === "status") {
     return command.revision === undefined
       ? { verb: "status", cluster, namespace, release: command.release }
@@ -87,6 +107,14 @@ export function apiPathOf(target: ResolvedCommand): string | undefined {
       return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases/${e(target.release)}/snapshots`;
     case "fleet":
       return `/fleet/health${target.cluster ? `?cluster=${e(target.cluster)}` : ""}`;
+    case "reliability": {
+      if (target.release) {
+        const since = target.since ? `?since=${e(target.since)}` : "";
+        return `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace ?? DEFAULT_NAMESPACE)}/releases/${e(target.release)}/reliability${since}`;
+      }
+      const namespace = target.namespace ? `&namespace=${e(target.namespace)}` : "";
+      return `/fleet/reliability?cluster=${e(target.cluster)}${namespace}${target.since ? `&since=${e(target.since)}` : ""}`;
+    }
     case "list":
       return target.namespace
         ? `/clusters/${e(target.cluster)}/namespaces/${e(target.namespace)}/releases`

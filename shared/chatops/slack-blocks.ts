@@ -53,6 +53,22 @@ export function renderSlackAnswer(answer: ChatAnswer, options: SlackRenderOption
       b.context([answer.more ? `More: ${fullTextLine(t, options, "see")}` : fullTextLine(t, options)]);
       return { text: `${answer.entries.length} releases not Current`, blocks: b.blocks };
     }
+    case "reliability": {
+      const t = answer.target;
+      const b = new Builder(0, 0);
+      const subject = t.release ? `${t.namespace}/${t.release}` : t.namespace ? `namespace ${t.namespace}` : "releases";
+      b.header(`Reliability of ${subject} on ${t.cluster}`);
+      const fitted = fitCode(
+        "",
+        answer.lines[0],
+        answer.lines.slice(1),
+        L.text,
+        (hidden) => `…and ${hidden} more lines`,
+      );
+      if (fitted) b.section(fitted.text.replace(/^\n/, ""));
+      b.context([fullTextLine(t, options)]);
+      return { text: answer.lines[0], blocks: b.blocks };
+    }
     case "timeline": {
       const t = answer.target;
       const b = new Builder(0, 0);
@@ -125,6 +141,8 @@ export function ackText(target: ResolvedCommand): string {
       return `reading the status history of ${target.namespace}/${target.release} on ${target.cluster}…`;
     case "fleet":
       return `looking for unhealthy releases on ${target.clusters.join(", ")}…`;
+    case "reliability":
+      return `computing the reliability of ${target.release ? `${target.namespace}/${target.release}` : target.namespace ? `namespace ${target.namespace}` : "every audited release"} on ${target.cluster}…`;
     case "help":
       return "";
   }

@@ -98,6 +98,11 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
           : code(fleetLines(answer.entries).join("\n"));
       return `**Unhealthy now${t.cluster ? ` on ${plain(t.cluster)}` : ""}**\n\n${body}\n\n${pathLine(t, options)}`;
     }
+    case "reliability": {
+      const t = answer.target;
+      const subject = t.release ? `${t.namespace}/${t.release}` : t.namespace ? `namespace ${t.namespace}` : "releases";
+      return `**Reliability of ${plain(subject)} on ${plain(t.cluster)}**\n\n${code(answer.lines.join("\n"))}\n\n${pathLine(t, options)}`;
+    }
     case "timeline": {
       const t = answer.target;
       const body =

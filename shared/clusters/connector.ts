@@ -18,6 +18,15 @@ export interface ClusterEntry {
    */
   endpoint?: string;
   certificateAuthority?: string;
+  /** The release sync's switch (docs/sync.md); absent = every namespace. */
+  sync?: SyncPolicy;
+}
+
+/** Whether and where the release sync may read a cluster's Helm storage. */
+export interface SyncPolicy {
+  enabled: boolean;
+  /** Only these namespaces (sorted); absent = all. */
+  namespaces?: string[];
 }
 
 /** What may be shown about a cluster: nothing secret. */

@@ -1,4 +1,4 @@
-import { awsRoleName, DomainError, withoutAwsDetails } from "../errors.ts";
+import { awsRoleName, errorKind, withoutAwsDetails } from "../errors.ts";
 
 /**
  * Errors of the cluster area: the registry (read once at cold start) and reaching a
@@ -7,15 +7,10 @@ import { awsRoleName, DomainError, withoutAwsDetails } from "../errors.ts";
  */
 
 /** CLUSTERS / CLUSTERS_FILE is malformed: the product refuses to start (fail fast). */
-export class ClusterRegistryError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "ClusterRegistryInvalid";
-}
+export class ClusterRegistryError extends errorKind("validation", "ClusterRegistryInvalid") {}
 
 /** A cluster that is not in the registry: nothing is ever sent over the network for it. */
-export class UnknownClusterError extends DomainError {
-  readonly kind = "not-found" as const;
-  readonly code = "ClusterNotFound";
+export class UnknownClusterError extends errorKind("not-found", "ClusterNotFound") {
   readonly cluster: string;
   constructor(cluster: string, options?: { cause?: unknown; known?: string[] }) {
     const known = options?.known;
@@ -26,9 +21,7 @@ export class UnknownClusterError extends DomainError {
 }
 
 /** DescribeCluster answered, but the cluster cannot serve requests (CREATING, DELETING, FAILED, ...). */
-export class ClusterNotActiveError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "ClusterNotActive";
+export class ClusterNotActiveError extends errorKind("unavailable", "ClusterNotActive") {
   readonly cluster: string;
   readonly status: string;
   constructor(cluster: string, status: string, options?: { cause?: unknown }) {
@@ -42,9 +35,7 @@ export class ClusterNotActiveError extends DomainError {
  * EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS).
  * `message` names the endpoint (for the log and the CLI); remote callers read `publicMessage`, which does not.
  */
-export class ClusterUnreachableError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "ClusterUnreachable";
+export class ClusterUnreachableError extends errorKind("unavailable", "ClusterUnreachable") {
   readonly cluster: string;
   override readonly publicMessage: string;
   constructor(cluster: string, message: string, options?: { cause?: unknown; publicMessage?: string }) {
@@ -60,9 +51,7 @@ export class ClusterUnreachableError extends DomainError {
  * a wrong or rotated CA, or something else answering on that address. Not
  * retried, and never "fixed" by trusting other CAs.
  */
-export class ClusterCertificateError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "ClusterCertificateMismatch";
+export class ClusterCertificateError extends errorKind("unavailable", "ClusterCertificateMismatch") {
   readonly cluster: string;
   override readonly publicMessage: string;
   constructor(cluster: string, server: string, reason: string, options?: { cause?: unknown }) {
@@ -81,9 +70,7 @@ export class ClusterCertificateError extends DomainError {
  * (502). `message` keeps AWS's full text for the log and the CLI; callers of the API get `publicMessage`,
  * which names the cluster and the role but not the principal ARN.
  */
-export class ClusterAccessDeniedError extends DomainError {
-  readonly kind = "misconfigured" as const;
-  readonly code = "ClusterAccessDenied";
+export class ClusterAccessDeniedError extends errorKind("misconfigured", "ClusterAccessDenied") {
   readonly cluster: string;
   /** The refused role's name, when known. */
   readonly role?: string;
@@ -111,10 +98,7 @@ export class ClusterAccessDeniedError extends DomainError {
 }
 
 /** A kubeconfig file given with --kubeconfig is missing, unreadable or has no usable context. */
-export class KubeconfigFileError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "KubeconfigInvalid";
-}
+export class KubeconfigFileError extends errorKind("validation", "KubeconfigInvalid") {}
 
 /** A hint, not an inventory: a registry of hundreds of clusters stays a one-line error. */
 function listSome(names: string[], max = 10): string {

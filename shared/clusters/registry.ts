@@ -4,13 +4,15 @@
  * malformed stops the start with a message naming the entry and the field, because a
  * registry half-understood would fail later, per request, far from its cause.
  */
-import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { inlineOrFile } from "../input/env.ts";
 import { firstLine } from "../input/values.ts";
 import { CLUSTER_NAME } from "../release/validation.ts";
-import type { ClusterEntry } from "./connector.ts";
+import type { ClusterEntry, SyncPolicy } from "./connector.ts";
 import { ClusterRegistryError } from "./errors.ts";
 
+/** A Kubernetes namespace name (DNS-1123 label). */
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** EKS CreateCluster's rule: 1-100 characters, letters, digits, '-' and '_', starting alphanumeric. */
 /** us-east-1, eu-central-2, us-gov-west-1, cn-north-1, ap-southeast-4, us-isob-east-1. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
@@ -65,21 +67,13 @@ export function parseClusterRegistry(text: string, source: string): ClusterEntry
  * Neither set is an empty registry; use `clusterRegistryConfigured(env)` to tell the two apart.
  */
 export function loadClusterRegistry(env: NodeJS.ProcessEnv): ClusterEntry[] {
-  const inline = env.CLUSTERS?.trim() ? env.CLUSTERS : undefined;
-  const file = env.CLUSTERS_FILE?.trim() ? env.CLUSTERS_FILE : undefined;
-  if (inline !== undefined && file !== undefined) {
-    throw new ClusterRegistryError("both CLUSTERS and CLUSTERS_FILE are set: set only one of them");
-  }
-  if (inline !== undefined) return parseClusterRegistry(inline, "CLUSTERS");
-  if (file === undefined) return [];
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? firstLine(error);
-    throw new ClusterRegistryError(`CLUSTERS_FILE ${file}: cannot read the file (${reason})`, { cause: error });
-  }
-  return parseClusterRegistry(text, `CLUSTERS_FILE ${file}`);
+  const given = inlineOrFile(
+    env,
+    "CLUSTERS",
+    "CLUSTERS_FILE",
+    (message, options) => new ClusterRegistryError(message, options),
+  );
+  return given === undefined ? [] : parseClusterRegistry(given.text, given.source);
 }
 
 /** Whether CLUSTERS or CLUSTERS_FILE is set (an empty registry and no registry differ for the CLI). */
@@ -96,8 +90,8 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   const named = typeof record.name === "string" && record.name ? `${where} ("${record.name}")` : where;
   for (const key of Object.keys(record)) {
     // `access` is deploy-time only (EKS access entries, infra/eks-access.cjs validates it): the runtime ignores it.
-    if (!(FIELDS as readonly string[]).includes(key) && key !== "access") {
-      throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")})`);
+    if (!(FIELDS as readonly string[]).includes(key) && key !== "access" && key !== "sync") {
+      throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")}, sync)`);
     }
   }
   const text = (field: Field, required: boolean): string | undefined => {
@@ -148,7 +142,45 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   if (stsEndpoint !== undefined) entry.stsEndpoint = stsEndpoint;
   if (endpoint !== undefined) entry.endpoint = endpoint.replace(/\/+$/, "");
   if (certificateAuthority !== undefined) entry.certificateAuthority = certificateAuthority;
+  const sync = syncPolicyOf(record.sync, named);
+  if (sync !== undefined) entry.sync = sync;
   return entry;
+}
+
+/**
+ * `sync`: whether the release sync may read this cluster's Helm storage (docs/sync.md). `false` turns it
+ * off (the cluster's role then needs no list on Secrets); `{namespaces: [a, b]}` limits it to those
+ * namespaces (per-namespace Roles); absent or `true` is every namespace.
+ */
+function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
+  if (value === undefined || value === null || value === true) return undefined;
+  if (value === false) return { enabled: false };
+  const rule = "expected false, true or {namespaces: [NAMESPACE, ...]} (optionally enabled: false)";
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ClusterRegistryError(`${named}: field "sync" is invalid: ${rule}`);
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key !== "namespaces" && key !== "enabled") {
+      throw new ClusterRegistryError(`${named}: field "sync" has an unknown key "${key}": ${rule}`);
+    }
+  }
+  if (record.enabled !== undefined && typeof record.enabled !== "boolean") {
+    throw new ClusterRegistryError(`${named}: field "sync.enabled" must be true or false`);
+  }
+  const policy: SyncPolicy = { enabled: record.enabled !== false };
+  if (record.namespaces !== undefined) {
+    const namespaces = record.namespaces;
+    if (
+      !Array.isArray(namespaces) ||
+      namespaces.length === 0 ||
+      !namespaces.every((n) => typeof n === "string" && NAMESPACE.test(n))
+    ) {
+      throw new ClusterRegistryError(`${named}: field "sync.namespaces" must be a non-empty list of namespace names`);
+    }
+    policy.namespaces = [...new Set(namespaces as string[])].sort();
+  }
+  return policy;
 }
 
 /**

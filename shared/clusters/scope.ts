@@ -1,3 +1,5 @@
+import type { ReleaseKey } from "../release/model.ts";
+import { validateReleaseKey } from "../release/validation.ts";
 import type { ClusterSummary } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
@@ -17,6 +19,13 @@ export function requireKnownCluster(scope: ClusterScope, cluster: string): void 
   if (scope === "any") return;
   const known = scope.list().map((entry) => entry.name);
   if (!known.includes(cluster)) throw new UnknownClusterError(cluster, { known });
+}
+
+/** A use case's first step for one release: its names validated (400), then its cluster in scope (404). */
+export function releaseInScope(scope: ClusterScope, key: ReleaseKey): ReleaseKey {
+  const release = validateReleaseKey(key);
+  requireKnownCluster(scope, release.cluster);
+  return release;
 }
 
 /** Whether `cluster` is in scope, for filtering listings that span clusters. */

@@ -1,4 +1,4 @@
-import { DomainError } from "../errors.ts";
+import { errorKind } from "../errors.ts";
 
 /**
  * A live object whose fields have the wrong shape (conditions not a list,
@@ -6,7 +6,4 @@ import { DomainError } from "../errors.ts";
  * here and its poller turns that into `Unknown`; `assessHealth` does the same,
  * so this error never leaves the health area: it only carries the reason.
  */
-export class MalformedObjectError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "MalformedObject";
-}
+export class MalformedObjectError extends errorKind("validation", "MalformedObject") {}

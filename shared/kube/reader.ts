@@ -114,6 +114,15 @@ export interface KubeReader {
   prepare(key: RevisionKey, manifest: string, hookManifests: readonly string[]): PreparedManifest;
   /** Every object's live state (one wave of GETs). Throws only for cluster-level failures. */
   read(request: LiveStateRequest): Promise<FetchResult>;
+  /**
+   * Runs `work` with a session on `cluster` under the same per-cluster limit, retries, timeouts and
+   * deadline rules as a status's reads (the release sync's LISTs and GETs); the session is closed after.
+   */
+  withSession<T>(
+    cluster: string,
+    options: { deadline?: number; concurrency?: number },
+    work: (session: KubeSession) => Promise<T>,
+  ): Promise<T>;
   stats(cluster: string): ClusterReadStats;
   /** Forget discovery (a cluster that was rebuilt). */
   forgetDiscovery(cluster?: string): void;
@@ -153,15 +162,24 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
     settings,
     prepare: (key, manifest, hooks) => manifests.prepare(key, manifest, hooks),
 
-    async read(request) {
+    read(request) {
+      return this.withSession(request.cluster, request, (session) =>
+        readReleaseResources(
+          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, clock },
+          { namespace: request.namespace, objects: request.objects },
+        ),
+      );
+    },
+
+    async withSession(cluster, sessionOptions, work) {
       if (closed) throw new Error("the kube reader is closed");
       const session = new KubeSession({
-        cluster: request.cluster,
+        cluster,
         connector: options.connector,
         pools,
-        clusterLimit: limitFor(request.cluster),
-        deadline: request.deadline,
-        concurrency: request.concurrency ?? settings.perStatus,
+        clusterLimit: limitFor(cluster),
+        deadline: sessionOptions.deadline,
+        concurrency: sessionOptions.concurrency ?? settings.perStatus,
         requestTimeoutMs: settings.requestTimeoutMs,
         maxAttempts: settings.maxAttempts,
         clock,
@@ -170,10 +188,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
       });
       sessions.add(session);
       try {
-        return await readReleaseResources(
-          { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, clock },
-          { namespace: request.namespace, objects: request.objects },
-        );
+        return await work(session);
       } finally {
         session.close();
         sessions.delete(session);

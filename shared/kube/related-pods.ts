@@ -160,7 +160,7 @@ function single(related: RelatedPods): PodsList {
 }
 
 /** Helm's own form of a selector: keys sorted, `k=v,…`. */
-function equalitySelector(selector: Record<string, string>): string {
+export function equalitySelector(selector: Record<string, string>): string {
   return Object.keys(selector)
     .sort()
     .map((key) => `${key}=${selector[key]}`)

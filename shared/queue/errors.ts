@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from "../errors.ts";
+import { errorKind, ValidationError } from "../errors.ts";
 
 /** A queue setting is missing or malformed (named by its variable). */
 export class QueueConfigError extends ValidationError {
@@ -14,9 +14,7 @@ export interface FailedEntry {
 }
 
 /** SQS refused some messages, or kept failing them after the retries. */
-export class QueueSendError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "QueueSendFailed";
+export class QueueSendError extends errorKind("unavailable", "QueueSendFailed") {
   readonly failed: FailedEntry[];
   constructor(message: string, failed: FailedEntry[], options?: { cause?: unknown }) {
     super(message, options);

@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from "../errors.ts";
+import { errorKind, ValidationError } from "../errors.ts";
 
 /** Quotes a user-supplied value for an error message without letting a huge or binary value flood the output. */
 export function quoteInput(value: unknown): string {
@@ -49,7 +49,4 @@ export class HelmPayloadError extends ValidationError {
 }
 
 /** A release too big for the store even after compression and chunking limits (e.g. huge values). */
-export class ReleaseTooLargeError extends DomainError {
-  readonly kind = "too-large" as const;
-  readonly code = "ReleaseTooLarge";
-}
+export class ReleaseTooLargeError extends errorKind("too-large", "ReleaseTooLarge") {}

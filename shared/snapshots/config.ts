@@ -1,4 +1,7 @@
-/** Where the snapshots live (SNAPSHOTS_TABLE) and for how long (SNAPSHOT_RETENTION_DAYS), read once. */
+/**
+ * Where the snapshots live (SNAPSHOTS_TABLE), for how long (SNAPSHOT_RETENTION_DAYS) and how often the audits
+ * look (AUDIT_SCHEDULE: the reliability report's gap threshold), read once.
+ */
 import { createDocumentClient, type StoreConfig } from "../store/config.ts";
 import { DynamoDbSnapshotStore } from "./dynamodb-snapshot-store.ts";
 import { HistoryConfigError } from "./errors.ts";
@@ -7,6 +10,8 @@ import { DEFAULT_SNAPSHOTS_TABLE } from "./table-schema.ts";
 export interface SnapshotsConfig {
   tableName: string;
   retentionDays: number;
+  /** AUDIT_SCHEDULE's period in seconds (rate(5 minutes) -> 300). */
+  auditIntervalSeconds: number;
 }
 
 export function snapshotsConfigFromEnv(env: Record<string, string | undefined>): SnapshotsConfig {
@@ -26,8 +31,34 @@ export function snapshotsConfigFromEnv(env: Record<string, string | undefined>):
       retentionDays = Number(rawDays);
     }
   }
+  let auditIntervalSeconds = 300;
+  try {
+    auditIntervalSeconds = scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   if (problems.length > 0) throw new HistoryConfigError(problems.join("; "));
-  return { tableName, retentionDays };
+  return { tableName, retentionDays, auditIntervalSeconds };
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  minute: 60,
+  minutes: 60,
+  hour: 3600,
+  hours: 3600,
+  day: 86_400,
+  days: 86_400,
+};
+
+/** EventBridge `rate(N unit)` -> seconds. A cron schedule has no fixed period: use AUDIT_SCHEDULE as rate(). */
+export function scheduleSeconds(schedule: string): number {
+  const m = /^rate\((\d{1,6}) (minute|minutes|hour|hours|day|days)\)$/.exec(schedule);
+  if (!m || Number(m[1]) < 1) {
+    throw new HistoryConfigError(
+      `AUDIT_SCHEDULE ${JSON.stringify(schedule.slice(0, 100))} is not an EventBridge rate expression such as "rate(5 minutes)"`,
+    );
+  }
+  return Number(m[1]) * UNIT_SECONDS[m[2]];
 }
 
 export function openSnapshotStore(store: StoreConfig, snapshots: SnapshotsConfig): DynamoDbSnapshotStore {

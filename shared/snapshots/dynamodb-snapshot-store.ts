@@ -7,6 +7,7 @@
  */
 import {
   type DynamoDBDocumentClient,
+  PutCommand,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
@@ -312,7 +313,39 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       }),
     );
   }
+
+  async sloState(release: ReleaseKey, now: Date): Promise<string | undefined> {
+    const item = await this.#t.get(partitionKey(release), SLO_STATE);
+    return item && Number(item.expiresAt) * 1000 > now.getTime() ? String(item.sloState) : undefined;
+  }
+
+  async swapSloState(
+    release: ReleaseKey,
+    from: string | undefined,
+    to: string,
+    at: Date,
+    expiresAt: number,
+  ): Promise<WriteOutcome> {
+    // An expired item (TTL lags) counts as none, as sloState reads it.
+    const condition =
+      from === undefined
+        ? { ConditionExpression: "attribute_not_exists(PK) OR expiresAt <= :now", values: {} }
+        : { ConditionExpression: "sloState = :from AND expiresAt > :now", values: { ":from": from } };
+    const done = await this.#t.conditional(
+      new PutCommand({
+        TableName: this.#t.name,
+        Item: { PK: partitionKey(release), SK: SLO_STATE, sloState: to, at: at.toISOString(), expiresAt },
+        ConditionExpression: condition.ConditionExpression,
+        ExpressionAttributeValues: { ":now": Math.floor(at.getTime() / 1000), ...condition.values },
+      }),
+    );
+    if (done) this.#t.stats.items += 1;
+    return done ? "ok" : "conflict";
+  }
 }
+
+/** A release's SLO burn state item, beside its snapshots (outside the S# range every listing reads). */
+const SLO_STATE = "SLOSTATE";
 
 function summaryFrom(item: Item): Snapshot {
   const id = typeof item.snapshotId === "string" ? item.snapshotId : String(item.PK);

@@ -1,4 +1,4 @@
-import { DomainError, ValidationError } from "../errors.ts";
+import { errorKind, ValidationError } from "../errors.ts";
 import { quoteInput } from "../release/errors.ts";
 
 export class InvalidSnapshotIdError extends ValidationError {
@@ -10,26 +10,20 @@ export class InvalidSnapshotIdError extends ValidationError {
   }
 }
 
-export class SnapshotNotFoundError extends DomainError {
-  readonly kind = "not-found" as const;
-  readonly code = "SnapshotNotFound";
+export class SnapshotNotFoundError extends errorKind("not-found", "SnapshotNotFound") {
   constructor(id: string) {
     super(`snapshot ${id} not found (never taken, or expired)`);
   }
 }
 
-export class AuditRunNotFoundError extends DomainError {
-  readonly kind = "not-found" as const;
-  readonly code = "AuditRunNotFound";
+export class AuditRunNotFoundError extends errorKind("not-found", "AuditRunNotFound") {
   constructor(runId: string) {
     super(`audit run ${runId} not found`);
   }
 }
 
 /** A stored snapshot that cannot be read back: named, so it can be found and removed. */
-export class SnapshotCorruptError extends DomainError {
-  readonly kind = "corrupt" as const;
-  readonly code = "SnapshotCorrupt";
+export class SnapshotCorruptError extends errorKind("corrupt", "SnapshotCorrupt") {
   constructor(id: string, detail: string, options?: { cause?: unknown }) {
     super(`stored snapshot ${id} is corrupt: ${detail}`, options);
   }
@@ -48,10 +42,11 @@ export class InvalidHistoryQueryError extends ValidationError {
 }
 
 /** Concurrent writers of one release kept winning: the message is retried later. */
-export class SnapshotWriteConflictError extends DomainError {
-  readonly kind = "conflict" as const;
-  readonly code = "SnapshotWriteConflict";
+export class SnapshotWriteConflictError extends errorKind("conflict", "SnapshotWriteConflict") {
   constructor(id: string, attempts: number) {
     super(`snapshot ${id} kept losing write races (${attempts} attempts)`);
   }
 }
+
+/** The history has no snapshot covering a time (before the first audit, a gap, past retention, none yet). */
+export class NoSnapshotCoverageError extends errorKind("not-found", "NoSnapshotCoverage") {}

@@ -30,6 +30,7 @@ export class MemorySnapshotStore implements SnapshotStore {
   readonly #snapshots = new Map<string, (Snapshot & { text: string })[]>();
   readonly #runs = new Map<string, StoredRun>();
   readonly #notify = new Map<string, { state: "sending" | "sent" | "failed"; at: number }>();
+  readonly #slo = new Map<string, { state: string; expiresAt: number }>();
 
   async latest(release: ReleaseKey): Promise<Snapshot | undefined> {
     const list = this.#snapshots.get(releaseId(release));
@@ -185,6 +186,25 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void> {
     this.#notify.set(id, { state: outcome, at: now.getTime() });
+  }
+
+  async sloState(release: ReleaseKey, now: Date): Promise<string | undefined> {
+    const stored = this.#slo.get(releaseId(release));
+    return stored && !expired(stored, now) ? stored.state : undefined;
+  }
+
+  async swapSloState(
+    release: ReleaseKey,
+    from: string | undefined,
+    to: string,
+    at: Date,
+    expiresAt: number,
+  ): Promise<WriteOutcome> {
+    const stored = this.#slo.get(releaseId(release));
+    const current = stored && !expired(stored, at) ? stored.state : undefined;
+    if (current !== from) return "conflict";
+    this.#slo.set(releaseId(release), { state: to, expiresAt });
+    return "ok";
   }
 
   /** Tests: damage a stored snapshot the way a bad manual edit would. */

@@ -4,6 +4,7 @@
  * same health-relevant content), the changes between them, and audit runs.
  * Layout and the reasons for it: docs/history.md.
  */
+import type { DriftedField } from "../drift/types.ts";
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { MissingReason } from "../status/report.ts";
@@ -33,20 +34,23 @@ export interface SnapshotMissing {
  * A drifted field as the history keeps it (shared/drift): text values only, and for a Secret never a value
  * (`live` is "changed"). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
  */
-export interface SnapshotDrift {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  namespace?: string;
-  field: string;
-  release?: string;
-  live: string;
-  changedBy?: string;
-  subresource?: string;
-  changedAt?: string;
-  conflicts: boolean;
+export type SnapshotDrift = Pick<
+  DriftedField,
+  | "apiVersion"
+  | "kind"
+  | "name"
+  | "namespace"
+  | "field"
+  | "release"
+  | "live"
+  | "changedBy"
+  | "subresource"
+  | "changedAt"
+  | "conflicts"
+> & {
+  /** Stored as text: a snapshot written by a later version may name an owner this one does not know. */
   benign?: string;
-}
+};
 
 /** What changed against the previous snapshot; `kind` is open so drift (and others) can add their own. */
 export interface Change {

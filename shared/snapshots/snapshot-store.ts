@@ -77,4 +77,18 @@ export interface SnapshotStore {
    */
   claimNotification(id: string, now: Date, staleMs?: number): Promise<boolean>;
   finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void>;
+
+  /** The SLO burn state last notified for a release (shared/audit/slo-watch.ts); undefined when none (or expired). */
+  sloState(release: ReleaseKey, now: Date): Promise<string | undefined>;
+  /**
+   * Moves a release's SLO burn state from `from` (undefined: none stored) to `to`, only if it is still `from`:
+   * `ok` for the one caller that moved it (it notifies), `conflict` for the others.
+   */
+  swapSloState(
+    release: ReleaseKey,
+    from: string | undefined,
+    to: string,
+    at: Date,
+    expiresAt: number,
+  ): Promise<WriteOutcome>;
 }

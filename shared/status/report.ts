@@ -104,6 +104,24 @@ export interface StatusReport {
   counters: StatusCounters;
   /** Fields the manifest sets that differ live, and who changed them (docs/drift.md); absent when not asked for. */
   drift?: DriftReport;
+  /** Whether the stored revision is the cluster's latest (docs/status.md "STORED"); absent when not checked for. */
+  freshness?: Freshness;
+}
+
+/**
+ * The store's revision against the cluster's own Helm storage, read in the same wave as the resources.
+ * `read-now`: the cluster had a newer revision, read and decoded in memory, and this status is about it.
+ */
+export interface Freshness {
+  state: "matches" | "read-now" | "cluster-newer" | "not-in-cluster" | "stored-newer" | "asked" | "not-checked";
+  /** The revision the store held (absent: none). */
+  storedRevision?: number;
+  /** The cluster's highest revision of the release (0: none); absent when not checked. */
+  clusterRevision?: number;
+  /** The revision this status is about. */
+  revision: number;
+  /** What the text's `STORED:` line says. */
+  message: string;
 }
 
 /** `apps/v1` + `Deployment` -> `v1/Deployment`, Helm's key (the API group is dropped). */

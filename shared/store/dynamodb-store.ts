@@ -21,6 +21,7 @@ import {
 } from "./dynamodb-items.ts";
 import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
 import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
+import { removeStoredRevision } from "./dynamodb-remove.ts";
 import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import { blobPrefix, blobSortKey, type ManifestRecord, packBody, revisionSortKey } from "./manifest-chunks.ts";
@@ -32,6 +33,7 @@ import type {
   PageRequest,
   PutResult,
   ReleaseStore,
+  RemoveResult,
   RevisionFilter,
 } from "./release-store.ts";
 import {
@@ -134,6 +136,10 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       if (!winner) throw new ReleaseConflictError(key, release.version, "revision was deleted while being written");
       return this.#reconcile(key, winner, parts.contentHash, parts.mutable);
     }
+  }
+
+  async removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult> {
+    return removeStoredRevision(this.#table, validateReleaseKey(key), validateRevision(revision));
   }
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {

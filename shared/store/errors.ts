@@ -1,4 +1,4 @@
-import { awsRoleName, DomainError, ValidationError } from "../errors.ts";
+import { awsRoleName, errorKind, errorKindWithCode, ValidationError } from "../errors.ts";
 import type { ReleaseKey } from "../release/model.ts";
 
 export function describeKey(key: ReleaseKey, revision?: number): string {
@@ -6,9 +6,7 @@ export function describeKey(key: ReleaseKey, revision?: number): string {
 }
 
 /** Helm's own text (`Error: release: not found`); the key is kept for logs and the API. */
-export class ReleaseNotFoundError extends DomainError {
-  readonly kind = "not-found" as const;
-  readonly code = "ReleaseNotFound";
+export class ReleaseNotFoundError extends errorKind("not-found", "ReleaseNotFound") {
   readonly key: ReleaseKey;
   readonly revision?: number;
   constructor(key: ReleaseKey, revision?: number) {
@@ -19,9 +17,7 @@ export class ReleaseNotFoundError extends DomainError {
 }
 
 /** A revision already stored with different content, or a write that lost a race. */
-export class ReleaseConflictError extends DomainError {
-  readonly kind = "conflict" as const;
-  readonly code = "ReleaseConflict";
+export class ReleaseConflictError extends errorKind("conflict", "ReleaseConflict") {
   readonly key: ReleaseKey;
   readonly revision: number;
   constructor(key: ReleaseKey, revision: number, reason: string, options?: { cause?: unknown }) {
@@ -32,36 +28,22 @@ export class ReleaseConflictError extends DomainError {
 }
 
 /** Stored manifest chunks are missing, extra, or fail their size/sha256 check: never returned truncated. */
-export class ManifestCorruptError extends DomainError {
-  readonly kind = "corrupt" as const;
-  readonly code = "ManifestCorrupt";
+export class ManifestCorruptError extends errorKind("corrupt", "ManifestCorrupt") {
   constructor(key: ReleaseKey, revision: number, problem: string, options?: { cause?: unknown }) {
     super(`stored manifest of ${describeKey(key, revision)} is corrupt: ${problem}`, options);
   }
 }
 
 /** The store's endpoint cannot be reached, the table is missing, or DynamoDB throttled us out. */
-export class StoreUnavailableError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code: string;
-  constructor(message: string, code = "StoreUnavailable", options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export class StoreUnavailableError extends errorKindWithCode("unavailable", "StoreUnavailable") {}
 
-export class StoreTimeoutError extends DomainError {
-  readonly kind = "timeout" as const;
-  readonly code = "StoreTimeout";
-}
+export class StoreTimeoutError extends errorKind("timeout", "StoreTimeout") {}
 
 /**
  * The product's own credentials were refused by DynamoDB (or there are none): the service is misconfigured
  * (502), not the caller forbidden. Callers of the API read `publicMessage`, which names the table and the role.
  */
-export class StoreForbiddenError extends DomainError {
-  readonly kind = "misconfigured" as const;
-  readonly code = "StoreForbidden";
+export class StoreForbiddenError extends errorKind("misconfigured", "StoreForbidden") {
   override readonly publicMessage: string;
   constructor(message: string, options: { table: string; cause?: unknown }) {
     super(message, options);

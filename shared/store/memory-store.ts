@@ -23,6 +23,7 @@ import type {
   PageRequest,
   PutResult,
   ReleaseStore,
+  RemoveResult,
   RevisionFilter,
 } from "./release-store.ts";
 import {
@@ -112,6 +113,15 @@ export class MemoryReleaseStore implements ReleaseStore {
     }
     stored.revisions.set(release.version, parts);
     return "created";
+  }
+
+  async removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult> {
+    const k = validateReleaseKey(key);
+    const rev = validateRevision(revision);
+    const stored = this.#releases.get(sortKey(k));
+    if (!stored?.revisions.delete(rev)) return "absent";
+    if (stored.revisions.size === 0) this.#releases.delete(sortKey(k));
+    return "removed";
   }
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {

@@ -23,6 +23,9 @@ export interface PageRequest {
  */
 export type PutResult = "created" | "unchanged" | "updated";
 
+/** `absent`: the revision was not stored (already removed, or never written). */
+export type RemoveResult = "removed" | "absent";
+
 export interface ListFilter {
   cluster?: string;
   namespace?: string;
@@ -42,8 +45,8 @@ export interface RevisionFilter {
  * Where release revisions live, like Helm's storage driver: one interface, a
  * DynamoDB implementation and an in-memory one, both held to one contract suite.
  * Every method throws the errors of shared/store/errors.ts. A status change is a re-put of the
- * revision as Helm rewrote it (`updated`); there is no delete: revisions are history, and nothing in the
- * product removes one (add a method with its caller, not before).
+ * revision as Helm rewrote it (`updated`). Only the release sync removes a revision (`removeRevision`), when
+ * the cluster's Helm storage no longer holds it (docs/sync.md).
  */
 export interface ReleaseStore {
   /** One revision with its manifest. ReleaseNotFoundError when absent. */
@@ -62,6 +65,12 @@ export interface ReleaseStore {
    * content under an existing revision is a ReleaseConflictError (never overwritten).
    */
   putRevision(cluster: string, release: Release): Promise<PutResult>;
+  /**
+   * Removes one revision, as Helm's driver deletes its storage object (uninstall, history pruning); the
+   * highest remaining revision becomes the latest, and a release with none left is not found. For the sync
+   * only (docs/sync.md: removals).
+   */
+  removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
   /**

@@ -14,6 +14,7 @@ import type { ClusterLimiter } from "../audit/cluster-limiter.ts";
 import type { LatestSnapshotCache } from "../audit/latest-cache.ts";
 import { observationFromError, observationFromReport } from "../audit/observation.ts";
 import { type RecordResult, recordObservation } from "../audit/record.ts";
+import { watchSlo } from "../audit/slo-watch.ts";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { inScope } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
@@ -41,6 +42,8 @@ export interface AuditDeps extends ChangeEventDeps {
   latestCache?: LatestSnapshotCache;
   /** The worker's one KubeReader: pools, per-cluster in-flight limit (shared by all its statuses), caches. */
   kube: KubeReader;
+  /** The audits' period (AUDIT_SCHEDULE), for the SLO burn's gap threshold; default 5 minutes. */
+  auditIntervalSeconds?: number;
 }
 
 export interface ReleaseOutcome {
@@ -163,6 +166,8 @@ async function auditOne(
     const previous = await deps.snapshots.get(result.snapshot.previousId!, deps.clock.now()).catch(() => undefined);
     await publishChange({ ...deps, logger: quiet(deps.logger), metrics: { count() {} } }, result.snapshot, previous);
   }
+  // A release with a helm-status/slo objective: its burn state, notified once per change (never fails the audit).
+  if (!("error" in loaded)) await watchSlo(deps, key, loaded.release.manifest);
   return {
     ...key,
     outcome: result.outcome,

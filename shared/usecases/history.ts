@@ -1,7 +1,6 @@
 /** `helm history` from the store: revision metadata, newest first, one page of at most `max`. */
-import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { type ClusterScope, releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey, ReleaseMetadata } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
 import type { Page, ReleaseStore } from "../store/release-store.ts";
 
 export interface ReleaseHistoryOptions {
@@ -18,8 +17,7 @@ export async function releaseHistory(
   key: ReleaseKey,
   options: ReleaseHistoryOptions = {},
 ): Promise<Page<HistoryEntry>> {
-  const k = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, k.cluster);
+  const k = releaseInScope(deps.clusters, key);
   const page = await deps.store.history(k, { limit: options.max, cursor: options.cursor });
   return { ...page, items: page.items.map(({ config: _config, ...revision }) => revision) };
 }

@@ -9,34 +9,14 @@
  * sending the same document again.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
-import { isDomainError } from "../errors.ts";
-import { parseManifest } from "../manifest/manifest.ts";
+import { type ImportResult, importStorageObject } from "../ingest/storage-object.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
-import {
-  decodeHelmStorageObject,
-  describeObject,
-  HELM_OBJECT_PREFIX,
-  isHelmStorageObject,
-  type KubeObject,
-} from "../release/helm-codec.ts";
+import { HELM_OBJECT_PREFIX, type KubeObject } from "../release/helm-codec.ts";
 import { importObjectsOf } from "../release/import-document.ts";
-import type { Release } from "../release/model.ts";
 import { validateClusterName } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
-export type ImportOutcome = "imported" | "unchanged" | "skipped" | "failed";
-
-export interface ImportResult {
-  /** "Secret/ns/name" */
-  object: string;
-  outcome: ImportOutcome;
-  /** "namespace/name" of the release, once decoded. */
-  release?: string;
-  revision?: number;
-  error?: string;
-  /** Stored, but `helm status` will report these manifest documents as errors. */
-  warnings?: string[];
-}
+export type { ImportOutcome, ImportResult } from "../ingest/storage-object.ts";
 
 export interface ImportSummary {
   cluster: string;
@@ -73,9 +53,6 @@ export interface ImportInput {
 export const DEFAULT_IMPORT_CONCURRENCY = 16;
 const MAX_IMPORT_CONCURRENCY = 64;
 
-/** Failures that are about one object; anything else (store down, bug) stops the import. */
-const PER_OBJECT_KINDS = new Set(["validation", "conflict", "too-large", "corrupt"]);
-
 export async function importReleases(
   deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger; clock?: Clock },
   input: ImportInput,
@@ -109,7 +86,7 @@ export async function importReleases(
       const next = lanes.take();
       if (next === undefined) return;
       try {
-        const result = await importOne(deps, cluster, objects[next.index]);
+        const { result } = await importStorageObject(deps, cluster, objects[next.index]);
         results[next.index] = result;
         summary[result.outcome] += 1;
         done += 1;
@@ -190,54 +167,4 @@ function laneOf(object: unknown, index: number): string {
   if (!name.startsWith(HELM_OBJECT_PREFIX)) return `#${index}`;
   const release = name.slice(HELM_OBJECT_PREFIX.length).replace(/\.v\d+$/, "");
   return `${typeof metadata?.namespace === "string" ? metadata.namespace : ""}/${release}`;
-}
-
-async function importOne(deps: { store: ReleaseStore }, cluster: string, object: unknown): Promise<ImportResult> {
-  const name = describeObject(object);
-  if (!isHelmStorageObject(object)) return { object: name, outcome: "skipped" };
-  let release: Release;
-  try {
-    release = decodeHelmStorageObject(object as KubeObject);
-  } catch (error) {
-    return { object: name, outcome: "failed", error: messageOf(error) };
-  }
-  const identity = { release: `${release.namespace}/${release.name}`, revision: release.version };
-  const manifest = checkManifests(release);
-  if (manifest.refused) return { object: name, outcome: "failed", ...identity, error: manifest.refused };
-  try {
-    const put = await deps.store.putRevision(cluster, release);
-    const result: ImportResult = { object: name, outcome: put === "unchanged" ? "unchanged" : "imported", ...identity };
-    if (manifest.warnings.length > 0) result.warnings = manifest.warnings;
-    return result;
-  } catch (error) {
-    if (isDomainError(error) && PER_OBJECT_KINDS.has(error.kind)) {
-      return { object: name, outcome: "failed", ...identity, error: error.message };
-    }
-    // A stack overflow is about this object's shape (the stores bound depth first; this is the backstop).
-    if (error instanceof RangeError) return { object: name, outcome: "failed", ...identity, error: messageOf(error) };
-    throw error;
-  }
-}
-
-/**
- * The manifest is read the way `status` will read it. A document beyond the
- * reader's bounds (an alias bomb, absurd nesting) refuses the revision: Helm
- * could not have applied it, and storing it would only store a broken status.
- * Other unreadable documents are stored and flagged.
- */
-function checkManifests(release: Release): { refused?: string; warnings: string[] } {
-  const warnings: string[] = [];
-  const { problems } = parseManifest(release.manifest);
-  for (const problem of problems) {
-    const what = [problem.kind, problem.name].filter(Boolean).join("/") || "a document";
-    const where = problem.source ? ` (${problem.source})` : "";
-    const line = `manifest ${what}${where}: ${problem.message}`;
-    if (problem.overLimit) return { refused: `${line}; the manifest cannot be read within bounds`, warnings };
-    warnings.push(line);
-  }
-  return { warnings };
-}
-
-function messageOf(error: unknown): string {
-  return isDomainError(error) ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
 }

@@ -3,10 +3,10 @@
  * values of Secret documents are replaced (redactManifest). Redacting here, not in each adapter, is what keeps
  * a new adapter from leaking them; no caller ever gets the raw text.
  */
-import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
+import { type ClusterScope, releaseInScope } from "../clusters/scope.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { revisionOrLatest, validateReleaseContentName, validateReleaseKey } from "../release/validation.ts";
+import { revisionOrLatest, validateReleaseContentName } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {
@@ -21,8 +21,7 @@ export async function getManifest(
   revision?: number,
 ): Promise<StoredManifest> {
   validateReleaseContentName(key.name);
-  const k = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, k.cluster);
+  const k = releaseInScope(deps.clusters, key);
   // Helm's rule: a revision of 0 or less is the latest.
   const wanted = revisionOrLatest(revision);
   const release = wanted === undefined ? await deps.store.getLatest(k) : await deps.store.getRevision(k, wanted);

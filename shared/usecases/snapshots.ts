@@ -4,11 +4,10 @@
  * and audit runs. Every read checks the cluster against the registry first.
  */
 import { createTwoFilesPatch } from "diff";
-import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
+import { type ClusterScope, inScope, releaseInScope, requireKnownCluster } from "../clusters/scope.ts";
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
 import type { Clock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
 import { changesBetween } from "../snapshots/changes.ts";
 import { AuditRunNotFoundError, InvalidHistoryQueryError, SnapshotNotFoundError } from "../snapshots/errors.ts";
 import {
@@ -94,8 +93,7 @@ export async function listSnapshots(
   key: ReleaseKey,
   request: { since?: string; until?: string } & PageRequest,
 ): Promise<{ snapshots: SnapshotSummary[]; cursor?: string }> {
-  const release = validateReleaseKey(key);
-  requireKnownCluster(deps.clusters, release.cluster);
+  const release = releaseInScope(deps.clusters, key);
   const now = deps.clock.now();
   const since = parseTime("since", request.since, now);
   const until = parseTime("until", request.until, now);

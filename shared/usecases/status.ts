@@ -14,7 +14,9 @@ import {
 import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
+import { ReleaseNotFoundError } from "../store/errors.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import { describeFreshness, readClusterRevision, readClusterRevisions } from "../sync/freshness.ts";
 
 /**
  * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, in
@@ -47,6 +49,11 @@ export interface StatusRequest {
   concurrency?: number;
   /** Compare live objects with the manifest (default true); see docs/drift.md. */
   drift?: boolean;
+  /**
+   * Check the store's revision against the cluster's Helm storage in the same wave (default true): the
+   * `STORED:` line / `freshness` field; a newer revision in the cluster is read and answered for.
+   */
+  freshness?: boolean;
 }
 
 export interface LiveStateInput {
@@ -68,20 +75,82 @@ const LATER_REVISIONS_READ = 20;
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
-  const release = await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
-  const laterRevisions = await revisionsAfter(deps.store, request, release);
-  return readReleaseState(
-    { kube: deps.kube, logger: deps.logger },
-    {
-      cluster: request.cluster,
-      release,
-      deadline: request.deadline,
-      concurrency: request.concurrency,
-      drift: request.drift,
-      laterRevisions,
-      startedAt,
+  const live = async (release: Release) =>
+    readReleaseState(
+      { kube: deps.kube, logger: deps.logger },
+      {
+        cluster: request.cluster,
+        release,
+        deadline: request.deadline,
+        concurrency: request.concurrency,
+        drift: request.drift,
+        laterRevisions: await revisionsAfter(deps.store, request, release),
+        startedAt,
+      },
+    );
+  if (request.freshness === false) {
+    return live(await loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request));
+  }
+  return statusWithFreshness(deps, request, live);
+}
+
+/**
+ * The status and its freshness check in one wave: the store read, then the resource GETs and the LIST of the
+ * release's storage objects at once. When the cluster holds a newer revision than the store (or the store has
+ * none yet) it is read, decoded like an import, and the status is about it; when that cannot be done in time,
+ * the status stays about the stored revision and says so.
+ */
+async function statusWithFreshness(
+  deps: StatusDeps,
+  request: StatusRequest,
+  live: (release: Release) => Promise<StatusReport>,
+): Promise<StatusReport> {
+  const wantLatest = request.revision === undefined || request.revision <= 0;
+  const loading = loadStatusRelease({ store: deps.store, scope: deps.kube.connector }, request);
+  // Validated by loadStatusRelease (which fails first for a bad name or cluster).
+  const check = loading.then(
+    () => readClusterRevisions(deps.kube, { ...request, deadline: request.deadline }),
+    (error) => {
+      if (!(error instanceof ReleaseNotFoundError) || !wantLatest) throw error;
+      return readClusterRevisions(deps.kube, { ...request, deadline: request.deadline });
     },
   );
+  // Awaited below on every path but a store failure, which must not leave it rejected unobserved.
+  check.catch(() => undefined);
+  let stored: Release | undefined;
+  try {
+    stored = await loading;
+  } catch (error) {
+    if (!(error instanceof ReleaseNotFoundError) || !wantLatest) throw error;
+    // Not in the store: the cluster may have it already (installed since the last sync).
+    const answer = await check;
+    if (!("revisions" in answer) || answer.revisions.latest === 0) throw error;
+    const newer = await readClusterRevision(deps.kube, request, answer.revisions);
+    if (!("release" in newer)) throw error;
+    const report = await live(newer.release);
+    report.freshness = describeFreshness({ answered: newer.release.version, check: answer });
+    return report;
+  }
+  const [report, answer] = await Promise.all([live(stored), check]);
+  const latest = "revisions" in answer ? answer.revisions.latest : 0;
+  let newerNotRead: string | undefined;
+  if (wantLatest && latest > stored.version && "revisions" in answer) {
+    const newer = await readClusterRevision(deps.kube, request, answer.revisions);
+    if ("release" in newer) {
+      const fresh = await live(newer.release);
+      fresh.freshness = describeFreshness({ stored: stored.version, answered: newer.release.version, check: answer });
+      return fresh;
+    }
+    newerNotRead = newer.failed;
+  }
+  report.freshness = describeFreshness({
+    stored: stored.version,
+    answered: stored.version,
+    asked: wantLatest ? undefined : stored.version,
+    check: answer,
+    newerNotRead,
+  });
+  return report;
 }
 
 /**

@@ -144,3 +144,23 @@ test("timeline shows a release's snapshots, newest first, with their changes", a
   assert.match(text, /GET \/clusters\/eu\/namespaces\/shop\/releases\/api\/snapshots/);
   assert.match(await ask("timeline dns -n kube-system --cluster us"), /not allowed here/);
 });
+
+test("reliability answers the CLI's report, for a release or a namespace the channel may read", async () => {
+  assert.ok(parseChatCommand("reliability api --since 7d", { snapshots: true }).ok);
+  assert.ok(!parseChatCommand("reliability api", {}).ok, "only with the status history");
+  const bad = parseChatCommand("reliability api --since soon", { snapshots: true });
+  assert.ok(!bad.ok && /--since takes a duration ago/.test(bad.error));
+  const release = await ask("reliability api -n shop --cluster eu --since 2026-01-01T00:00:00Z");
+  assert.match(release, /Reliability of shop\/api on eu/);
+  assert.match(release, /RELEASE\s+shop\/api on eu/);
+  // Current 0..5, then Failed from 5 with no audit since: an open incident, most of the day a gap.
+  assert.match(release, /INCIDENTS\s+1 \(0 recovered, 1 open\)/);
+  assert.match(
+    release,
+    /GET \/clusters\/eu\/namespaces\/shop\/releases\/api\/reliability\?since=2026-01-01T00%3A00%3A00Z/,
+  );
+  const namespace = await ask("reliability -n shop --cluster us --since 2026-01-01T00:00:00Z");
+  assert.match(namespace, /SCOPE\s+cluster us, namespace shop: 1 audited release/);
+  assert.doesNotMatch(namespace, /kube-system/);
+  assert.match(await ask("reliability --cluster us"), /not allowed here/, "a cluster-wide sum needs every namespace");
+});

@@ -133,3 +133,13 @@ test("the runtime registry accepts a registry file with access blocks and ignore
     { name: "old", region: "eu-west-1" },
   ]);
 });
+
+test("the release sync's ClusterRole: list and get on Secrets and ConfigMaps, nothing else, bound to its group", () => {
+  const [role, binding] = manifests("helm-status-sync.yml");
+  assert.equal(role.kind, "ClusterRole");
+  assert.deepEqual(role.rules, [{ apiGroups: [""], resources: ["secrets", "configmaps"], verbs: ["list", "get"] }]);
+  assert.equal(binding.kind, "ClusterRoleBinding");
+  assert.deepEqual(binding.subjects, [
+    { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "helm-status-sync" },
+  ]);
+});

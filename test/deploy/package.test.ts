@@ -475,8 +475,8 @@ test("the audit pipeline: a schedule for the planner, the worker on AuditQueue w
   assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
   assert.ok((mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency >= 2);
   const rules = resourcesOfType("AWS::Events::Rule");
-  assert.equal(rules.length, 1);
-  assert.equal(rules[0][1].Properties.ScheduleExpression, "rate(5 minutes)");
+  assert.equal(rules.length, 2, "the audit planner's and the sync scheduler's");
+  assert.ok(rules.every(([, rule]) => rule.Properties.ScheduleExpression === "rate(5 minutes)"));
   const plannerPolicy = JSON.stringify(template.Resources.AuditPlannerRole.Properties.Policies);
   assert.match(plannerPolicy, /sqs:SendMessage/);
   assert.doesNotMatch(
@@ -487,4 +487,26 @@ test("the audit pipeline: a schedule for the planner, the worker on AuditQueue w
   const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
   assert.match(workerPolicy, /sqs:ReceiveMessage/);
   assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
+});
+
+test("the sync pipeline: a schedule for the scheduler, the worker on SyncQueue one cluster per message, a DLQ", () => {
+  const queue = template.Resources.SyncQueue.Properties as {
+    VisibilityTimeout: number;
+    RedrivePolicy: { deadLetterTargetArn: unknown; maxReceiveCount: number };
+  };
+  const worker = template.Resources.SyncWorkerLambdaFunction.Properties as { Timeout: number };
+  assert.ok(queue.VisibilityTimeout >= 6 * worker.Timeout, "visibility timeout >= 6x the worker timeout");
+  assert.deepEqual(queue.RedrivePolicy.deadLetterTargetArn, { "Fn::GetAtt": ["SyncDeadLetterQueue", "Arn"] });
+  const [, mapping] = resourcesOfType("AWS::Lambda::EventSourceMapping").find(([, m]) =>
+    JSON.stringify(m.Properties.FunctionName).includes("SyncWorkerLambdaFunction"),
+  )!;
+  assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+  assert.equal(mapping.Properties.BatchSize, 1);
+  const schedulerPolicy = JSON.stringify(template.Resources.SyncSchedulerRole.Properties.Policies);
+  assert.match(schedulerPolicy, /sqs:SendMessage/);
+  assert.doesNotMatch(schedulerPolicy, /eks:DescribeCluster|dynamodb:/, "the scheduler reads the registry only");
+  const workerPolicy = JSON.stringify(template.Resources.SyncWorkerRole.Properties.Policies);
+  assert.match(workerPolicy, /sqs:ReceiveMessage/);
+  assert.match(workerPolicy, /dynamodb:ConditionCheckItem/);
+  assert.doesNotMatch(workerPolicy, /sqs:SendMessage|SnapshotsTable/);
 });

@@ -24,10 +24,19 @@ const entries = Object.entries(config.functions).map(([name, { handler }]) => {
   return { name, file: `${handler.slice(0, dot)}.ts`, exported: handler.slice(dot + 1) };
 });
 
-test("serverless.yml names the six functions, each by a file under functions/", () => {
+test("serverless.yml names the eight functions, each by a file under functions/", () => {
   assert.deepEqual(
     entries.map((e) => e.name),
-    ["api", "auditPlanner", "auditWorker", "chatopsWebhook", "chatopsWorker", "chatopsTeamsWebhook"],
+    [
+      "api",
+      "auditPlanner",
+      "auditWorker",
+      "syncScheduler",
+      "syncWorker",
+      "chatopsWebhook",
+      "chatopsWorker",
+      "chatopsTeamsWebhook",
+    ],
   );
   for (const { file } of entries) assert.match(file, /^functions\/[a-z]+\/[a-z-]+\.ts$/);
 });

@@ -7,12 +7,14 @@
  * Requests are signed (the local API takes signed or unsigned ones).
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
+import { buildPluginDir } from "../../bin/lib/bundle.ts";
 import { startSimulatedEks } from "../../local/sim/index.ts";
+import { runProgram } from "../support/cli.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -52,13 +54,7 @@ function helmEnv(kubeconfig: string): NodeJS.ProcessEnv {
 }
 
 /** Asynchronous (the simulated EKS of the push test answers from this process). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(command, args, { env, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv) => runProgram(command, args, { env });
 
 const fleet = (args: string[], kubeconfig = namesOnly) => run(helm!, ["fleet", ...args], helmEnv(kubeconfig));
 
@@ -132,6 +128,10 @@ test("helm fleet status/list/history print what the API's text routes print", { 
   assert.match(drift.stdout, /^DRIFT: \d+ fields? changed outside Helm.*\n==> DRIFT\nKIND\s+NAME\s+FIELD/);
   assert.match(drift.stdout, /data\.LOG_LEVEL\s+warn -> debug/);
 
+  const snapshots = await fleet(["snapshots", "api", "-n", "shop"]);
+  assert.equal(snapshots.code, 0, snapshots.stderr);
+  assert.match(snapshots.stdout, /^FIRST SEEN\s+LAST SEEN\s+SEEN\s+REVISION\s+HEALTH\s+CHANGES\s+ID\n/);
+
   const missing = await fleet(["status", "nope", "-n", "shop"]);
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /^Error: release: not found$/m);
@@ -172,4 +172,20 @@ test("helm fleet push: helm's own Secret, read with the pipeline's kubeconfig, s
   } finally {
     await sim.stop();
   }
+});
+
+test("the plugin tarball (npm run build:plugin, helm plugin package) installs and answers the same", {
+  skip,
+  timeout: 300_000,
+}, async () => {
+  const folder = await buildPluginDir(join(home, "plugin-build", "helm-fleet"));
+  const env = { ...helmEnv(namesOnly), HELM_DATA_HOME: join(home, "tarball-data") };
+  const packaged = await run(helm!, ["plugin", "package", folder, "--sign=false", "-d", home], env);
+  assert.equal(packaged.code, 0, packaged.stderr);
+  // Unsigned here; a published tarball comes with its .prov (helm plugin package --key …) and installs verified.
+  const installed = await run(helm!, ["plugin", "install", join(home, "fleet-0.1.0.tgz"), "--verify=false"], env);
+  assert.equal(installed.code, 0, installed.stderr);
+  const fromTarball = await run(helm!, ["fleet", "history", "web", "-n", "shop"], env);
+  assert.equal(fromTarball.code, 0, fromTarball.stderr);
+  assert.equal(fromTarball.stdout, (await fleet(["history", "web", "-n", "shop"])).stdout);
 });

@@ -6,12 +6,13 @@
  * launcher's answer on an older Node: a clear error, or the re-run on HELM_STATUS_NODE.
  */
 import assert from "node:assert/strict";
-import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { type DemoStack, startDemoStack } from "../../local/demo/stack.ts";
+import { bashCompletion, runProgram } from "../support/cli.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -56,19 +57,12 @@ after(async () => {
 });
 
 /** Asynchronous: the simulated EKS answers from this very process. */
-function helmStatus(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-  path = PATH,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      installed,
-      args,
-      { cwd: work, env: { PATH: path, HOME: work, ...env }, encoding: "utf8", timeout: 120_000 },
-      (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
+async function helmStatus(args: string[], env: NodeJS.ProcessEnv = {}, path = PATH) {
+  const { code, stdout, stderr } = await runProgram(installed, args, {
+    cwd: work,
+    env: { PATH: path, HOME: work, ...env },
   });
+  return { status: code, stdout, stderr };
 }
 
 test("the tarball holds the launcher, the bundle, the Helm plugin and docs; no sources, no simulator", () => {
@@ -94,15 +88,7 @@ test("the installed command: --help, a bad command, completion", async () => {
   assert.match(bad.stderr, /^Error: unknown command "frobnicate"/);
 
   const script = (await helmStatus(["completion", "bash"])).stdout;
-  const complete = (words: string[]) =>
-    spawnSync(
-      "bash",
-      [
-        "-c",
-        `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _helm_status; echo "\${COMPREPLY[*]}"`,
-      ],
-      { encoding: "utf8" },
-    ).stdout.trim();
+  const complete = (words: string[]) => bashCompletion(script, words);
   assert.equal(complete(["helm-status", "sta"]), "status");
   assert.equal(complete(["helm-status", "status", "--no-"]), "--no-drift");
   assert.equal(complete(["helm-status", "get", ""]), "manifest");
@@ -112,12 +98,7 @@ test("the installed command: --help, a bad command, completion", async () => {
 test("the Helm plugin installs from the installed package's folder", { skip: !helm && "no helm" }, async () => {
   const env = { ...kubeToolsEnv(work, join(work, "none.kubeconfig")), PATH };
   const folder = join(prefix, "lib", "node_modules", "helm-status-lambda", "helm-plugin");
-  const run = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(helm!, args, { env, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
+  const run = (args: string[]) => runProgram(helm!, args, { env });
   const install = await run(["plugin", "install", folder]);
   assert.equal(install.code, 0, install.stderr);
   const help = await run(["fleet", "--help"]);
@@ -137,6 +118,22 @@ test("on an older Node: a clear error, or the entry re-run on HELM_STATUS_NODE",
   const rerun = await helmStatus(["frobnicate"], { HELM_STATUS_NODE: process.execPath }, path);
   assert.equal(rerun.status, 2, "the exit code comes through");
   assert.match(rerun.stderr, /unknown command "frobnicate"/);
+});
+
+test("from a checkout: linked elsewhere (as npm install -g . links it), and started by an older Node", async () => {
+  const linked = join(work, "linked-bin");
+  mkdirSync(linked);
+  symlinkSync(join(root, "bin", "helm-status.js"), join(linked, "helm-status"));
+  const run = (command: string, args: string[]) => runProgram(command, args, { cwd: work, env: { PATH, HOME: work } });
+  const help = await run(join(linked, "helm-status"), ["status", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^usage: helm-status status RELEASE/);
+  if (olderNode) {
+    // No HELM_STATUS_NODE: the checkout's node@24 devDependency runs it.
+    const older = await run(olderNode, [join(linked, "helm-status"), "frobnicate"]);
+    assert.equal(older.code, 2, older.stderr);
+    assert.match(older.stderr, /^Error: unknown command "frobnicate"/);
+  }
 });
 
 test("without a configured table the installed command says what to set", async () => {

@@ -585,10 +585,11 @@ describe("helm v4.1.4 and this product on the same releases", {
   });
 });
 
-/** Our status text minus the product's own lines (HEALTH, and DRIFT with its section: docs/drift.md). */
+/** Our status text minus the product's own lines (HEALTH, STORED, and DRIFT with its section: docs/drift.md). */
 function withoutTextAdditions(text: string): string {
   return text
     .replace(/^HEALTH: .*\n/m, "")
+    .replace(/^STORED: .*\n/m, "")
     .replace(/^DRIFT: .*\n/m, "")
     .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
 }
@@ -603,7 +604,7 @@ function withoutJsonAdditions(json: string): string {
 
 /** Our status document minus the product's own top-level keys (documented additions). */
 function withoutAdditions(yaml: string): string {
-  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"]);
+  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift", "freshness"]);
   const out: string[] = [];
   let skipping = false;
   for (const line of yaml.split("\n")) {

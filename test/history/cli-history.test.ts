@@ -98,3 +98,45 @@ test("audit, snapshots, show, diff, fleet from the CLI", { skip: !hasJava && "no
   assert.equal(badSince.code, 2);
   assert.match(badSince.stderr, /since "soon" is not a time/);
 });
+
+test("status --at, --against and reliability from the CLI, on the history the test above wrote", {
+  skip: !hasJava && "no java",
+}, async () => {
+  const release = ["api", "-n", "shop", "--cluster", "demo-eu"];
+  const json = JSON.parse((await cli(["snapshots", ...release, "-o", "json"])).stdout);
+  const [latest, earliest] = json.snapshots as { id: string; lastSeenAt: string; firstSeenAt: string }[];
+  // Between the two audits: what the earlier one saw, with a first line naming it.
+  const between = new Date(Date.parse(earliest.lastSeenAt) + 200).toISOString();
+  const then = await cli(["status", ...release, "--at", between]);
+  assert.equal(then.code, 0, then.stderr);
+  const [header, ...text] = then.stdout.split("\n");
+  assert.match(header, new RegExp(`^SNAPSHOT: ${earliest.id.replace(/[.]/g, "\\.")} as of ${between} \\(first seen `));
+  assert.match(text.join("\n"), /^NAME: api$/m);
+  assert.match(text.join("\n"), /CrashLoopBackOff/);
+  const doc = JSON.parse((await cli(["status", ...release, "--at", between, "-o", "json"])).stdout);
+  assert.equal(doc.snapshot.id, earliest.id);
+  assert.match(doc.text, /CrashLoopBackOff/);
+  const diff = await cli(["status", ...release, "--at", latest.firstSeenAt, "--against", between]);
+  assert.match(diff.stdout, /^changes .* -> .*:\n {2}health Failed -> Current$/m);
+  const future = await cli(["status", ...release, "--at", "2999-01-01T00:00:00Z"]);
+  assert.equal(future.code, 2);
+  assert.match(future.stderr, /is in the future/);
+  const before = await cli(["status", ...release, "--at", "2000-01-01T00:00:00Z"]);
+  assert.equal(before.code, 1);
+  assert.match(before.stderr, /past the history's retention/);
+
+  const report = await cli(["reliability", ...release, "--since", "1h"]);
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(report.stdout, /^RELEASE\s+shop\/api on demo-eu$/m);
+  assert.match(report.stdout, /^INCIDENTS\s+1 \(1 recovered, 0 open\)/m);
+  const fleet = JSON.parse((await cli(["reliability", "--cluster", "demo-eu", "-o", "json"])).stdout);
+  assert.equal(fleet.scope.cluster, "demo-eu");
+  assert.ok(fleet.releases >= 2);
+  assert.equal(fleet.incidents.count, 1);
+  const backwards = await cli(["reliability", ...release, "--since", "1h", "--until", "2h"]);
+  assert.equal(backwards.code, 2);
+  assert.match(backwards.stderr, /is not before until/);
+  const unknown = await cli(["reliability", "nope", "-n", "shop", "--cluster", "demo-eu"]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /release: not found/);
+});

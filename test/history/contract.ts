@@ -346,6 +346,27 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       assert.equal(await store.claimNotification(snapshot.id, new Date(t.getTime() + 3_600_000)), false);
     });
 
+    test("a release's SLO burn state moves once per change: from what it was, never from a stale read", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      const t = new Date("2026-01-01T00:00:00Z");
+      const expires = Math.floor(t.getTime() / 1000) + 86_400;
+      assert.equal(await store.sloState(release, t), undefined);
+      assert.equal(await store.swapSloState(release, undefined, "page", t, expires), "ok");
+      assert.equal(await store.swapSloState(release, undefined, "page", t, expires), "conflict", "a second worker");
+      assert.equal(await store.sloState(release, t), "page");
+      assert.equal(await store.swapSloState(release, "ok", "ticket", t, expires), "conflict");
+      assert.equal(await store.swapSloState(release, "page", "ok", t, expires), "ok");
+      assert.equal(await store.sloState(release, t), "ok");
+      // Expired (TTL lags): read as none, and replaced as none.
+      const later = new Date(t.getTime() + 2 * 86_400_000);
+      assert.equal(await store.sloState(release, later), undefined);
+      assert.equal(await store.swapSloState(release, undefined, "ticket", later, expires + 3 * 86_400), "ok");
+      // Not a snapshot: listings and the latest snapshot do not see it.
+      assert.equal(await store.latest(release), undefined);
+      assert.deepEqual((await store.list(release, {}, t)).items, []);
+    });
+
     test("a corrupt stored snapshot reads as an error naming it", async () => {
       const store = await makeStore();
       const { snapshot } = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);

@@ -64,7 +64,8 @@ async function statusOf(
   try {
     return await releaseStatus(
       { store, kube, logger: silentLogger },
-      { cluster: CLUSTER, namespace: release.namespace, name: release.name, ...request },
+      // The engine's own requests: the freshness LIST (docs/status.md "STORED") has its tests in test/sync/.
+      { cluster: CLUSTER, namespace: release.namespace, name: release.name, freshness: false, ...request },
     );
   } finally {
     if (own) await kube.close();

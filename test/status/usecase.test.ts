@@ -96,8 +96,8 @@ test("missing info and missing chart are the seed's errors", async () => {
   });
 });
 
-test("a release without manifest resources: header only, no cluster contact, config never shown", async () => {
-  const report = await releaseStatus(deps(await storeWith(release(1, "deployed"))), key);
+test("a release without manifest resources: header only, no cluster contact (without the freshness LIST), config never shown", async () => {
+  const report = await releaseStatus(deps(await storeWith(release(1, "deployed"))), { ...key, freshness: false });
   assert.equal(report.counters.requests, 0);
   assert.deepEqual(report.resources, []);
   assert.equal(report.complete, true);

@@ -11,6 +11,7 @@ import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { storeContract } from "./contract.ts";
 import { highEntropyManifest, makeRelease, uniqueName } from "./fixtures.ts";
 import { latestOfEachContract } from "./latest-of-each-contract.ts";
+import { removeRevisionContract } from "./remove-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 let engine: DynamoDbLocal;
@@ -38,6 +39,7 @@ async function freshTable(): Promise<{ store: ReleaseStore; cfg: StoreConfig }> 
 
 storeContract("dynamodb-local", async () => (await freshTable()).store);
 latestOfEachContract("dynamodb-local", async () => (await freshTable()).store);
+removeRevisionContract("dynamodb-local", async () => (await freshTable()).store);
 
 describe("dynamodb-local: storage details", () => {
   let store: ReleaseStore;

@@ -3,7 +3,7 @@
  * codes), `runCli` runs one command module in this process through bin/lib/run.ts (same error reporting,
  * no Node start-up per case: the machine is shared). Both collect stdout and stderr as text, bounded in time.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runCommand } from "../../bin/lib/run.ts";
@@ -86,4 +86,30 @@ export async function runCli(
   const stdin = Readable.from([options.stdin ?? ""]);
   const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin, env });
   return { code, stdout, stderr };
+}
+
+/** Any program to completion, asynchronously (a simulator in this process keeps answering meanwhile). */
+export function runProgram(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number },
+): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { env: options.env, cwd: options.cwd, encoding: "utf8", timeout: options.timeoutMs ?? 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** What a bash completion script offers for `words` (the last one being completed), as one line. */
+export function bashCompletion(script: string, words: string[], fn = "_helm_status"): string {
+  const quoted = words.map((word) => `'${word}'`).join(" ");
+  return spawnSync(
+    "bash",
+    ["-c", `${script}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; ${fn}; echo "\${COMPREPLY[*]}"`],
+    { encoding: "utf8" },
+  ).stdout.trim();
 }

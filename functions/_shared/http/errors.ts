@@ -1,4 +1,4 @@
-import { DomainError } from "../../../shared/errors.ts";
+import { errorKind } from "../../../shared/errors.ts";
 
 /**
  * Errors only the HTTP layer raises, shaped like every DomainError so the one error mapping
@@ -6,18 +6,14 @@ import { DomainError } from "../../../shared/errors.ts";
  */
 
 /** No route has this path (any method). `hint` says where the routes are listed. */
-export class RouteNotFoundError extends DomainError {
-  readonly kind = "not-found" as const;
-  readonly code = "RouteNotFound";
+export class RouteNotFoundError extends errorKind("not-found", "RouteNotFound") {
   constructor(method: string, path: string, hint?: string) {
     super(`no route for ${method} ${path}${hint ? `; ${hint}` : ""}`);
   }
 }
 
 /** The path exists but not for this method (405; `allow` becomes the Allow header). */
-export class MethodNotAllowedError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "MethodNotAllowed";
+export class MethodNotAllowedError extends errorKind("validation", "MethodNotAllowed") {
   readonly allow: string[];
   constructor(method: string, path: string, allow: string[]) {
     super(`${method} is not allowed on ${path}; allowed: ${allow.join(", ")}`);
@@ -26,9 +22,7 @@ export class MethodNotAllowedError extends DomainError {
 }
 
 /** A path or query parameter is malformed; the message names the parameter. */
-export class InvalidParameterError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "InvalidParameter";
+export class InvalidParameterError extends errorKind("validation", "InvalidParameter") {
   readonly parameter: string;
   constructor(parameter: string, message: string, options?: { cause?: unknown }) {
     super(`${parameter}: ${message}`, options);
@@ -37,43 +31,27 @@ export class InvalidParameterError extends DomainError {
 }
 
 /** Neither ?output nor Accept names a format this route can produce (406). */
-export class NotAcceptableError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "NotAcceptable";
-}
+export class NotAcceptableError extends errorKind("validation", "NotAcceptable") {}
 
 /** The request body cannot be read as the route expects (not JSON, bad base64, missing). */
-export class InvalidBodyError extends DomainError {
-  readonly kind = "validation" as const;
-  readonly code = "InvalidBody";
-}
+export class InvalidBodyError extends errorKind("validation", "InvalidBody") {}
 
 /** A request body over what the route accepts. */
-export class RequestTooLargeError extends DomainError {
-  readonly kind = "too-large" as const;
-  readonly code = "RequestTooLarge";
-}
+export class RequestTooLargeError extends errorKind("too-large", "RequestTooLarge") {}
 
 /** The response would exceed Lambda's 6 MB payload limit. */
-export class ResponseTooLargeError extends DomainError {
-  readonly kind = "too-large" as const;
-  readonly code = "ResponseTooLarge";
+export class ResponseTooLargeError extends errorKind("too-large", "ResponseTooLarge") {
   constructor(bytes: number, limit: number, hint: string) {
     super(`the response would be ${bytes} bytes, over the ${limit}-byte Lambda response limit; ${hint}`);
   }
 }
 
 /** A request whose signature does not verify (401). Every such failure reads the same: no hint of which check. */
-export class UnauthorizedError extends DomainError {
-  readonly kind = "forbidden" as const;
-  readonly code = "Unauthorized";
+export class UnauthorizedError extends errorKind("forbidden", "Unauthorized") {
   constructor() {
     super("unauthorized");
   }
 }
 
 /** A secret the function needs (a webhook's signing secret) cannot be read now (503: try again shortly). */
-export class SecretUnavailableError extends DomainError {
-  readonly kind = "unavailable" as const;
-  readonly code = "SecretUnavailable";
-}
+export class SecretUnavailableError extends errorKind("unavailable", "SecretUnavailable") {}

@@ -5,6 +5,7 @@
  */
 import { ValidationError } from "../../../shared/errors.ts";
 import { StoreUnavailableError } from "../../../shared/store/errors.ts";
+import type { ReliabilityDeps } from "../../../shared/usecases/reliability.ts";
 import {
   detailOf,
   diffSnapshots,
@@ -24,16 +25,25 @@ import { releaseKey } from "./releases.ts";
 
 const SNAPSHOTS = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots";
 
-export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
-  const history = (): HistoryDeps => {
-    if (!deps.snapshots) {
-      throw new StoreUnavailableError(
-        "the snapshots table is not configured (SNAPSHOTS_TABLE)",
-        "SnapshotsNotConfigured",
-      );
-    }
-    return { snapshots: deps.snapshots, clusters: deps.clusters, clock: deps.clock };
+/** The history use cases' dependencies; a 502 when the snapshots table is not configured. */
+export function historyDeps(deps: ApiDeps): ReliabilityDeps {
+  if (!deps.snapshots) {
+    throw new StoreUnavailableError(
+      "the snapshots table is not configured (SNAPSHOTS_TABLE)",
+      "SnapshotsNotConfigured",
+    );
+  }
+  return {
+    snapshots: deps.snapshots,
+    releases: deps.store,
+    clusters: deps.clusters,
+    clock: deps.clock,
+    settings: deps.history ?? { auditIntervalSeconds: 300, retentionDays: 90 },
   };
+}
+
+export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
+  const history = (): HistoryDeps => historyDeps(deps);
   const documentFormat = (event: ApiEvent) =>
     chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml"], "json") as
       | "json"

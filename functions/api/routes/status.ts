@@ -9,6 +9,7 @@ import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
 import { releaseKey } from "./releases.ts";
+import { statusAsItWas } from "./status-at.ts";
 
 /**
  * GET .../releases/{name}/status: the live status. The deadline is what the
@@ -21,7 +22,8 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
     defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
       const key = releaseKey(event, "content");
       const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["revision", "output", "drift"]);
+      onlyKnownQuery(query, ["revision", "output", "drift", "at", "against"]);
+      if (query?.at !== undefined || query?.against !== undefined) return statusAsItWas(deps, event, key);
       const revision = optionalRevision(query);
       const drift = optionalDrift(query);
       const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");

@@ -16,8 +16,8 @@ export interface Faults {
   resetRate: number;
   /** Spreads the response body over this many milliseconds. */
   slowBodyMs: number;
-  /** Limits the faults to request paths this returns true for (default: all). */
-  match?: (path: string) => boolean;
+  /** Limits the faults to requests this returns true for (default: all), e.g. a LIST's second page (`continue`). */
+  match?: (path: string, query: URLSearchParams) => boolean;
 }
 
 export const NO_FAULTS: Faults = {

@@ -105,13 +105,17 @@ export function handleResource(
     }
     case "list":
     case "watch": {
-      const items = select(state, type, path.namespace, request.query);
       if (verb === "watch")
         return {
           status: 200,
           stream: (res) => streamWatch(state, type, path.namespace, request.query, representation, res),
         };
-      const page = paginate(items, request.query, state.store.currentRevision());
+      // A continue token pages through the snapshot its chain's first page took (list-chunks.ts).
+      const page = state.listChunks.page(
+        () => select(state, type, path.namespace, request.query),
+        request.query,
+        state.store.currentRevision(),
+      );
       return {
         status: 200,
         body: present(state, type, page.items.map(render), representation, request.query, page.meta, apiVersion),
@@ -202,35 +206,6 @@ function select(
   query: URLSearchParams,
 ): KubeObject[] {
   return state.store.list(type, namespace).filter(predicateFor(type, query));
-}
-
-const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
-
-function paginate(items: KubeObject[], query: URLSearchParams, revision: string) {
-  let start = 0;
-  const token = query.get("continue");
-  if (token) {
-    let after: string;
-    try {
-      after = JSON.parse(Buffer.from(token, "base64url").toString("utf8")).start;
-      if (typeof after !== "string") throw new Error("no start key");
-    } catch {
-      throw badRequest(`continue key is not valid: ${token}`);
-    }
-    start = items.findIndex((o) => keyOf(o) > after);
-    if (start < 0) start = items.length;
-  }
-  const limit = Number(query.get("limit") ?? "0");
-  const end = limit > 0 ? Math.min(items.length, start + limit) : items.length;
-  const page = items.slice(start, end);
-  const meta: Record<string, unknown> = { resourceVersion: revision };
-  if (end < items.length && page.length > 0) {
-    meta.continue = Buffer.from(
-      JSON.stringify({ v: "meta.k8s.io/v1", rv: Number(revision), start: keyOf(page[page.length - 1]) }),
-    ).toString("base64url");
-    if (!query.get("labelSelector") && !query.get("fieldSelector")) meta.remainingItemCount = items.length - end;
-  }
-  return { items: page, meta };
 }
 
 function includeObjectOf(query: URLSearchParams): IncludeObject {

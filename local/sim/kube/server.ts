@@ -45,6 +45,8 @@ export interface DenyRule {
   resource: string;
   namespace?: string;
   name?: string;
+  /** Only this verb (`list`, `get`, `watch`, ...): a role that may get Secrets but not list them; all verbs when absent. */
+  verb?: string;
 }
 
 const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
@@ -165,7 +167,7 @@ export class KubeApiServer {
     res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
 
     const faults = this.faults;
-    const faulty = faults.match ? faults.match(url.pathname) : true;
+    const faulty = faults.match ? faults.match(url.pathname, url.searchParams) : true;
     const delay = faulty ? faults.latencyMs + (faults.jitterMs > 0 ? this.options.random() * faults.jitterMs : 0) : 0;
     // The added latency stands for the network between a remote client and a multi-core API server, whose work
     // on a request overlaps it. So it counts from the request's arrival, not from when this one thread got round
@@ -324,7 +326,8 @@ export class KubeApiServer {
         (!rule.user || caller.aliases.includes(rule.user)) &&
         (rule.resource === "*" || rule.resource === type.plural || rule.resource === `${type.plural}.${type.group}`) &&
         (!rule.namespace || rule.namespace === namespace) &&
-        (!rule.name || rule.name === name),
+        (!rule.name || rule.name === name) &&
+        (!rule.verb || rule.verb === verb),
     );
     if (!denied) return;
     const resource = type.group ? `${type.plural}.${type.group}` : type.plural;

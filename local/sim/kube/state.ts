@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Allocators, applyCreateDefaults } from "./defaults.ts";
+import { ListChunks } from "./list-chunks.ts";
 import { type FieldWrite, prunablePaths, strippedPaths, trackManagedFields } from "./managed-fields.ts";
 import { applyMerge, removePath } from "./merge.ts";
 import { ApiError, notFound } from "./negotiation.ts";
@@ -23,6 +24,8 @@ export class ClusterState {
   readonly registry = new ResourceRegistry();
   readonly store = new ObjectStore();
   readonly allocators = new Allocators();
+  /** Snapshots behind the continue tokens of chunked LISTs. */
+  readonly listChunks = new ListChunks();
   readonly now: () => Date;
   readonly version: ServerVersion;
 

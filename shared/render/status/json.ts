@@ -38,6 +38,7 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   document.complete = report.complete;
   document.counters = report.counters;
   if (report.drift) document.drift = report.drift;
+  if (report.freshness) document.freshness = report.freshness;
   return document;
 }
 

@@ -13,7 +13,8 @@ import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from 
  * 3. a `==> MISSING` section (KIND, NAME, REASON) after the groups;
  * 4. unknown kinds reported there instead of failing the whole command.
  * And one addition: `HEALTH: <overall> (<ruleset>: <summary>)` after DESCRIPTION,
- * plus a `==> HEALTH` group listing the resources that are not Current.
+ * plus a `==> HEALTH` group listing the resources that are not Current, and `STORED: …` (the store's revision
+ * against the cluster's Helm storage, docs/status.md) after it.
  */
 
 export interface TextOptions {
@@ -76,6 +77,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   out += `REVISION: ${release.version}\n`;
   out += `DESCRIPTION: ${info.description ?? ""}\n`;
   if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
+  if (showHealth && report.freshness) out += `STORED: ${report.freshness.message}\n`;
   out += driftHeaderLine(report.drift);
 
   const groups = resourceGroups(report, showHealth);

@@ -1,0 +1,74 @@
+/**
+ * The sync functions' configuration and runtime (docs/sync.md "Scheduled"): the shared Lambda runtime (store,
+ * registry + connector, KubeReader, telemetry), the sync state in the releases table, and the sync queue.
+ */
+import type { SyncPolicy } from "../../shared/clusters/connector.ts";
+import type { Logger as LoggerPort } from "../../shared/ports.ts";
+import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
+import type { SyncStateStore } from "../../shared/store/sync-state.ts";
+import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
+import {
+  type Env,
+  parseEnv,
+  type RuntimeConfig,
+  readConfig,
+  runtimeConfigReaders,
+  wholeNumber,
+} from "../_shared/config.ts";
+import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
+
+export const SYNC_SERVICE_NAME = "helm-status-sync";
+
+export interface SyncConfig extends RuntimeConfig {
+  queue: QueueClientConfig;
+  /** SYNC_QUEUE_URL: required by the scheduler only. */
+  queueUrl?: string;
+  settings: {
+    /** SYNC_DEADLINE_MARGIN_MS: kept back from the Lambda's remaining time for the last writes (default 10000). */
+    deadlineMarginMs: number;
+    /** SYNC_PAGE_SIZE: objects per LIST page (default 500). */
+    pageSize: number;
+  };
+}
+
+export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): SyncConfig {
+  return readConfig("sync", {
+    ...runtimeConfigReaders(env, SYNC_SERVICE_NAME),
+    queue: () => queueClientConfigFromEnv(env),
+    queueUrl: () => (options.needQueueUrl ? queueUrlFromEnv(env, "SYNC_QUEUE_URL") : undefined),
+    settings: () => {
+      const numbers = parseEnv(env, {
+        SYNC_DEADLINE_MARGIN_MS: wholeNumber(10_000, 0, 600_000),
+        SYNC_PAGE_SIZE: wholeNumber(500, 1, 5_000),
+      });
+      return { deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS, pageSize: numbers.SYNC_PAGE_SIZE };
+    },
+  });
+}
+
+export interface SyncRuntime {
+  config: SyncConfig;
+  lambda: LambdaRuntime;
+  /** The use cases' logger port (default: the runtime's Powertools logger). */
+  log: LoggerPort;
+  syncState: SyncStateStore;
+  /** The registry's `sync` switch of a cluster. */
+  policy(cluster: string): SyncPolicy | undefined;
+}
+
+export function syncRuntimeFromEnv(
+  env: NodeJS.ProcessEnv,
+  options: { needQueueUrl?: boolean } = {},
+  overrides: RuntimeOverrides & { syncState?: SyncStateStore; log?: LoggerPort } = {},
+): SyncRuntime {
+  const config = syncConfigFromEnv(env, options);
+  // A sync reads each storage object's manifest once: no prepared-manifest cache.
+  const lambda = createLambdaRuntime(config, overrides, { cache: { manifestEntries: 0 } });
+  return {
+    config,
+    lambda,
+    log: overrides.log ?? lambda.log,
+    syncState: overrides.syncState ?? openSyncStateStore(config.store),
+    policy: (cluster) => config.registry.find((entry) => entry.name === cluster)?.sync,
+  };
+}

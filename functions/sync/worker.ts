@@ -1,0 +1,54 @@
+/**
+ * The sync worker Lambda (SQS event source, ReportBatchItemFailures): each record names one cluster, synced with
+ * the Lambda's remaining time as its deadline. A run cut short keeps its cursor (the next schedule continues);
+ * a cluster already being synced is not an error; a store outage or a malformed message is reported so SQS
+ * redelivers it (then the DLQ).
+ */
+import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { parseSyncMessage } from "../../shared/sync/message.ts";
+import { counters, SyncBusyError, syncCluster } from "../../shared/usecases/sync.ts";
+import { deadlineFrom } from "../_shared/runtime.ts";
+import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
+import { type SyncRuntime, syncRuntimeFromEnv } from "./deps.ts";
+
+export function createSyncWorkerHandler(runtime: SyncRuntime) {
+  const { lambda } = runtime;
+  return withTelemetry(lambda, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const processor = new BatchProcessor(EventType.SQS);
+    const record = async (item: SQSRecord) => {
+      const { cluster } = parseSyncMessage(item.body);
+      const deadline = deadlineFrom(context, runtime.config.settings.deadlineMarginMs, {
+        now: lambda.clock.now().getTime(),
+        floorMs: 1000,
+      });
+      try {
+        const summary = await syncCluster(
+          {
+            store: lambda.store,
+            syncState: runtime.syncState,
+            kube: lambda.kube,
+            scope: lambda.clusters,
+            logger: lambda.log,
+          },
+          { cluster, policy: runtime.policy(cluster), deadline, pageSize: runtime.config.settings.pageSize },
+        );
+        lambda.metrics.addMetric("SyncImported", "Count", summary.imported);
+        lambda.metrics.addMetric("SyncFailed", "Count", summary.failed);
+        lambda.metrics.addMetric("SyncRemoved", "Count", summary.removed);
+        if (!summary.complete) runtime.log.info("release sync incomplete; the next run continues", counters(summary));
+      } catch (error) {
+        if (error instanceof SyncBusyError) {
+          runtime.log.info("release sync skipped: another run holds the cluster", { cluster });
+          return;
+        }
+        runtime.log.warn("release sync failed; SQS will redeliver it", { cluster, error: (error as Error).message });
+        throw error;
+      }
+    };
+    return processPartialResponse(event, record, processor, { context, throwOnFullBatchFailure: false });
+  });
+}
+
+/** The Lambda entry point (serverless.yml: syncWorker). */
+export const handler = lambdaEntry(() => createSyncWorkerHandler(syncRuntimeFromEnv(process.env)));

@@ -1,0 +1,99 @@
+/**
+ * After each audit of a release with a `helm-status/slo` objective (in the manifest the worker already loaded):
+ * its burn state over the last 3 days of history (shared/snapshots/slo.ts), and, when the state changed since the
+ * last notification, one notification: a log line, and the Slack webhook when configured. The state is swapped
+ * conditionally in the store first, so of racing or redelivered audits exactly one notifies, and a steady state
+ * never notifies again. Each audit counts the release's state in an EMF metric with two bounded dimensions
+ * (cluster, state: ok | ticket | page). A failure here is logged and counted, never fails the audit.
+ */
+import type { Logger } from "../ports.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import { defaultRules } from "../snapshots/reliability.ts";
+import {
+  type BurnState,
+  LONGEST_BURN_WINDOW_MS,
+  objectiveFromManifest,
+  type SloReport,
+  sloReport,
+} from "../snapshots/slo.ts";
+import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
+import type { ChangeEventDeps } from "./change-events.ts";
+
+export interface SloWatchDeps extends ChangeEventDeps {
+  retentionDays: number;
+  /** The audits' period (the timeline's gap threshold); default 5 minutes. */
+  auditIntervalSeconds?: number;
+}
+
+const DAY_SECONDS = 86_400;
+const MAX_READ = 1000;
+
+/** The release's burn state after this audit (undefined without an objective); notifies on a change. */
+export async function watchSlo(
+  deps: SloWatchDeps,
+  release: ReleaseKey,
+  manifest: string,
+): Promise<BurnState | undefined> {
+  const { objective } = objectiveFromManifest(manifest);
+  if (objective === undefined) return undefined;
+  try {
+    const now = deps.clock.now();
+    const rules = defaultRules((deps.auditIntervalSeconds ?? 300) * 1000);
+    const since = new Date(now.getTime() - LONGEST_BURN_WINDOW_MS - gapThresholdMs(rules));
+    const [page, stored] = await Promise.all([
+      deps.snapshots.list(release, { since, limit: MAX_READ }, now),
+      deps.snapshots.sloState(release, now),
+    ]);
+    const span = { since: now.getTime() - LONGEST_BURN_WINDOW_MS, until: now.getTime(), now: now.getTime() };
+    const report = sloReport(buildTimeline(page.items, span.now, rules).pieces, objective, span);
+    deps.metrics.count("SloBurnState", 1, { cluster: release.cluster, state: report.state });
+    // Nothing stored means "ok, never notified": a release that starts ok says nothing.
+    if (report.state === (stored ?? "ok")) return report.state;
+    const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * DAY_SECONDS;
+    if ((await deps.snapshots.swapSloState(release, stored, report.state, now, expiresAt)) !== "ok")
+      return report.state;
+    await notify(deps, release, report, stored ?? "ok");
+    return report.state;
+  } catch (error) {
+    deps.logger.warn("SLO burn not computed", { ...release, error: (error as Error).message });
+    deps.metrics.count("SloWatchFailed", 1);
+    return undefined;
+  }
+}
+
+async function notify(deps: SloWatchDeps, release: ReleaseKey, report: SloReport, from: string): Promise<void> {
+  const burns = Object.entries(report.burnRates)
+    .map(([w, rate]) => `${w} ${rate === null ? "-" : `${rate.toFixed(1)}x`}`)
+    .join(", ");
+  const objective = `${(report.objective * 100).toFixed(3).replace(/\.?0+$/, "")}%`;
+  const headline = `${release.namespace}/${release.name} on ${release.cluster}: SLO ${objective} ${from} → ${report.state}`;
+  (deps.logger as Logger).info("release SLO burn changed", {
+    event: "slo-burn-changed",
+    ...release,
+    objective: report.objective,
+    from,
+    to: report.state,
+    burnRates: report.burnRates,
+    budgetRemaining: report.budgetRemaining,
+  });
+  if (!deps.slack) return;
+  const budget =
+    report.budgetRemaining === null ? "-" : `${(report.budgetRemaining * 100).toFixed(1)}% of the 3-day budget left`;
+  try {
+    await deps.slack.post({
+      text: headline,
+      blocks: [
+        { type: "header", text: { type: "plain_text", text: headline.slice(0, 150), emoji: false } },
+        {
+          type: "section",
+          text: { type: "mrkdwn", text: `*Burn rates* (× the allowed rate): ${burns}\n*Budget*: ${budget}` },
+        },
+      ],
+    });
+    deps.metrics.count("SloNotificationsSent", 1);
+  } catch (error) {
+    // The state already moved: this change is not posted again (the log line above has it).
+    deps.logger.warn("SLO notification not delivered", { ...release, error: (error as Error).message });
+    deps.metrics.count("SloNotificationsFailed", 1);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * One page of one LIST chain, compared with what the sync remembers
+ * (docs/sync.md, "incremental LIST"): which objects are new or changed (GET
+ * them), which only had their `status` label rewritten to `superseded` (Helm
+ * changes nothing else on an upgrade's or rollback's previous revision: the
+ * stored revision is updated without a GET), which are unchanged, and which
+ * records fell inside the page's key range without being listed (removed from
+ * the cluster). LIST pages come in etcd key order (`namespace/name`), so a
+ * page covers (after, last key]; the last page covers everything after.
+ */
+import type { SyncedObject } from "../store/sync-state.ts";
+import { KIND_OF, type StorageDriver, type StorageEntry, storageIdentity } from "./storage-reads.ts";
+
+export interface Chain {
+  driver: StorageDriver;
+  /** undefined = all namespaces */
+  namespace?: string;
+}
+
+export interface PagePlan {
+  fetch: StorageEntry[];
+  /** Same object, only its status label moved to superseded. */
+  relabel: { entry: StorageEntry; record: SyncedObject }[];
+  unchanged: { entry: StorageEntry; record: SyncedObject }[];
+  removed: SyncedObject[];
+  /** The page was not in key order: removals are not decided for this chain in this run. */
+  unordered: boolean;
+  /** The key the next page starts after. */
+  coveredTo: string;
+}
+
+export const objectId = (driver: StorageDriver, key: string) => `${KIND_OF[driver]}/${key}`;
+const keyOfRecord = (record: SyncedObject) => record.object.slice(record.object.indexOf("/") + 1);
+
+export function inChain(chain: Chain, record: SyncedObject): boolean {
+  return (
+    record.object.startsWith(`${KIND_OF[chain.driver]}/`) &&
+    (chain.namespace === undefined || record.namespace === chain.namespace)
+  );
+}
+
+export function planPage(
+  chain: Chain,
+  entries: readonly StorageEntry[],
+  records: ReadonlyMap<string, SyncedObject>,
+  after: string,
+  last: boolean,
+): PagePlan {
+  const plan: PagePlan = { fetch: [], relabel: [], unchanged: [], removed: [], unordered: false, coveredTo: after };
+  let previous = after;
+  for (const entry of entries) {
+    if (entry.key <= previous) plan.unordered = true;
+    previous = entry.key;
+    const record = records.get(objectId(chain.driver, entry.key));
+    const identity = storageIdentity(entry);
+    if (!record || record.uid !== entry.uid || !identity) {
+      plan.fetch.push(entry);
+    } else if (record.resourceVersion === entry.resourceVersion) {
+      plan.unchanged.push({ entry, record });
+    } else if (
+      identity.status === "superseded" &&
+      record.status !== "superseded" &&
+      !record.error &&
+      identity.revision === record.revision &&
+      identity.release === record.release
+    ) {
+      plan.relabel.push({ entry, record });
+    } else {
+      plan.fetch.push(entry);
+    }
+  }
+  const upTo = entries.at(-1)?.key ?? after;
+  plan.coveredTo = upTo > after ? upTo : after;
+  if (plan.unordered) return plan;
+  const listed = new Set(entries.map((entry) => entry.key));
+  for (const record of records.values()) {
+    if (!inChain(chain, record)) continue;
+    const key = keyOfRecord(record);
+    if (key <= after || (!last && key > upTo)) continue;
+    if (!listed.has(key)) plan.removed.push(record);
+  }
+  return plan;
+}

@@ -1,0 +1,125 @@
+/**
+ * A status's freshness check (docs/status.md, "STORED"): one metadata LIST of
+ * the release's own storage objects (`owner=helm,name=<release>` in its
+ * namespace; ConfigMaps only when no Secret answers) in the same wave as the
+ * resource GETs, telling whether the store's revision is the cluster's latest.
+ * A newer revision is fetched and decoded in memory through the import's
+ * checks (never written: the status role stays read-only on the store).
+ */
+
+import { decodeStorageObject } from "../ingest/storage-object.ts";
+import type { KubeReader } from "../kube/reader.ts";
+import { equalitySelector } from "../kube/related-pods.ts";
+import type { Release } from "../release/model.ts";
+import type { Freshness } from "../status/report.ts";
+import { getStorageObject, listPage, listPath, type StorageDriver, storageIdentity } from "./storage-reads.ts";
+
+export interface ClusterRevisions {
+  /** The highest revision the cluster's Helm storage holds for the release (0: none). */
+  latest: number;
+  driver?: StorageDriver;
+  objectName?: string;
+}
+
+export type RevisionsAnswer = { revisions: ClusterRevisions } | { notChecked: string };
+
+export async function readClusterRevisions(
+  kube: KubeReader,
+  input: { cluster: string; namespace: string; name: string; deadline?: number },
+): Promise<RevisionsAnswer> {
+  try {
+    return await kube.withSession(input.cluster, { deadline: input.deadline, concurrency: 2 }, async (session) => {
+      for (const driver of ["secrets", "configmaps"] as const) {
+        const selector = equalitySelector({ owner: "helm", name: input.name });
+        const answer = await listPage(session, listPath(driver, input.namespace, selector));
+        if (answer.kind === "forbidden") return { notChecked: `list ${driver} forbidden` };
+        if (answer.kind === "deadline") return { notChecked: "not read in time" };
+        if (answer.kind !== "page") return { notChecked: answer.kind === "expired" ? "LIST expired" : answer.message };
+        let revisions: ClusterRevisions = { latest: 0 };
+        for (const entry of answer.entries) {
+          const identity = storageIdentity(entry);
+          if (identity && identity.release === input.name && identity.revision > revisions.latest) {
+            revisions = { latest: identity.revision, driver, objectName: entry.name };
+          }
+        }
+        if (revisions.latest > 0) return { revisions };
+      }
+      return { revisions: { latest: 0 } };
+    });
+  } catch (error) {
+    return { notChecked: (error as { publicMessage?: string }).publicMessage ?? (error as Error).message };
+  }
+}
+
+/** The cluster's newest revision, decoded in memory like an import (undefined + why when it cannot be). */
+export async function readClusterRevision(
+  kube: KubeReader,
+  input: { cluster: string; namespace: string; deadline?: number },
+  revisions: ClusterRevisions,
+): Promise<{ release: Release } | { failed: string }> {
+  if (!revisions.driver || !revisions.objectName) return { failed: "nothing to read" };
+  const driver = revisions.driver;
+  const name = revisions.objectName;
+  const answer = await kube.withSession(input.cluster, { deadline: input.deadline, concurrency: 1 }, (session) =>
+    getStorageObject(session, driver, { namespace: input.namespace, name }),
+  );
+  if (answer.kind === "deadline") return { failed: "not read in time" };
+  if (answer.kind === "gone") return { failed: "gone since the LIST" };
+  if (answer.kind === "refused") return { failed: answer.message };
+  const decoded = decodeStorageObject(answer.object);
+  return decoded.release ? { release: decoded.release } : { failed: decoded.result.error ?? "not a Helm release" };
+}
+
+/** The STORED line's words and the JSON field, for every case (docs/status.md). */
+export function describeFreshness(input: {
+  stored?: number;
+  answered: number;
+  asked?: number;
+  check: RevisionsAnswer;
+  newerNotRead?: string;
+}): Freshness {
+  const { stored, answered, check } = input;
+  const storedText = stored === undefined ? "none" : `revision ${stored}`;
+  if ("notChecked" in check) {
+    return {
+      state: "not-checked",
+      storedRevision: stored,
+      revision: answered,
+      message: `not checked (${check.notChecked})`,
+    };
+  }
+  const latest = check.revisions.latest;
+  const base = { storedRevision: stored, clusterRevision: latest, revision: answered };
+  if (latest === 0) {
+    return {
+      ...base,
+      state: "not-in-cluster",
+      message: `${storedText}; the cluster's Helm storage no longer holds this release (helm: release: not found)`,
+    };
+  }
+  if (input.asked !== undefined) {
+    return latest === input.asked
+      ? { ...base, state: "matches", message: `revision ${input.asked} is the cluster's latest` }
+      : {
+          ...base,
+          state: "asked",
+          message: `revision ${input.asked} as asked; the cluster's latest is revision ${latest}`,
+        };
+  }
+  if (stored === latest) return { ...base, state: "matches", message: `revision ${latest} matches the cluster` };
+  if (answered === latest) {
+    return {
+      ...base,
+      state: "read-now",
+      message: `${storedText}; the cluster has revision ${latest} (read now, not yet synced)`,
+    };
+  }
+  if (stored !== undefined && stored > latest) {
+    return { ...base, state: "stored-newer", message: `${storedText}; the cluster's latest is revision ${latest}` };
+  }
+  return {
+    ...base,
+    state: "cluster-newer",
+    message: `${storedText}; the cluster has revision ${latest} (${input.newerNotRead ?? "not read"}: this status is for revision ${answered})`,
+  };
+}

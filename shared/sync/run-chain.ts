@@ -1,0 +1,278 @@
+/**
+ * One LIST chain of a sync run (one driver, all namespaces or one): page by
+ * page, plan (chain.ts), GET and import what changed, remove what is gone,
+ * write the object records, save the cursor. A `410 Gone` restarts the chain
+ * (objects already recorded come back unchanged: only LIST pages are paid
+ * again); a `403` ends it as forbidden; the deadline or the request budget
+ * stop it with the cursor saved at the last page fully handled.
+ */
+
+import { importStorageObject } from "../ingest/storage-object.ts";
+import type { KubeSession } from "../kube/session.ts";
+import type { Logger } from "../ports.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
+import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
+import { type Chain, objectId, planPage } from "./chain.ts";
+import { getStorageObject, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
+import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
+
+export interface ChainContext {
+  store: ReleaseStore;
+  syncState: SyncStateStore;
+  session: KubeSession;
+  logger: Logger;
+  /** Every record of the cluster, kept current as pages are handled. */
+  records: Map<string, SyncedObject>;
+  summary: SyncSummary;
+  now: () => number;
+  renewLease: () => Promise<void>;
+}
+
+export interface ChainOptions {
+  cluster: string;
+  chain: Chain;
+  start?: Pick<SyncCursor, "continueToken" | "after">;
+  pageSize: number;
+  concurrency: number;
+  maxRequests: number;
+  saveCursor: (position: Pick<SyncCursor, "continueToken" | "after">) => Promise<void>;
+  onProgress?: (summary: SyncSummary) => void;
+}
+
+export type ChainOutcome = "done" | "forbidden" | "stopped";
+
+/** A chain of 10,000 objects in pages of 500 is 20 pages; this bounds a server that never ends a chain. */
+const MAX_PAGES = 10_000;
+const MAX_RESTARTS = 3;
+export const HELM_SELECTOR = "owner=helm";
+
+export async function runChain(ctx: ChainContext, options: ChainOptions): Promise<ChainOutcome> {
+  const { session, summary, records } = ctx;
+  const { chain } = options;
+  const where = `${chain.driver} (${chain.namespace ? `namespace ${chain.namespace}` : "all namespaces"})`;
+  let after = options.start?.after ?? "";
+  let token = options.start?.continueToken;
+  let restarts = 0;
+  let unorderedNoted = false;
+  for (let pages = 0; pages < MAX_PAGES; pages++) {
+    if (session.deadlineReached || session.counters.requests >= options.maxRequests) {
+      await options.saveCursor({ continueToken: token, after });
+      return "stopped";
+    }
+    const path = listPath(chain.driver, chain.namespace, HELM_SELECTOR, {
+      limit: options.pageSize,
+      continueToken: token,
+    });
+    const answer = await listPage(session, path);
+    if (answer.kind !== "deadline") summary.bytes += answer.bytes;
+    if (answer.kind === "deadline") {
+      await options.saveCursor({ continueToken: token, after });
+      return "stopped";
+    }
+    if (answer.kind === "expired") {
+      summary.restarts += 1;
+      if (++restarts > MAX_RESTARTS) {
+        summary.notes.push(`LIST ${where}: continue tokens kept expiring (${MAX_RESTARTS} restarts); stopped`);
+        await options.saveCursor({ after: "" });
+        return "stopped";
+      }
+      // Start the LIST again; removals are decided again from the first key.
+      token = undefined;
+      after = "";
+      continue;
+    }
+    if (answer.kind === "forbidden") {
+      summary.forbidden.push(`list ${where}: ${answer.message}`);
+      return "forbidden";
+    }
+    if (answer.kind === "failed") {
+      summary.notes.push(`LIST ${where}: ${answer.message}`);
+      await options.saveCursor({ continueToken: token, after });
+      return "stopped";
+    }
+    summary.listPages += 1;
+    summary.listed += answer.entries.length;
+    const last = answer.continueToken === undefined;
+    const plan = planPage(chain, answer.entries, records, after, last);
+    if (plan.unordered && !unorderedNoted) {
+      unorderedNoted = true;
+      summary.notes.push(`LIST ${where} was not in key order: removals were not decided for it in this run`);
+    }
+    const puts: SyncedObject[] = [];
+    const deletes: string[] = [];
+    for (const { record } of plan.unchanged) {
+      if (record.error)
+        recordFailure(summary, { ...failureOf(record), error: `${record.error} (unchanged since an earlier run)` });
+      else summary.unchanged += 1;
+    }
+    let interrupted = false;
+    await pool(
+      [
+        ...plan.fetch.map((entry) => async () => {
+          const outcome = await fetchAndImport(ctx, options, entry);
+          if (outcome === "deadline") interrupted = true;
+          else if (outcome) puts.push(outcome);
+        }),
+        ...plan.relabel.map(({ entry, record }) => async () => {
+          const outcome = await relabel(ctx, options, entry, record);
+          if (outcome === "deadline") interrupted = true;
+          else if (outcome) puts.push(outcome);
+        }),
+      ],
+      options.concurrency,
+    );
+    for (const record of plan.removed) {
+      await removeSynced(ctx, options.cluster, record);
+      deletes.push(record.object);
+    }
+    await ctx.syncState.writeObjects(options.cluster, puts, deletes);
+    for (const object of deletes) records.delete(object);
+    for (const record of puts) records.set(record.object, record);
+    options.onProgress?.(summary);
+    if (interrupted) {
+      // This page is listed again next time; what was imported from it comes back unchanged.
+      await options.saveCursor({ continueToken: token, after });
+      return "stopped";
+    }
+    if (last) return "done";
+    after = plan.coveredTo;
+    token = answer.continueToken;
+    // Saved when the page changed something (a kill -9 then loses no GET); an unchanged page costs only a LIST again.
+    if (puts.length > 0 || deletes.length > 0) await options.saveCursor({ continueToken: token, after });
+    await ctx.renewLease();
+  }
+  summary.notes.push(`LIST ${where}: more than ${MAX_PAGES} pages; stopped`);
+  return "stopped";
+}
+
+/** GET one new or changed object and import it; the record to keep, undefined (nothing to record), or "deadline". */
+async function fetchAndImport(
+  ctx: ChainContext,
+  options: ChainOptions,
+  entry: StorageEntry,
+): Promise<SyncedObject | undefined | "deadline"> {
+  const { summary } = ctx;
+  const object = objectId(options.chain.driver, entry.key);
+  const identity = storageIdentity(entry);
+  const base: SyncedObject = {
+    object,
+    uid: entry.uid,
+    resourceVersion: entry.resourceVersion,
+    namespace: entry.namespace,
+    release: identity?.release ?? "",
+    revision: identity?.revision ?? 0,
+    status: identity?.status ?? "unknown",
+  };
+  const answer = await getStorageObject(ctx.session, options.chain.driver, entry);
+  if (answer.kind === "deadline") return "deadline";
+  summary.bytes += answer.bytes;
+  if (answer.kind === "gone") return undefined; // deleted since the LIST: the next run sees it gone
+  summary.fetched += 1;
+  if (answer.kind === "refused") {
+    recordFailure(summary, { ...failureOf(base), error: answer.message });
+    // A size or syntax fault stays until the object changes; a transient one (HTTP 5xx, network) is retried.
+    return /bytes, over the|not JSON/.test(answer.message) ? { ...base, error: answer.message } : undefined;
+  }
+  const previous = ctx.records.get(object);
+  let imported = await importStorageObject(ctx, options.cluster, answer.object);
+  if (imported.conflict && imported.result.revision !== undefined && imported.result.release) {
+    // The same revision number with other content: the object was recreated (uninstall, then install again).
+    const key = releaseKeyOf(options.cluster, imported.result.release);
+    if ((await ctx.store.removeRevision(key, imported.result.revision)) === "removed") {
+      recordRemoval(summary, {
+        release: imported.result.release,
+        revision: imported.result.revision,
+        origin: previous ? "sync" : "import",
+        reason: "replaced by the cluster's object of the same revision (the release was installed again)",
+      });
+    }
+    imported = await importStorageObject(ctx, options.cluster, answer.object);
+  }
+  const { result } = imported;
+  const record: SyncedObject = {
+    ...base,
+    release: result.release?.split("/")[1] ?? base.release,
+    revision: result.revision ?? base.revision,
+  };
+  if (result.outcome === "failed" || result.outcome === "skipped") {
+    const error = result.error ?? "not a Helm release object";
+    recordFailure(summary, { ...failureOf(record), error });
+    return { ...record, error };
+  }
+  if (result.outcome === "unchanged") summary.unchanged += 1;
+  else if (imported.stored === "updated") summary.updated += 1;
+  else summary.imported += 1;
+  return record;
+}
+
+/** Helm rewrote only the status label to superseded: the stored revision takes that status, no GET. */
+async function relabel(
+  ctx: ChainContext,
+  options: ChainOptions,
+  entry: StorageEntry,
+  record: SyncedObject,
+): Promise<SyncedObject | undefined | "deadline"> {
+  const key = { cluster: options.cluster, namespace: record.namespace, name: record.release };
+  let stored: Awaited<ReturnType<ReleaseStore["getRevision"]>> | undefined;
+  try {
+    stored = await ctx.store.getRevision(key, record.revision);
+  } catch (error) {
+    if ((error as Error).name !== "ReleaseNotFoundError") throw error;
+  }
+  if (!stored?.info) return fetchAndImport(ctx, options, entry);
+  const put = await ctx.store.putRevision(options.cluster, {
+    ...stored,
+    info: { ...stored.info, status: "superseded" },
+  });
+  if (put === "unchanged") ctx.summary.unchanged += 1;
+  else ctx.summary.updated += 1;
+  return { ...record, resourceVersion: entry.resourceVersion, status: "superseded" };
+}
+
+async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedObject): Promise<void> {
+  if (!record.release || record.revision < 1) return;
+  // Another driver's object may hold the same revision (a release moved from ConfigMaps to Secrets).
+  for (const other of ctx.records.values()) {
+    if (
+      other !== record &&
+      other.namespace === record.namespace &&
+      other.release === record.release &&
+      other.revision === record.revision
+    )
+      return;
+  }
+  const key = { cluster, namespace: record.namespace, name: record.release };
+  if ((await ctx.store.removeRevision(key, record.revision)) === "removed") {
+    recordRemoval(ctx.summary, {
+      release: `${record.namespace}/${record.release}`,
+      revision: record.revision,
+      origin: "sync",
+      reason: "its storage object is gone (helm uninstall, or --history-max pruning)",
+    });
+  }
+}
+
+function failureOf(record: SyncedObject) {
+  return {
+    object: record.object,
+    ...(record.release ? { release: `${record.namespace}/${record.release}` } : {}),
+    ...(record.revision > 0 ? { revision: record.revision } : {}),
+  };
+}
+
+function releaseKeyOf(cluster: string, release: string): ReleaseKey {
+  const [namespace, name] = release.split("/");
+  return { cluster, namespace, name };
+}
+
+/** Runs tasks with at most `limit` in flight. */
+export async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+}
+
+export type { Logger };

@@ -1,0 +1,172 @@
+/**
+ * The release sync end to end with the real helm 4.1: helm installs, upgrades, rolls back, prunes and
+ * uninstalls on the simulated EKS; `cli sync` (through the registry and EKS auth) brings DynamoDB Local up to
+ * date with no import; `cli history` / `list` / `status` then say what helm says.
+ */
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { runCommand } from "../../bin/lib/run.ts";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+
+const exec = promisify(execFile);
+const helm = await helmPath();
+const CLUSTER = "helm-sync";
+const TABLE = "helm-sync";
+
+let sim: SimulatedEks;
+let dynamo: DynamoDbLocal;
+let home: string;
+let chart: string;
+let kubeconfig: string;
+let cliEnv: NodeJS.ProcessEnv;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function helmOk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  try {
+    const { stdout } = await exec(helm!, args, { env: { ...kubeToolsEnv(home, kubeconfig), ...env }, timeout: 60_000 });
+    return stdout;
+  } catch (error) {
+    assert.fail(`helm ${args.join(" ")}: ${(error as { stderr?: string }).stderr}`);
+  }
+}
+
+async function cli(args: string[]): Promise<Run> {
+  const [name, ...rest] = args;
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = "";
+  let stderr = "";
+  out.on("data", (c) => {
+    stdout += c;
+  });
+  err.on("data", (c) => {
+    stderr += c;
+  });
+  const file = fileURLToPath(new URL(`../../bin/commands/${name}.ts`, import.meta.url));
+  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([""]), env: cliEnv });
+  return { code, stdout, stderr };
+}
+
+async function syncOk(): Promise<Record<string, unknown>> {
+  const run = await cli(["sync", "--cluster", CLUSTER, "-o", "json"]);
+  assert.equal(run.code, 0, `sync: ${run.stdout}${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+/** `helm history` and `cli history` byte for byte (the fidelity suite's rule for history). */
+async function sameHistory(release: string, namespace = "default", env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const ours = await cli(["history", release, "-n", namespace, "--cluster", CLUSTER]);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.equal(ours.stdout, await helmOk(["history", release, "-n", namespace], env));
+}
+
+/** `helm list -n NS` (with that namespace's driver) and `cli list -n NS` byte for byte. */
+async function sameList(namespace: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const ours = await cli(["list", "--cluster", CLUSTER, "-n", namespace]);
+  assert.equal(ours.stdout, await helmOk(["list", "-n", namespace], env));
+}
+
+const CONFIGMAPS = { HELM_DRIVER: "configmap" };
+
+before(async () => {
+  if (!helm) return;
+  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: CLUSTER }] }), startDynamoDbLocal()]);
+  home = await mkdtemp(join(tmpdir(), "helm-sync-"));
+  kubeconfig = join(home, "kubeconfig");
+  await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
+  chart = join(home, "demo");
+  await helmOk(["create", chart]);
+  cliEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    RELEASES_TABLE: TABLE,
+    CLUSTERS: JSON.stringify(sim.registryEntries()),
+  };
+  const client = new DynamoDBClient({
+    region: "us-east-1",
+    endpoint: dynamo.endpoint,
+    credentials: { accessKeyId: "x", secretAccessKey: "x" },
+  });
+  await ensureReleasesTable(client, { tableName: TABLE, region: "us-east-1", endpoint: dynamo.endpoint });
+  client.destroy();
+});
+
+after(async () => {
+  await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+describe("sync with the real helm", { skip: !helm && "no helm", concurrency: false }, () => {
+  test("helm install, then sync: history and list as helm prints them, with no import", async () => {
+    await helmOk(["install", "demo", chart]);
+    await helmOk(["install", "cm", chart, "-n", "legacy", "--create-namespace"], CONFIGMAPS);
+    const summary = await syncOk();
+    assert.equal(summary.imported, 2);
+    await sameHistory("demo");
+    await sameHistory("cm", "legacy", CONFIGMAPS);
+    await sameList("default");
+    await sameList("legacy", CONFIGMAPS);
+  });
+
+  test("helm upgrade and rollback: the next sync reads only what changed", async () => {
+    await helmOk(["upgrade", "demo", chart, "--set", "replicaCount=2"]);
+    const upgraded = await syncOk();
+    assert.deepEqual([upgraded.fetched, upgraded.imported, upgraded.updated], [1, 1, 1]);
+    await sameHistory("demo");
+    await helmOk(["rollback", "demo", "1"]);
+    const rolledBack = await syncOk();
+    assert.equal(rolledBack.imported, 1);
+    await sameHistory("demo");
+    const status = await cli(["status", "demo", "--cluster", CLUSTER]);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /^REVISION: 3$/m);
+    const unchanged = await syncOk();
+    assert.deepEqual([unchanged.fetched, unchanged.imported, unchanged.updated, unchanged.removed], [0, 0, 0, 0]);
+  });
+
+  test("--history-max pruning and helm uninstall: removed from the store, as helm forgets them", async () => {
+    await helmOk(["upgrade", "demo", chart, "--history-max", "2"]);
+    const pruned = await syncOk();
+    assert.ok((pruned.removed as number) >= 1, JSON.stringify(pruned));
+    await sameHistory("demo");
+    await helmOk(["uninstall", "demo"]);
+    const uninstalled = await syncOk();
+    assert.equal(uninstalled.removed, 2);
+    for (const command of [
+      ["status", "demo"],
+      ["history", "demo"],
+    ]) {
+      const run = await cli([...command, "--cluster", CLUSTER]);
+      assert.equal(run.code, 1);
+      assert.equal(run.stderr, "Error: release: not found\n");
+    }
+    await sameList("default");
+  });
+
+  test("uninstall --keep-history: the release stays, uninstalled, as helm keeps it", async () => {
+    await helmOk(["uninstall", "cm", "-n", "legacy", "--keep-history"], CONFIGMAPS);
+    const summary = await syncOk();
+    assert.equal(summary.updated, 1);
+    await sameHistory("cm", "legacy", CONFIGMAPS);
+  });
+});
