@@ -39,10 +39,11 @@ export function parseAuditMessage(body: string): AuditMessage {
   if (typeof m.part !== "string" || !/^[A-Za-z0-9_-]{1,120}$/.test(m.part)) {
     throw new InvalidAuditMessageError("part is not a part id");
   }
+  // The reasons name the field, never its value: they are logged (a poison message's payload is not).
   try {
     validateClusterName(m.cluster);
-  } catch (error) {
-    throw new InvalidAuditMessageError((error as Error).message);
+  } catch {
+    throw new InvalidAuditMessageError("cluster is not a cluster name");
   }
   if (!Array.isArray(m.releases) || m.releases.length === 0 || m.releases.length > MAX_RELEASES_PER_MESSAGE) {
     throw new InvalidAuditMessageError(`releases must be a list of 1..${MAX_RELEASES_PER_MESSAGE}`);
@@ -50,9 +51,13 @@ export function parseAuditMessage(body: string): AuditMessage {
   for (const target of m.releases) {
     try {
       validateNamespace(target?.namespace);
+    } catch {
+      throw new InvalidAuditMessageError("a release namespace is not a namespace name");
+    }
+    try {
       validateReleaseName(target?.name);
-    } catch (error) {
-      throw new InvalidAuditMessageError((error as Error).message);
+    } catch {
+      throw new InvalidAuditMessageError("a release name is not a release name");
     }
     if (!Number.isInteger(target.revision) || target.revision < 1) {
       throw new InvalidAuditMessageError("a release revision is not a positive integer");

@@ -11,7 +11,7 @@ import type {
 import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
-import { awsRoleName, isDomainError } from "../errors.ts";
+import { awsRoleName, isDomainError, withoutAwsDetails } from "../errors.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -211,19 +211,20 @@ export function toClusterError(entry: ClusterEntry, call: string, where: string,
     return new ClusterUnreachableError(
       cluster,
       `cluster "${cluster}" does not exist in EKS region ${entry.region} (${call} at ${where}: ${detail})`,
-      { cause: error },
+      { cause: error, publicMessage: `cluster "${cluster}" does not exist in EKS region ${entry.region}` },
     );
   }
   if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ETIMEDOUT") {
     return new ClusterUnreachableError(
       cluster,
       `${call} for cluster "${cluster}": ${where} did not answer within ${timeoutMs} ms`,
-      { cause: error },
+      { cause: error, publicMessage: `${call} for cluster "${cluster}": AWS did not answer within ${timeoutMs} ms` },
     );
   }
   const code = e.code ?? (error as { cause?: { code?: string } })?.cause?.code;
   const reason = code && NETWORK_CODES.has(code) ? code : detail;
   return new ClusterUnreachableError(cluster, `${call} for cluster "${cluster}": cannot reach ${where} (${reason})`, {
     cause: error,
+    publicMessage: `${call} for cluster "${cluster}": cannot reach AWS (${withoutAwsDetails(reason)})`,
   });
 }
