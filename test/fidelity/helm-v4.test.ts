@@ -597,7 +597,7 @@ function withoutTextAdditions(text: string): string {
 /** Our `-o json` document minus the product's own top-level keys, re-encoded as Go's encoder writes it. */
 function withoutJsonAdditions(json: string): string {
   const document = JSON.parse(json) as Record<string, unknown>;
-  for (const key of ["cluster", "observedAt", "health", "missing", "complete", "counters", "drift"])
+  for (const key of ["cluster", "observedAt", "health", "missing", "complete", "counters", "drift", "freshness"])
     delete document[key];
   return renderStructured(document, "json");
 }

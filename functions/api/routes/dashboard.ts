@@ -14,7 +14,7 @@ import { StaticFiles } from "../static-files.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
 import { DASHBOARD_API_PREFIX } from "../viewer.ts";
 import { historyDeps } from "./history.ts";
-import { releaseKey } from "./releases.ts";
+import { annotateRelease, releaseKey } from "./releases.ts";
 
 export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
   const settings = deps.dashboard ?? LOCKED_DASHBOARD;
@@ -75,7 +75,7 @@ export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
         const key = releaseKey(event);
         const query = event.queryStringParameters;
         onlyKnownQuery(query, ["since", "until"]);
-        annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
+        annotateRelease(context, key);
         const timeline = await releaseTimeline(history(context), key, { since: query?.since, until: query?.until });
         return json(timeline);
       },
