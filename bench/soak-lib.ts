@@ -1,7 +1,9 @@
 /** Helpers of `npm run soak`: the `npm start` stack as a child process, its RSS, client loops, percentiles. */
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { APIGatewayProxyEventV2 } from "aws-lambda";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -143,3 +145,29 @@ export function count5xx(result: LoadResult): number {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** API Gateway's payload 2.0 event for `GET path?output=json`, as the soak hands it to the handler in process. */
+export function apiEvent(path: string): APIGatewayProxyEventV2 {
+  const now = new Date();
+  return {
+    version: "2.0",
+    routeKey: "$default",
+    rawPath: path,
+    rawQueryString: "output=json",
+    queryStringParameters: { output: "json" },
+    headers: { accept: "application/json", host: "soak" },
+    requestContext: {
+      accountId: "000000000000",
+      apiId: "soak",
+      domainName: "soak",
+      domainPrefix: "soak",
+      http: { method: "GET", path, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "soak" },
+      requestId: `soak-${now.getTime()}-${Math.random()}`,
+      routeKey: "$default",
+      stage: "$default",
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: false,
+  };
+}

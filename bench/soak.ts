@@ -15,6 +15,11 @@
  *   4. malformed the malformed-request table (bench/malformed-requests.ts) against that server: how many
  *                tried, how many answered 4xx with the {error: {code, message}} shape.
  *
+ *   5. silent    a status against an API server silent at each stage (DNS, connect, TLS, headers, body), over
+ *                HTTP/2, HTTP/1.1 and http:// (bench/soak-attacks.ts), and
+ *   6. run times a 2031 planner time and a 2099 queued run id, and
+ *   7. chat      AWS's error text in Slack/Teams answers (issue #25).
+ *
  * SOAK_STATUSES (default 60), SOAK_BUDGET_MS (8000), SOAK_CLIENTS (200), SOAK_ROUNDS (3), SOAK_SECONDS (12),
  * SOAK_IMPORT_OBJECTS (8000: 5.3 MB, under the 6 MB body limit).
  */
@@ -22,7 +27,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
@@ -36,7 +40,8 @@ import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { importReleases } from "../shared/usecases/import.ts";
 import { benchRelease, collector, machineLoad } from "./lib.ts";
 import { isShapedClientError, malformedCases, sendRaw } from "./malformed-requests.ts";
-import { count5xx, loadClients, percentile, sleep, startLocalStack } from "./soak-lib.ts";
+import { chatLeaks, futureRunTimes, silentServers } from "./soak-attacks.ts";
+import { apiEvent, count5xx, loadClients, percentile, sleep, startLocalStack } from "./soak-lib.ts";
 
 const int = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -245,31 +250,6 @@ async function imports(handler: ReturnType<typeof createApiHandler>, store: Rele
   }
 }
 
-function apiEvent(path: string): APIGatewayProxyEventV2 {
-  const now = new Date();
-  return {
-    version: "2.0",
-    routeKey: "$default",
-    rawPath: path,
-    rawQueryString: "output=json",
-    queryStringParameters: { output: "json" },
-    headers: { accept: "application/json", host: "soak" },
-    requestContext: {
-      accountId: "000000000000",
-      apiId: "soak",
-      domainName: "soak",
-      domainPrefix: "soak",
-      http: { method: "GET", path, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "soak" },
-      requestId: `soak-${now.getTime()}-${Math.random()}`,
-      routeKey: "$default",
-      stage: "$default",
-      time: now.toISOString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-  };
-}
-
 function countBy(values: (number | string)[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const v of values) counts[v] = (counts[v] ?? 0) + 1;
@@ -281,6 +261,9 @@ async function main() {
   out(`# npm run soak (${new Date().toISOString()}, load ${machineLoad()})`);
   await faults();
   await clientsAndMalformed();
+  await silentServers(out);
+  await futureRunTimes(out);
+  await chatLeaks(out);
   out();
   out(`done in ${((performance.now() - started) / 1000).toFixed(0)} s (load ${machineLoad()})`);
 }

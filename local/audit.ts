@@ -13,6 +13,7 @@ import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/snapshots/config.ts";
+import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
@@ -24,6 +25,9 @@ import type { SimulatedEks } from "./sim/index.ts";
 export interface LocalAudit {
   queueUrl: string;
   intervalSeconds: number;
+  /** The history the audits write: what chat's `fleet` and `timeline` read (local/chatops.ts). */
+  snapshots: SnapshotStore;
+  snapshotsTable: string;
   stop(): Promise<void>;
 }
 
@@ -95,6 +99,8 @@ export async function startLocalAudit(options: {
   return {
     queueUrl: queue.queueUrl,
     intervalSeconds,
+    snapshots,
+    snapshotsTable: snapshotsConfig.tableName,
     async stop() {
       clearInterval(timer);
       if (recovery) clearTimeout(recovery);

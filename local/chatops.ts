@@ -19,6 +19,7 @@ import { createTeamsHandler, TEAMS_PATH } from "../functions/chatops/teams.ts";
 import { createChatWorker } from "../functions/chatops/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import type { Logger } from "../shared/ports.ts";
+import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { type ReceivedMessage, type ResponseUrlReceiver, startResponseUrlReceiver } from "./chatops-receiver.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
@@ -38,6 +39,8 @@ export interface LocalChatopsOptions {
   onMessage?: (message: ReceivedMessage) => void;
   /** Worker invocations in flight at once (Lambda's maximumConcurrency; default 4). */
   concurrency?: number;
+  /** The local audits' history: offers `fleet` and `timeline` (npm start runs audits). */
+  history?: { snapshots: SnapshotStore; tableName: string };
 }
 
 export interface LocalChatops {
@@ -82,6 +85,7 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
       TEAMS_WEBHOOK_SECRET: demo.teamsSecret ? randomBytes(32).toString("base64") : env.TEAMS_WEBHOOK_SECRET,
       SLACK_RESPONSE_URL_ALLOW_HOSTS: demo.allowHosts ? receiver.host : env.SLACK_RESPONSE_URL_ALLOW_HOSTS,
       ...(options.apiBaseUrl ? { CHATOPS_API_URL: options.apiBaseUrl } : {}),
+      ...(options.history ? { SNAPSHOTS_TABLE: options.history.tableName } : {}),
       ...(demo.access
         ? {
             CHATOPS_ACCESS: JSON.stringify({
@@ -94,7 +98,12 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
     delete chatEnv.SLACK_SIGNING_SECRET_PARAMETER;
     delete chatEnv.TEAMS_WEBHOOK_SECRET_PARAMETER;
 
-    const readers = { store: options.store, clusters: options.clusters, logger: options.logger };
+    const readers = {
+      store: options.store,
+      clusters: options.clusters,
+      logger: options.logger,
+      ...(options.history ? { snapshots: options.history.snapshots } : {}),
+    };
     const slack = createSlackIngress(
       slackIngressDepsFromEnv(chatEnv, {
         queue: sqsChatJobQueue(sqs.client, queue.queueUrl),

@@ -9,6 +9,8 @@
  * CLUSTERS_FILE) it serves those instead and starts nothing else.
  * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
  */
+// First: the heap policy applies to everything the server allocates (issue #25 item 6).
+import "./heap-size.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -136,18 +138,6 @@ async function main(): Promise<void> {
     throw error;
   });
   started.push({ name: "API server", stop: () => server.close() });
-  chat = await startLocalChatops({
-    env,
-    store: deps.store,
-    clusters: deps.clusters,
-    logger: loggerPort(deps.logger),
-    telemetry: deps,
-    apiBaseUrl: server.url,
-    onMessage: (message) => out(describeReceived(message)),
-  });
-  started.push({ name: "chatops", stop: () => chat!.stop() });
-  printTour(server.url, Boolean(sim));
-  printChatTour(server.url, chat);
   // The sync first (on start, then every AUDIT_INTERVAL), so the audits read what the clusters really hold.
   const sync = await startLocalSync({
     env,
@@ -157,9 +147,23 @@ async function main(): Promise<void> {
     out,
   });
   started.push({ name: "sync", stop: () => sync.stop() });
-  if (sim) printSyncTour(server.url, env, auditIntervalSeconds(env));
+  // Audits before chat: chat's `fleet` and `timeline` read the history they write.
   const audit = await startLocalAudit({ env, store: deps.store, clusters: deps.clusters, sim, out });
   started.push({ name: "audits", stop: () => audit.stop() });
+  chat = await startLocalChatops({
+    env,
+    store: deps.store,
+    clusters: deps.clusters,
+    logger: loggerPort(deps.logger),
+    telemetry: deps,
+    apiBaseUrl: server.url,
+    onMessage: (message) => out(describeReceived(message)),
+    history: { snapshots: audit.snapshots, tableName: audit.snapshotsTable },
+  });
+  started.push({ name: "chatops", stop: () => chat!.stop() });
+  printTour(server.url, Boolean(sim));
+  printChatTour(server.url, chat);
+  if (sim) printSyncTour(server.url, env, auditIntervalSeconds(env));
   printAuditTour(server.url, audit);
 }
 

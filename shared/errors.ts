@@ -66,6 +66,34 @@ export function errorKindWithCode<const K extends ErrorKind>(kind: K, defaultCod
 export class ValidationError extends errorKindWithCode("validation", "ValidationFailed") {}
 
 /**
+ * What a remote caller (the API, chat answers, `--public` channel answers) may read of an error: the one rule,
+ * shared by every adapter that answers other people (#25 item 3). A bug or damaged data says only that; an
+ * error that knows the service's internals says its `publicMessage`; the product's own identity refused says
+ * "service misconfigured"; anything else its message. Logs keep the full `message`.
+ */
+export function publicErrorMessage(error: unknown): string {
+  if (!isDomainError(error) || error.kind === "internal") return "internal error; quote the request id to an operator";
+  if (error.kind === "corrupt") return "stored release data is damaged; quote the request id to an operator";
+  if (error.publicMessage) return error.publicMessage;
+  if (error.kind === "misconfigured") {
+    return "service misconfigured: a dependency refused the service's own credentials; quote the request id to an operator";
+  }
+  return error.message;
+}
+
+/**
+ * AWS's and the network's text without what only the operator may read: ARNs, account ids, AWS endpoint host
+ * names and URLs (an EKS API server's `https://<id>.gr7.<region>.eks.amazonaws.com`, a private endpoint).
+ */
+export function withoutAwsDetails(text: string): string {
+  return text
+    .replace(/\barn:aws[\w-]*:[^\s"',)]*/g, "<arn>")
+    .replace(/\bhttps?:\/\/[^\s"',)]+/g, "<endpoint>")
+    .replace(/\b[\w-]+(?:\.[\w-]+)*\.amazonaws\.com(?:\.cn)?\b/g, "<endpoint>")
+    .replace(/\b\d{12}\b/g, "<account>");
+}
+
+/**
  * The name of an IAM role: of a role ARN, or of the refused principal an AWS error message names
  * (`User: arn:aws:sts::123456789012:assumed-role/NAME/session is not authorized ...`). Enough for an operator
  * to know which role to fix, without echoing account ids or session names to callers.

@@ -21,6 +21,8 @@ export interface Logger {
   info(message: string, attributes?: Record<string, unknown>): void;
   warn(message: string, attributes?: Record<string, unknown>): void;
   error(message: string, attributes?: Record<string, unknown>): void;
+  /** Whether debug lines are written (hot paths build their attributes only then); absent: assume not. */
+  debugEnabled?(): boolean;
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

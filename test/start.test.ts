@@ -126,6 +126,27 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   const fleet = (await (await fetch(`${url}/fleet/health`)).json()) as { releases: unknown[] };
   assert.ok(fleet.releases.length >= 3);
 
+  // Chat's `fleet` and `timeline` read the same history under npm start (#25: they said "not available").
+  for (const [command, path, expected] of [
+    ["fleet", "/commands/fleet", /fleet|Current|Failed/],
+    ["timeline api -n shop --cluster demo-eu", "/commands/timeline", /shop\/api/],
+  ] as const) {
+    const line = signLine
+      .replace("/commands/demo", path)
+      .replace("'status api -n shop --cluster demo-eu'", `'${command}'`);
+    const asked = spawnSync("sh", ["-c", line], {
+      cwd: root,
+      env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    assert.match(asked.stdout, /response_type/, asked.stderr);
+    await waitFor(new RegExp(`response_url receiver got an ephemeral message at ${path}`), () => output, 30_000);
+    const shown = output.slice(output.lastIndexOf(`message at ${path}`));
+    assert.doesNotMatch(shown.slice(0, 2000), /not available/);
+    assert.match(shown.slice(0, 4000), expected);
+  }
+
   process.kill(-child.pid!, "SIGINT");
   const stopAt = Date.now();
   const code = await Promise.race([

@@ -12,7 +12,7 @@ import { parseOutputFormat } from "../../shared/render/formats.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
-import { CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
+import { LIVE_CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { printStatusAt } from "../lib/status-at.ts";
@@ -47,9 +47,7 @@ export const run = defineCommand({
     namespace: { type: "string", short: "n" },
     revision: { type: "string" },
     output: { type: "string", short: "o", default: "table" },
-    ...CLUSTER_FLAGS,
-    kubeconfig: { type: "string" },
-    context: { type: "string" },
+    ...LIVE_CLUSTER_FLAGS,
     concurrency: { type: "string" },
     timeout: { type: "string" },
     "no-drift": { type: "boolean" },

@@ -10,6 +10,7 @@ import { renderJson } from "../../shared/render/index.ts";
 import { renderSyncText } from "../../shared/render/sync/text.ts";
 import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { syncCluster } from "../../shared/usecases/sync.ts";
+import { LIVE_CLUSTER_FLAGS } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { withCliStore } from "../lib/store.ts";
@@ -40,10 +41,7 @@ export const run = defineCommand({
     namespace: { type: "string", short: "n", multiple: true },
     "all-namespaces": { type: "boolean", short: "A" },
     output: { type: "string", short: "o", default: "table" },
-    cluster: { type: "string" },
-    region: { type: "string" },
-    kubeconfig: { type: "string" },
-    context: { type: "string" },
+    ...LIVE_CLUSTER_FLAGS,
     timeout: { type: "string" },
     "page-size": { type: "string" },
     concurrency: { type: "string" },

@@ -15,6 +15,13 @@ export const CLUSTER_FLAGS = {
   region: { type: "string" },
 } as const;
 
+/** A live cluster, through EKS (`--cluster`, `--region`) or a kubeconfig (`--kubeconfig`, `--context`): status and sync. */
+export const LIVE_CLUSTER_FLAGS = {
+  ...CLUSTER_FLAGS,
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
+} as const;
+
 /** `--cluster` and `-n/--namespace` of a release in the store, as get, history and snapshots take them (for defineCommand). */
 export const STORED_RELEASE_FLAGS = {
   cluster: { type: "string", default: "local" },

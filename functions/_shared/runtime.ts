@@ -48,7 +48,9 @@ export function createLambdaRuntime(
   const log = loggerPort(logger);
   const clock = overrides.clock ?? systemClock;
   const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log });
-  const kube = overrides.kube ?? createKubeReader({ http2: config.kube?.http2, ...reader, connector: clusters, clock });
+  const kube =
+    overrides.kube ??
+    createKubeReader({ http2: config.kube?.http2, ...reader, connector: clusters, clock, logger: log });
   return {
     config,
     store: overrides.store ?? openReleaseStore(config.store),

@@ -46,5 +46,7 @@ export function loggerPort(logger: Logger): LoggerPort {
     info: (message, attributes) => logger.info(message, attributes ?? {}),
     warn: (message, attributes) => logger.warn(message, attributes ?? {}),
     error: (message, attributes) => logger.error(message, attributes ?? {}),
+    // POWERTOOLS_LOG_LEVEL=DEBUG (off by default): the kube request path then logs each request and retry.
+    debugEnabled: () => logger.getLevelName() === "DEBUG",
   };
 }

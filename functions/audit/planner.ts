@@ -5,7 +5,7 @@
  */
 import type { EventBridgeEvent } from "aws-lambda";
 import { sqsAuditQueue } from "../../shared/audit/sqs-audit-queue.ts";
-import { runIdFor } from "../../shared/snapshots/model.ts";
+import { runIdFor, runTimeNear } from "../../shared/snapshots/model.ts";
 import { type PlanResult, planAudit } from "../../shared/usecases/audit-plan.ts";
 import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { slotStart } from "./config.ts";
@@ -19,8 +19,16 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
   const slotSeconds = options.slotSeconds ?? runtime.config.settings.slotSeconds;
   const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
   return withTelemetry(runtime.lambda, async (event: ScheduledEvent): Promise<PlanResult> => {
-    const time = event?.time ? new Date(event.time) : runtime.clock.now();
-    const at = Number.isNaN(time.getTime()) ? runtime.clock.now() : time;
+    // The event's time names the run (EventBridge's retries resume it), but only when it is near this clock:
+    // a run id from the future would order every real run before it (issue #25 item 2).
+    const now = runtime.clock.now();
+    const { at, clamped } = runTimeNear(event?.time ? new Date(event.time) : undefined, now);
+    if (clamped) {
+      runtime.logger.warn("audit event time is ahead of this function's clock; planning the current slot", {
+        eventTime: String(event.time).slice(0, 40),
+        now: now.toISOString(),
+      });
+    }
     const runId = runIdFor(slotStart(at, slotSeconds));
     await publishAuditLag(runtime, at);
     return planAudit(

@@ -6,7 +6,7 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
-import { parseAuditMessage } from "../../shared/audit/audit-message.ts";
+import { type AuditMessage, InvalidAuditMessageError, parseAuditMessage } from "../../shared/audit/audit-message.ts";
 import { auditMessage } from "../../shared/usecases/audit-release.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
 import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
@@ -18,10 +18,23 @@ export function createWorkerHandler(runtime: AuditRuntime) {
     const deadline = deadlineFrom(context, runtime.config.settings.deadlineMarginMs, { floorMs: 1000 });
     const processor = new BatchProcessor(EventType.SQS);
     const record = async (item: SQSRecord) => {
-      const message = parseAuditMessage(item.body);
+      let message: AuditMessage | undefined;
       try {
+        message = parseAuditMessage(item.body);
         await auditMessage(runtime, message, { deadline });
       } catch (error) {
+        if (error instanceof InvalidAuditMessageError) {
+          // Poison: every delivery is refused the same way until SQS moves it to the DLQ. The reason names the
+          // field, never a value of the payload (which is not logged).
+          runtime.logger.error("audit message refused; it will reach the DLQ after maxReceiveCount", {
+            messageId: item.messageId,
+            receiveCount: item.attributes.ApproximateReceiveCount,
+            bytes: item.body.length,
+            reason: error.message,
+          });
+          throw error;
+        }
+        if (!message) throw error;
         runtime.logger.warn("audit message failed; SQS will redeliver it", {
           runId: message.runId,
           part: message.part,

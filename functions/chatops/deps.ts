@@ -5,6 +5,8 @@
  * setting reported at once. `overrides` lets `npm start` and the tests inject
  * the store, connector or logger.
  */
+
+import { replayLedgerFor } from "../../shared/chatops/replay-ledger.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import type { Logger } from "../../shared/ports.ts";
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
@@ -55,7 +57,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
         }
       : {}),
   };
-  return { settings: config.chatops, readers };
+  return { settings: config.chatops, readers, store: config.store };
 }
 
 export function chatWorkerDepsFromEnv(env: Env, overrides: ChatReaderOverrides = {}): ChatWorkerDeps {
@@ -70,9 +72,11 @@ export function chatWorkerDepsFromEnv(env: Env, overrides: ChatReaderOverrides =
 }
 
 export function teamsDepsFromEnv(env: Env, overrides: ChatReaderOverrides = {}): TeamsDeps {
-  const { settings, readers } = runtimeOf(env, "chatops Teams webhook", overrides);
+  const { settings, readers, store } = runtimeOf(env, "chatops Teams webhook", overrides);
   return {
     ...readers,
+    // Replays refused across instances: a conditional put on the releases table (shared/chatops/replay-ledger.ts).
+    replays: replayLedgerFor(store),
     access: settings.access,
     securityToken: secretReader(settings.teamsSecret),
     budgetMs: settings.teamsBudgetMs,

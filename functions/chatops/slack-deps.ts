@@ -5,8 +5,10 @@
  * registry's names, the chatops settings, the queue and telemetry.
  */
 import { MetricUnit } from "@aws-lambda-powertools/metrics";
+import { replayLedgerFor } from "../../shared/chatops/replay-ledger.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { createSqsClient, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
+import { storeConfigFromEnv } from "../../shared/store/config.ts";
 import { readConfig, telemetryConfigFromEnv } from "../_shared/config.ts";
 import type { Telemetry } from "../_shared/shell.ts";
 import { createLogger, createMetrics } from "../_shared/telemetry.ts";
@@ -23,6 +25,8 @@ export function slackIngressDepsFromEnv(
   const config = readConfig("chatops Slack webhook", {
     chatops: () => chatopsSettingsFromEnv(env),
     registry: () => loadClusterRegistry(env),
+    // Only for the replay ledger's conditional put (no store client is opened otherwise).
+    store: () => storeConfigFromEnv(env),
     telemetry: () => telemetryConfigFromEnv(env, CHATOPS_SERVICE),
     queue: () =>
       overrides.queue
@@ -45,6 +49,8 @@ export function slackIngressDepsFromEnv(
     // One EMF record per acknowledgement, published at once and dimensioned by service only (the AckLatency
     // alarm's exact dimension set, without the request's route and outcome).
     onAck: (latencyMs) => telemetry.metrics.singleMetric().addMetric("AckLatency", MetricUnit.Milliseconds, latencyMs),
+    // Replays refused across instances: a conditional put on the releases table (shared/chatops/replay-ledger.ts).
+    replays: replayLedgerFor(config.store),
     prefix: settings.prefix,
     snapshots: settings.snapshots,
     apiBaseUrl: settings.apiBaseUrl,

@@ -9,7 +9,7 @@ import { type Acknowledged, acknowledge } from "../../shared/chatops/acknowledge
 import { type ChatCommand, commandLine } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { CHAT_PLATFORMS, type Placement } from "../../shared/chatops/platforms.ts";
-import { ReplayGuard } from "../../shared/chatops/signature.ts";
+import { instanceReplayLedger, type ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import { ACTION_HISTORY, ACTION_REFRESH, ACTION_STATUS, ackText } from "../../shared/chatops/slack-blocks.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { type AllowedHost, checkResponseUrl } from "../../shared/notify/response-url.ts";
@@ -46,6 +46,8 @@ export interface SlackIngressDeps {
   apiBaseUrl?: string;
   /** The status history exists: `fleet` and `timeline` are offered. */
   snapshots?: boolean;
+  /** Replays refused across instances (default: this instance only). */
+  replays?: ReplayLedger;
 }
 
 export const SLACK_COMMANDS_PATH = "/chatops/slack/commands";
@@ -68,7 +70,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const now = deps.now ?? Date.now;
   const logger = loggerPort(deps.telemetry.logger);
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
-  const replays = new ReplayGuard();
+  const replays = deps.replays ?? instanceReplayLedger();
   const render = { prefix: deps.prefix ?? SLACK.defaultPrefix, apiBaseUrl: deps.apiBaseUrl };
   const syntax = { prefix: deps.prefix, snapshots: deps.snapshots ?? false };
 
@@ -103,7 +105,7 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     const signature = event.headers?.["x-slack-signature"];
     if (
       !SLACK.verify({ headers: event.headers ?? {}, body, secret, now: now() }) ||
-      !replays.firstSeen(signature!, now())
+      !(await replays.firstSeen(`slack:${signature}`, now()))
     ) {
       logger.warn("chat request refused", { platform: SLACK.name, path: event.rawPath, outcome: "unauthorized" });
       throw new UnauthorizedError();

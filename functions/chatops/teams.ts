@@ -5,15 +5,16 @@
  * channel. So the command runs inline against a budget (default 4 s): a status
  * past it answers what is known, the partial report, or "still reading, see
  * GET …" when even the release could not be read in time. Teams signatures
- * carry no timestamp: an activity older than 5 minutes or an id seen before is
- * refused as a replay.
+ * cover no timestamp header: the activity's own `timestamp` must be within 5
+ * minutes either way (an activity without one is refused), and an id seen
+ * before is refused as a replay.
  */
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { acknowledge } from "../../shared/chatops/acknowledge.ts";
 import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
 import { commandLine } from "../../shared/chatops/command.ts";
 import { CHAT_PLATFORMS } from "../../shared/chatops/platforms.ts";
-import { ReplayGuard } from "../../shared/chatops/signature.ts";
+import { instanceReplayLedger, type ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import { renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { jsonResult as json } from "../_shared/http/body.ts";
@@ -36,6 +37,8 @@ export interface TeamsDeps extends ChatDeps {
   budgetMs?: number;
   apiBaseUrl?: string;
   now?: () => number;
+  /** Replays refused across instances (default: this instance only). */
+  replays?: ReplayLedger;
 }
 
 export const TEAMS_PATH = "/chatops/teams";
@@ -53,7 +56,7 @@ interface Activity {
 
 export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, HttpResult, HttpContext> {
   const now = deps.now ?? Date.now;
-  const replays = new ReplayGuard();
+  const replays = deps.replays ?? instanceReplayLedger();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
   const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.snapshots) };
@@ -75,9 +78,11 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     } catch {
       throw new ValidationError("the body is not a JSON activity", "InvalidActivity");
     }
-    const sent = Date.parse(activity?.timestamp ?? "");
-    const fresh = Number.isNaN(sent) || Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
-    if (!fresh || !replays.firstSeen(`teams:${activity.id ?? authorization}`, now())) {
+    // Teams sends a timestamp with every activity: one without (or outside the window) is refused, so a captured
+    // activity cannot be replayed once the replay guard has forgotten its id (#25 item 4).
+    const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
+    const fresh = !Number.isNaN(sent) && Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
+    if (!fresh || !(await replays.firstSeen(`teams:${activity.id ?? authorization}`, now()))) {
       deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "replay" });
       throw new UnauthorizedError();
     }

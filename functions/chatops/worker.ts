@@ -12,7 +12,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { acknowledge } from "../../shared/chatops/acknowledge.ts";
 import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
-import { type ChatJob, parseChatJob, RESPONSE_URL_LIFETIME_MS } from "../../shared/chatops/job.ts";
+import { type ChatJob, jobAgeProblem, parseChatJob } from "../../shared/chatops/job.ts";
 import { chatPlatform } from "../../shared/chatops/platforms.ts";
 import { isDomainError } from "../../shared/errors.ts";
 import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/notify/errors.ts";
@@ -74,7 +74,9 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
         sinceRequestMs: now() - job.receivedAt,
         ...fields,
       });
-    if (now() - job.receivedAt > RESPONSE_URL_LIFETIME_MS) return log("expired");
+    // Both ways (#25): a job "received" in the future is forged, and would otherwise never expire.
+    const tooOld = jobAgeProblem(job, now());
+    if (tooOld) return log(tooOld);
     let url: URL;
     try {
       url = checkResponseUrl(job.responseUrl, deps.allowHosts);

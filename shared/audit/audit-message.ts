@@ -4,6 +4,7 @@
  * cache in the worker). Parsed strictly: a malformed message is poison (DLQ).
  */
 import { ValidationError } from "../errors.ts";
+import { messageJson } from "../queue/message-body.ts";
 import { validateClusterName, validateNamespace, validateReleaseName } from "../release/validation.ts";
 import { isRunId } from "../snapshots/model.ts";
 
@@ -31,22 +32,18 @@ export class InvalidAuditMessageError extends ValidationError {
 export const MAX_RELEASES_PER_MESSAGE = 100;
 
 export function parseAuditMessage(body: string): AuditMessage {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(body);
-  } catch {
-    throw new InvalidAuditMessageError("the body is not JSON");
-  }
+  const raw = messageJson(body, () => new InvalidAuditMessageError("the body is not JSON"));
   const m = raw as Partial<AuditMessage> | null;
   if (!m || typeof m !== "object" || m.v !== 1) throw new InvalidAuditMessageError("not a version 1 audit message");
   if (!isRunId(m.runId)) throw new InvalidAuditMessageError("runId is not a run id");
   if (typeof m.part !== "string" || !/^[A-Za-z0-9_-]{1,120}$/.test(m.part)) {
     throw new InvalidAuditMessageError("part is not a part id");
   }
+  // The reasons name the field, never its value: they are logged (a poison message's payload is not).
   try {
     validateClusterName(m.cluster);
-  } catch (error) {
-    throw new InvalidAuditMessageError((error as Error).message);
+  } catch {
+    throw new InvalidAuditMessageError("cluster is not a cluster name");
   }
   if (!Array.isArray(m.releases) || m.releases.length === 0 || m.releases.length > MAX_RELEASES_PER_MESSAGE) {
     throw new InvalidAuditMessageError(`releases must be a list of 1..${MAX_RELEASES_PER_MESSAGE}`);
@@ -54,9 +51,13 @@ export function parseAuditMessage(body: string): AuditMessage {
   for (const target of m.releases) {
     try {
       validateNamespace(target?.namespace);
+    } catch {
+      throw new InvalidAuditMessageError("a release namespace is not a namespace name");
+    }
+    try {
       validateReleaseName(target?.name);
-    } catch (error) {
-      throw new InvalidAuditMessageError((error as Error).message);
+    } catch {
+      throw new InvalidAuditMessageError("a release name is not a release name");
     }
     if (!Number.isInteger(target.revision) || target.revision < 1) {
       throw new InvalidAuditMessageError("a release revision is not a positive integer");

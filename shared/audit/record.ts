@@ -1,6 +1,9 @@
 /**
  * Folds one observation into a release's history, idempotently per (runId, release):
- * - the latest snapshot was already seen by this run or a later one -> `duplicate` (nothing written);
+ * - the latest snapshot was already seen by this run, by a later run, or at a later time by the worker's clock
+ *   -> `duplicate` (nothing written). A run id ahead of the observation's own time (a forged or mis-dated run:
+ *   issue #25 item 2) never counts as "later": ordering is by the workers' observation times, the run id only
+ *   says whether this run was applied already, so one future run id cannot freeze a release;
  * - same digest -> extend it (lastSeenAt, seenCount), conditional on the digest;
  * - otherwise a new snapshot with the changes against the latest.
  * A lost race (another worker wrote first) re-reads and decides again, boundedly.
@@ -8,7 +11,7 @@
 import { changesBetween } from "../snapshots/changes.ts";
 import { digestOf } from "../snapshots/digest.ts";
 import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
-import { type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
+import { isRunAhead, type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 
 export type RecordOutcome = "created" | "extended" | "duplicate";
@@ -24,6 +27,15 @@ const DAY_SECONDS = 86_400;
 
 export function expiresAtFor(observedAt: string, retentionDays: number): number {
   return Math.floor(Date.parse(observedAt) / 1000) + retentionDays * DAY_SECONDS;
+}
+
+/** Whether `latest` already covers `observation`: same run, a later (real) run, or a later observation. */
+function alreadyCovered(latest: Snapshot, observation: Observation): boolean {
+  const { runId, observedAt } = observation;
+  if (latest.lastRunId === runId || latest.runId === runId) return true;
+  const at = Date.parse(observedAt);
+  const later = (other: string) => other > runId && !isRunAhead(other, at);
+  return later(latest.lastRunId) || later(latest.runId) || latest.lastSeenAt > observedAt;
 }
 
 export async function recordObservation(
@@ -43,7 +55,7 @@ export async function recordObservation(
     const hinted = attempt === 1 && hint.latest !== undefined;
     const latest = hinted ? await hint.latest : await store.latest(observation.release);
     const live = latest && latest.expiresAt > nowSeconds ? latest : undefined;
-    if (latest && (latest.lastRunId >= observation.runId || latest.runId >= observation.runId)) {
+    if (latest && alreadyCovered(latest, observation)) {
       if (hinted) continue;
       return { outcome: "duplicate", snapshot: latest };
     }

@@ -5,7 +5,7 @@
  * (platforms.ts). Errors come back as answers: a chat user gets a sentence, not a 500.
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
-import { isDomainError } from "../errors.ts";
+import { isDomainError, publicErrorMessage } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
@@ -214,14 +214,17 @@ async function run(
 }
 
 function errorAnswer(logger: Logger, error: unknown): ChatAnswer {
-  if (isDomainError(error) && error.kind !== "internal") {
-    return { kind: "error", code: error.code, message: error.message, errorKind: error.kind };
+  // The API's public message (shared/errors.ts): no ARN, account id or endpoint reaches a channel; the log has
+  // the full text.
+  const message = publicErrorMessage(error);
+  const domain = isDomainError(error) ? error : undefined;
+  if (!domain || domain.kind === "internal" || message !== domain.message) {
+    logger.error("chat command failed", { code: domain?.code, error: (error as Error)?.message ?? String(error) });
   }
-  logger.error("chat command failed", { error: (error as Error)?.message ?? String(error) });
   return {
     kind: "error",
-    code: "Internal",
-    message: "internal error: the answer could not be built",
-    errorKind: "internal",
+    code: domain && domain.kind !== "internal" ? domain.code : "Internal",
+    message,
+    errorKind: domain?.kind ?? "internal",
   };
 }

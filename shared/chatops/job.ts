@@ -6,6 +6,7 @@
  * queue by anything else cannot widen what is read or where it is sent.
  */
 import { ValidationError } from "../errors.ts";
+import { messageJson } from "../queue/message-body.ts";
 import type { ChatCaller } from "./access.ts";
 import { chatPlatform } from "./platforms.ts";
 
@@ -27,14 +28,24 @@ export interface ChatJob {
 
 /** Slack accepts response_url posts for 30 minutes. */
 export const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
+/** How far ahead of the worker's clock a job's receivedAt may be (clocks of two Lambdas, not a forged job's). */
+export const JOB_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Why a job is not answered by its age, looking both ways (#25 item 3): older than a response_url lives, or
+ * received in the future (a forged job would otherwise never expire).
+ */
+export function jobAgeProblem(
+  job: Pick<ChatJob, "receivedAt">,
+  now: number,
+): "expired" | "from-the-future" | undefined {
+  if (now - job.receivedAt > RESPONSE_URL_LIFETIME_MS) return "expired";
+  if (job.receivedAt - now > JOB_CLOCK_SKEW_MS) return "from-the-future";
+  return undefined;
+}
 
 export function parseChatJob(body: string): ChatJob {
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    throw new ValidationError("the chat job is not JSON", "InvalidChatJob");
-  }
+  const value = messageJson(body, () => new ValidationError("the chat job is not JSON", "InvalidChatJob"));
   const job = value as Partial<ChatJob>;
   const caller = job?.caller as Partial<ChatCaller> | undefined;
   const ok =

@@ -92,6 +92,7 @@ export function statusMessage(
             Math.max(0, group.rows.length - MAX_GROUP_ROWS),
           )
         : undefined;
+    if (group.rows.length === 0) continue;
     if (!fitted || fitted.shown === 0) {
       left.push(...groups.slice(i));
       break;
@@ -99,10 +100,13 @@ export function statusMessage(
     b.section(fitted.text);
   }
   b.release();
-  if (left.length > 0) {
-    const count = left.reduce((n, g) => n + g.rows.length, 0);
-    const names = left.map((g) => `${escapeMrkdwn(g.key)} (${g.rows.length})`).join(", ");
-    b.section(clip(`…and ${count} more resources in ${left.length} groups: ${names}`, 500));
+  // Only what was left out with rows: an empty group (workloads without pods) leaves nothing out.
+  const hidden = left.filter((g) => g.rows.length > 0);
+  if (hidden.length > 0) {
+    const count = hidden.reduce((n, g) => n + g.rows.length, 0);
+    const names = hidden.map((g) => `${escapeMrkdwn(g.key)} (${g.rows.length})`).join(", ");
+    const what = `${count} more ${count === 1 ? "resource" : "resources"} in ${hidden.length} ${hidden.length === 1 ? "group" : "groups"}`;
+    b.section(clip(`…and ${what}: ${names}`, 500));
   }
   const notes = release.info.notes?.trim();
   if (notes) {

@@ -1,4 +1,4 @@
-import { awsRoleName, errorKind } from "../errors.ts";
+import { awsRoleName, errorKind, withoutAwsDetails } from "../errors.ts";
 
 /**
  * Errors of the cluster area: the registry (read once at cold start) and reaching a
@@ -31,12 +31,17 @@ export class ClusterNotActiveError extends errorKind("unavailable", "ClusterNotA
   }
 }
 
-/** EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS). */
+/**
+ * EKS, STS or the cluster's API endpoint could not be reached (refused, DNS, timeout, 5xx, missing in EKS).
+ * `message` names the endpoint (for the log and the CLI); remote callers read `publicMessage`, which does not.
+ */
 export class ClusterUnreachableError extends errorKind("unavailable", "ClusterUnreachable") {
   readonly cluster: string;
-  constructor(cluster: string, message: string, options?: { cause?: unknown }) {
+  override readonly publicMessage: string;
+  constructor(cluster: string, message: string, options?: { cause?: unknown; publicMessage?: string }) {
     super(message, options);
     this.cluster = cluster;
+    this.publicMessage = options?.publicMessage ?? withoutAwsDetails(message);
   }
 }
 
@@ -48,12 +53,14 @@ export class ClusterUnreachableError extends errorKind("unavailable", "ClusterUn
  */
 export class ClusterCertificateError extends errorKind("unavailable", "ClusterCertificateMismatch") {
   readonly cluster: string;
+  override readonly publicMessage: string;
   constructor(cluster: string, server: string, reason: string, options?: { cause?: unknown }) {
     super(
       `kubernetes cluster "${cluster}": the cluster's certificate does not match its CA (${server}: ${reason})`,
       options,
     );
     this.cluster = cluster;
+    this.publicMessage = `kubernetes cluster "${cluster}": the cluster's certificate does not match its CA (${reason})`;
   }
 }
 

@@ -11,7 +11,7 @@ import type {
 import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
-import { awsRoleName, isDomainError } from "../errors.ts";
+import { awsRoleName, isDomainError, withoutAwsDetails } from "../errors.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -61,35 +61,47 @@ export function sdkClientConfig(entry: ClusterEntry, endpoint: string | undefine
 // The SDK clients are imported on first use: the `token` exec plugin never needs EKS,
 // and needs STS only for a cluster with a role, so it does not pay for loading them.
 export function defaultEksClientFactory(requestTimeoutMs: number): EksClientFactory {
-  return (entry, credentials) => {
-    let client: Promise<EksClientLike> | undefined;
-    const load = async () => {
+  return (entry, credentials) =>
+    loadedOnFirstSend(async () => {
       const { EKSClient } = await import("@aws-sdk/client-eks");
       return new EKSClient({ ...sdkClientConfig(entry, entry.eksEndpoint, requestTimeoutMs), credentials });
-    };
-    return {
-      async send(command, options) {
-        client ??= load();
-        return (await client).send(command, options);
-      },
-    };
-  };
+    });
 }
 
 export function defaultStsClientFactory(requestTimeoutMs: number): StsClientFactory {
-  return (entry, credentials) => {
-    let client: Promise<StsClientLike> | undefined;
-    const load = async () => {
+  return (entry, credentials) =>
+    loadedOnFirstSend(async () => {
       const { STSClient } = await import("@aws-sdk/client-sts");
       return new STSClient({ ...sdkClientConfig(entry, entry.stsEndpoint, requestTimeoutMs), credentials });
-    };
-    return {
-      async send(command, options) {
-        client ??= load();
-        return (await client).send(command, options);
-      },
-    };
+    });
+}
+
+/** A client whose `load` (the SDK module's import and the client's construction) runs on the first send, once. */
+function loadedOnFirstSend<Client extends { send(command: never, options?: never): Promise<unknown> }>(
+  load: () => Promise<Client>,
+): Pick<Client, "send"> {
+  let client: Promise<Client> | undefined;
+  return {
+    send: ((command: never, options?: never) => {
+      client ??= load();
+      return client.then((loaded) => loaded.send(command, options));
+    }) as Client["send"],
   };
+}
+
+/** One AWS call for `entry` within `timeoutMs`; its failure becomes the cluster area's error naming `action` and `where`. */
+async function callFor<T>(
+  entry: ClusterEntry,
+  action: string,
+  where: string,
+  timeoutMs: number,
+  call: (abortSignal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  try {
+    return await call(AbortSignal.timeout(timeoutMs));
+  } catch (error) {
+    throw toClusterError(entry, action, where, timeoutMs, error);
+  }
 }
 
 export async function describeCluster(
@@ -99,14 +111,9 @@ export async function describeCluster(
 ): Promise<ClusterFacts> {
   const where = entry.eksEndpoint ?? `https://eks.${entry.region}.amazonaws.com`;
   const { DescribeClusterCommand } = await import("@aws-sdk/client-eks");
-  let output: DescribeClusterCommandOutput;
-  try {
-    output = await client.send(new DescribeClusterCommand({ name: entry.name }), {
-      abortSignal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw toClusterError(entry, "DescribeCluster", where, timeoutMs, error);
-  }
+  const output = await callFor(entry, "DescribeCluster", where, timeoutMs, (abortSignal) =>
+    client.send(new DescribeClusterCommand({ name: entry.name }), { abortSignal }),
+  );
   const cluster = output.cluster;
   const status = cluster?.status ?? "UNKNOWN";
   if (!USABLE_STATUSES.has(status)) throw new ClusterNotActiveError(entry.name, status);
@@ -132,19 +139,16 @@ export async function assumeRole(
 ): Promise<AwsCredentials> {
   const where = entry.stsEndpoint ?? `https://sts.${entry.region}.amazonaws.com`;
   const { AssumeRoleCommand } = await import("@aws-sdk/client-sts");
-  let output: AssumeRoleCommandOutput;
-  try {
-    output = await client.send(
+  const output = await callFor(entry, `AssumeRole ${entry.roleArn}`, where, timeoutMs, (abortSignal) =>
+    client.send(
       new AssumeRoleCommand({
         RoleArn: entry.roleArn,
         RoleSessionName: ROLE_SESSION_NAME,
         ExternalId: entry.externalId,
       }),
-      { abortSignal: AbortSignal.timeout(timeoutMs) },
-    );
-  } catch (error) {
-    throw toClusterError(entry, `AssumeRole ${entry.roleArn}`, where, timeoutMs, error);
-  }
+      { abortSignal },
+    ),
+  );
   const issued = output.Credentials;
   if (!issued?.AccessKeyId || !issued.SecretAccessKey || !issued.SessionToken) {
     throw new ClusterAccessDeniedError(entry.name, `AssumeRole ${entry.roleArn} returned no credentials`, {
@@ -207,19 +211,20 @@ export function toClusterError(entry: ClusterEntry, call: string, where: string,
     return new ClusterUnreachableError(
       cluster,
       `cluster "${cluster}" does not exist in EKS region ${entry.region} (${call} at ${where}: ${detail})`,
-      { cause: error },
+      { cause: error, publicMessage: `cluster "${cluster}" does not exist in EKS region ${entry.region}` },
     );
   }
   if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ETIMEDOUT") {
     return new ClusterUnreachableError(
       cluster,
       `${call} for cluster "${cluster}": ${where} did not answer within ${timeoutMs} ms`,
-      { cause: error },
+      { cause: error, publicMessage: `${call} for cluster "${cluster}": AWS did not answer within ${timeoutMs} ms` },
     );
   }
   const code = e.code ?? (error as { cause?: { code?: string } })?.cause?.code;
   const reason = code && NETWORK_CODES.has(code) ? code : detail;
   return new ClusterUnreachableError(cluster, `${call} for cluster "${cluster}": cannot reach ${where} (${reason})`, {
     cause: error,
+    publicMessage: `${call} for cluster "${cluster}": cannot reach AWS (${withoutAwsDetails(reason)})`,
   });
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Agent as HttpAgent } from "node:http";
+import type { LookupFunction } from "node:net";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { Dispatcher } from "undici";
 import type UndiciAgent from "undici/lib/dispatcher/agent.js";
@@ -55,6 +56,8 @@ export interface PoolOptions {
   maxFreeSockets?: number;
   /** Offer HTTP/2 to https servers (default true); false keeps every cluster on HTTP/1.1 (`DISABLE_HTTP2`). */
   http2?: boolean;
+  /** How API server names are resolved (default: the system's, dns.lookup). */
+  lookup?: LookupFunction;
 }
 
 interface Pool {
@@ -85,21 +88,23 @@ export class ConnectionPools {
   private readonly maxSockets: number;
   private readonly maxFreeSockets: number;
   private readonly http2: boolean;
+  private readonly lookup?: LookupFunction;
   private closed = false;
 
   constructor(options: PoolOptions = {}) {
     this.maxSockets = Math.max(1, options.maxSockets ?? DEFAULT_MAX_SOCKETS);
     this.maxFreeSockets = Math.max(0, options.maxFreeSockets ?? this.maxSockets);
     this.http2 = options.http2 ?? true;
+    this.lookup = options.lookup;
   }
 
   /** The requester for `cluster` with these credentials, on the cluster's pool. */
   async requester(cluster: string, access: ClusterAccess): Promise<KubeRequester> {
     const cached = this.cachedRequester(cluster, access);
     if (cached) return cached;
-    const Agent = await undiciAgent();
+    const undici = await undiciAgent();
     // From here on synchronous: concurrent first callers find the pool the first of them made.
-    return this.cachedRequester(cluster, access) ?? this.connect(cluster, access, Agent);
+    return this.cachedRequester(cluster, access) ?? this.connect(cluster, access, undici);
   }
 
   /** Sockets opened so far per cluster (diagnostics, the benchmark). */
@@ -122,19 +127,19 @@ export class ConnectionPools {
     return known?.access === access ? known.requester : undefined;
   }
 
-  private connect(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
-    const requester = this.pooledRequester(cluster, access, Agent);
+  private connect(cluster: string, access: ClusterAccess, undici: UndiciModules): KubeRequester {
+    const requester = this.pooledRequester(cluster, access, undici);
     this.connections.set(cluster, { access, requester });
     return requester;
   }
 
-  private pooledRequester(cluster: string, access: ClusterAccess, Agent: typeof UndiciAgent): KubeRequester {
+  private pooledRequester(cluster: string, access: ClusterAccess, undici: UndiciModules): KubeRequester {
     const { server, headers } = access;
     const url = new URL(server);
     if (url.protocol !== "https:" && url.protocol !== "http:") {
       throw new Error(`unsupported server URL scheme ${url.protocol} (https:// or http://)`);
     }
-    if (access.proxy) return this.connectThroughProxy(cluster, access.proxy, server, headers);
+    if (access.proxy) return this.connectThroughProxy(cluster, access.proxy, server, headers, undici.queuedAbort);
     const tls = url.protocol === "https:";
     const identity = JSON.stringify([
       server,
@@ -155,6 +160,7 @@ export class ConnectionPools {
         // Node's Agent destroys a free socket when this fires; a request in flight has its own timeout.
         timeout: IDLE_SOCKET_MS,
         scheduling: "lifo" as const,
+        ...(this.lookup ? { lookup: this.lookup } : {}),
       };
       let created: Pool;
       if (tls) {
@@ -166,7 +172,7 @@ export class ConnectionPools {
           pfx: access.pfx,
           passphrase: access.passphrase,
         });
-        const dispatcher = new Agent({
+        const dispatcher = new undici.Agent({
           connections: this.maxSockets,
           keepAliveTimeout: IDLE_SOCKET_MS,
           // HTTP/2 when the server offers it (kube-apiserver does): every read of a wave on one connection, one
@@ -188,6 +194,7 @@ export class ConnectionPools {
             keepAlive: true,
             keepAliveInitialDelay: KEEP_ALIVE_MS,
             preferH2: this.http2,
+            ...(this.lookup ? { lookup: this.lookup } : {}),
           },
         });
         created = { identity, dispatcher, opened: 0 };
@@ -203,7 +210,7 @@ export class ConnectionPools {
       this.pools.set(cluster, pool);
       if (previous) void closePool(previous);
     }
-    if (pool.dispatcher) return dispatcherRequester(server, headers, pool.dispatcher);
+    if (pool.dispatcher) return dispatcherRequester(server, headers, pool.dispatcher, undici.queuedAbort);
     return agentRequester(server, headers, pool.agent as HttpAgent);
   }
 
@@ -213,25 +220,34 @@ export class ConnectionPools {
     dispatcher: Dispatcher,
     server: string,
     headers: Record<string, string>,
+    queuedAbort: symbol,
   ): KubeRequester {
     const previous = this.pools.get(cluster);
     if (previous?.dispatcher !== dispatcher) {
       this.pools.set(cluster, { identity: `proxy:${server}`, dispatcher, opened: 0 });
       if (previous) void closePool(previous);
     }
-    return dispatcherRequester(server, headers, dispatcher);
+    return dispatcherRequester(server, headers, dispatcher, queuedAbort);
   }
 }
 
-let agentModule: Promise<typeof UndiciAgent> | undefined;
+interface UndiciModules {
+  Agent: typeof UndiciAgent;
+  /** The dispatch option through which a queued request can be aborted (requesters.ts). */
+  queuedAbort: symbol;
+}
+
+let agentModule: Promise<UndiciModules> | undefined;
 
 /**
  * undici's Agent module (with its HTTP/1.1 and HTTP/2 clients, node:tls and node:http2), loaded when the first
  * https pool is made: a Lambda's routes that read no cluster (list, history, snapshots) never load it, and the
  * cold import of the handler does not wait for it.
  */
-function undiciAgent(): Promise<typeof UndiciAgent> {
-  agentModule ??= import("undici/lib/dispatcher/agent.js").then((module) => module.default);
+function undiciAgent(): Promise<UndiciModules> {
+  agentModule ??= Promise.all([import("undici/lib/dispatcher/agent.js"), import("undici/lib/core/symbols.js")]).then(
+    ([agent, symbols]) => ({ Agent: agent.default, queuedAbort: symbols.default.kQueuedAbort }),
+  );
   return agentModule;
 }
 

@@ -1,7 +1,8 @@
+import type { LookupFunction } from "node:net";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../manifest/prepared-manifest.ts";
-import { type Clock, systemClock } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { DEFAULT_DISCOVERY_TTL_MS, DiscoveryCache } from "./discovery.ts";
 import { type FetchResult, readReleaseResources } from "./fetch.ts";
 import { ConnectionPools } from "./http.ts";
@@ -51,6 +52,10 @@ export interface KubeReaderOptions {
   http2?: boolean;
   /** Backoff jitter (default Math.random; tests pin it). */
   random?: () => number;
+  /** How API server names are resolved (default: the system's dns.lookup; tests give one that never answers). */
+  lookup?: LookupFunction;
+  /** Debug lines per request (timing, limiter wait, retries) when its debugEnabled() says so; off by default. */
+  logger?: Logger;
 }
 
 export interface KubeReaderSettings {
@@ -133,7 +138,11 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
     maxEntries: settings.manifestEntries,
     maxChars: settings.manifestChars,
   });
-  const pools = new ConnectionPools({ maxSockets: settings.socketsPerCluster, http2: settings.http2 });
+  const pools = new ConnectionPools({
+    maxSockets: settings.socketsPerCluster,
+    http2: settings.http2,
+    lookup: options.lookup,
+  });
   const limits = new Map<string, ClusterLimit>();
   const sessions = new Set<KubeSession>();
   let closed = false;
@@ -175,6 +184,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
         maxAttempts: settings.maxAttempts,
         clock,
         random: options.random,
+        debug: options.logger?.debugEnabled?.() ? options.logger : undefined,
       });
       sessions.add(session);
       try {

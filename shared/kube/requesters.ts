@@ -62,13 +62,19 @@ export function agentRequester(server: string, headers: Record<string, string>, 
 /**
  * GETs through an undici dispatcher's core `dispatch()` with a handler that collects the body's chunks: no
  * Readable stream per answer (the `request()` API builds one, and lives in the rest of undici, which is not
- * loaded: see undici-agent.d.ts), no fetch Request/Headers/web streams. The deadline signal aborts the
- * exchange through its controller.
+ * loaded: see undici-agent.d.ts), no fetch Request/Headers/web streams.
+ *
+ * The signal aborts the exchange at every stage: once it started (headers or body awaited) through its
+ * controller; before, while it waits in the pool's queue or for a connection that is still being made (DNS,
+ * TCP connect, a TLS handshake that never completes), through the cancel function undici hands over under
+ * `queuedAbort` — without it such a request could not be aborted at all and an HTTP/2 status never settled
+ * (issue #25 item 1).
  */
 export function dispatcherRequester(
   server: string,
   headers: Record<string, string>,
   dispatcher: Dispatcher,
+  queuedAbort: symbol,
 ): KubeRequester {
   const origin = new URL(server).origin;
   // The server URL may carry a path prefix (a proxy in front of the API server).
@@ -79,10 +85,14 @@ export function dispatcherRequester(
       return new Promise<KubeResponse>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);
         let controller: Dispatcher.DispatchController | undefined;
+        let cancelQueued: ((reason: unknown) => void) | undefined;
         let status = 0;
         let responseHeaders: Record<string, string> = {};
         const chunks: Buffer[] = [];
-        const onAbort = () => controller?.abort(signal.reason);
+        const onAbort = () => {
+          if (controller) controller.abort(signal.reason);
+          else cancelQueued?.(signal.reason);
+        };
         signal.addEventListener("abort", onAbort, { once: true });
         const settle = (error?: unknown) => {
           signal.removeEventListener("abort", onAbort);
@@ -99,7 +109,12 @@ export function dispatcherRequester(
             path: prefix + pathAndQuery,
             method: "GET",
             headers: { ...headers, accept, "user-agent": USER_AGENT },
-          },
+            // Called (by the pool, then by a client still connecting) with the way out of its queue.
+            [queuedAbort]: (cancel: (reason: unknown) => void) => {
+              if (signal.aborted) cancel(signal.reason);
+              else cancelQueued = cancel;
+            },
+          } as Dispatcher.DispatchOptions,
           {
             onRequestStart(started) {
               controller = started;

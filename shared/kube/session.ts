@@ -1,7 +1,7 @@
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/errors.ts";
 import type { DomainError } from "../errors.ts";
-import { type Clock, systemClock } from "../ports.ts";
+import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { backoffDelay, retryAfterMs, sleep } from "../retry.ts";
 import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
@@ -42,6 +42,8 @@ export interface SessionOptions {
   /** For the deadline and Retry-After dates (default: the system clock). */
   clock?: Clock;
   random?: () => number;
+  /** Given only when debug lines are wanted: one per request (status, ms, limiter wait), per retry, per give-up. */
+  debug?: Logger;
 }
 
 export type RequestResult =
@@ -82,6 +84,7 @@ export class KubeSession {
   private readonly maxAttempts: number;
   private readonly clock: Clock;
   private readonly random: () => number;
+  private readonly debug?: Logger;
   private readonly deadlineController = new AbortController();
   private readonly deadlineTimer?: NodeJS.Timeout;
   /** The controllers of the requests in flight: the deadline (or close, or a fatal error) aborts them all. */
@@ -99,6 +102,7 @@ export class KubeSession {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4);
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
+    this.debug = options.debug;
     const deadline = this.deadlineController.signal;
     deadline.addEventListener(
       "abort",
@@ -142,14 +146,18 @@ export class KubeSession {
     while (attempts < this.maxAttempts) {
       if (this.deadlineReached) return this.deadlineResult(last);
       const requester = await this.currentRequester();
-      if (!(await this.acquire())) return this.deadlineResult(last);
+      const queuedAt = this.debug ? performance.now() : 0;
+      if (!(await this.acquire())) return this.logged(pathAndQuery, this.deadlineResult(last), attempts, queuedAt);
+      const sentAt = this.debug ? performance.now() : 0;
       attempts++;
       this.counters.requests++;
       let response: KubeResponse;
       const signal = this.requestSignal();
       try {
         response = await requester.get(pathAndQuery, accept, signal.signal);
+        if (this.debug) this.logRequest(pathAndQuery, attempts, queuedAt, sentAt, { status: response.status });
       } catch (error) {
+        if (this.debug) this.logRequest(pathAndQuery, attempts, queuedAt, sentAt, { error: summarizeError(error) });
         if (this.deadlineReached) return this.deadlineResult(last);
         const certificate = certificateProblem(error);
         if (certificate) {
@@ -220,6 +228,35 @@ export class KubeSession {
     };
   }
 
+  /** One debug line per request on the wire: its answer or error, time on the wire, time waiting for a slot. */
+  private logRequest(
+    pathAndQuery: string,
+    attempt: number,
+    queuedAt: number,
+    sentAt: number,
+    outcome: { status: number } | { error: string },
+  ): void {
+    this.debug?.debug("kube request", {
+      cluster: this.cluster,
+      path: pathAndQuery.split("?")[0],
+      attempt,
+      ...outcome,
+      ms: Math.round(performance.now() - sentAt),
+      limiterWaitMs: Math.round(sentAt - queuedAt),
+    });
+  }
+
+  /** A request that never got a slot before the deadline: how long it waited. */
+  private logged(pathAndQuery: string, result: RequestResult, attempts: number, queuedAt: number): RequestResult {
+    this.debug?.debug("kube request not sent: deadline", {
+      cluster: this.cluster,
+      path: pathAndQuery.split("?")[0],
+      attempts,
+      limiterWaitMs: Math.round(performance.now() - queuedAt),
+    });
+    return result;
+  }
+
   private deadlineResult(last: RequestResult | undefined): RequestResult {
     if (this.fatal) return { kind: "failed", message: this.fatal.message, attempts: 0 };
     const why = last && last.kind !== "deadline" ? ` (last attempt: ${summarize(last)})` : "";
@@ -241,6 +278,7 @@ export class KubeSession {
     }
     if (this.deadline !== undefined && this.clock.now().getTime() + wait >= this.deadline) return false;
     this.counters.retries++;
+    this.debug?.debug("kube retry", { cluster: this.cluster, attempt: attempts + 1, waitMs: Math.round(wait) });
     await sleep(wait, this.deadlineController.signal);
     return !this.deadlineReached;
   }
@@ -307,6 +345,12 @@ function certificateProblem(error: unknown): string | undefined {
     cause = cause.cause as typeof cause;
   }
   return undefined;
+}
+
+/** An error's name/code for a debug line (no URL: it may carry a path prefix the registry keeps private). */
+function summarizeError(error: unknown): string {
+  const err = error as { name?: string; code?: string; cause?: { code?: string } };
+  return err?.cause?.code ?? err?.code ?? err?.name ?? "Error";
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {

@@ -69,29 +69,37 @@ export function validateNewReleaseName(name: unknown): string {
 
 /** A Kubernetes namespace: a DNS-1123 label, kube-apiserver's wording. */
 export function validateNamespace(namespace: unknown): string {
-  if (namespace === undefined || namespace === null || namespace === "") {
-    throw new InvalidNamespaceError("no namespace provided");
-  }
-  if (typeof namespace !== "string" || namespace.length > MAX_NAMESPACE_LENGTH || !DNS1123_LABEL.test(namespace)) {
-    throw new InvalidNamespaceError(
-      `invalid namespace ${quoteInput(namespace)}: a lowercase RFC 1123 label must consist of lower case alphanumeric ` +
-        `characters or '-', start and end with an alphanumeric character, and be at most ${MAX_NAMESPACE_LENGTH} characters`,
-    );
-  }
-  return namespace;
+  return requiredName(namespace, {
+    what: "namespace",
+    pattern: DNS1123_LABEL,
+    max: MAX_NAMESPACE_LENGTH,
+    Error: InvalidNamespaceError,
+    rules:
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', start and end with an " +
+      `alphanumeric character, and be at most ${MAX_NAMESPACE_LENGTH} characters`,
+  });
 }
 
 export function validateClusterName(cluster: unknown): string {
-  if (cluster === undefined || cluster === null || cluster === "") {
-    throw new InvalidClusterNameError("no cluster name provided");
+  return requiredName(cluster, {
+    what: "cluster name",
+    pattern: CLUSTER_NAME,
+    max: MAX_CLUSTER_NAME_LENGTH,
+    Error: InvalidClusterNameError,
+    rules: `use letters, digits, '-' and '_', start with a letter or digit, at most ${MAX_CLUSTER_NAME_LENGTH} characters`,
+  });
+}
+
+/** A name that must be given and match `pattern` within `max` characters: "no WHAT provided" / "invalid WHAT "x": RULES". */
+function requiredName(
+  value: unknown,
+  rule: { what: string; pattern: RegExp; max: number; Error: new (message: string) => Error; rules: string },
+): string {
+  if (value === undefined || value === null || value === "") throw new rule.Error(`no ${rule.what} provided`);
+  if (typeof value !== "string" || value.length > rule.max || !rule.pattern.test(value)) {
+    throw new rule.Error(`invalid ${rule.what} ${quoteInput(value)}: ${rule.rules}`);
   }
-  if (typeof cluster !== "string" || cluster.length > MAX_CLUSTER_NAME_LENGTH || !CLUSTER_NAME.test(cluster)) {
-    throw new InvalidClusterNameError(
-      `invalid cluster name ${quoteInput(cluster)}: use letters, digits, '-' and '_', start with a letter or digit, ` +
-        `at most ${MAX_CLUSTER_NAME_LENGTH} characters`,
-    );
-  }
-  return cluster;
+  return value;
 }
 
 /**

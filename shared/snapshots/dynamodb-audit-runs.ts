@@ -5,7 +5,8 @@
  *   PK = RUN#<runId>, SK = SENT#<part>   one per message sent (releases, cluster): a retried planner resumes;
  *   PK = RUN#<runId>, SK = DONE#<part>   one per message completed (its tally), a conditional put: the marker
  *                                        is the idempotency record, so a redelivered message adds nothing.
- * A run's counters are the sums of its markers (one Query of its own partition), so no worker writes the run item
+ * A run's counters are the sums of its markers (one Query of its own partition; a DONE marker counts only with
+ * its SENT marker: a message the planner did not send adds nothing), so no worker writes the run item
  * and no write is billed on more than its own ~0.2 KB; a run whose every part is done is sealed (its totals
  * written onto the run item once), so listing old runs reads one item each.
  */
@@ -27,7 +28,7 @@ const MAX_MARKER_PAGES = 50;
 
 interface Markers {
   sent: { part: string; releases: number; cluster: string }[];
-  done: (MessageTally & { at: string })[];
+  done: (MessageTally & { at: string; part: string })[];
 }
 
 export class DynamoDbAuditRuns {
@@ -135,7 +136,7 @@ export class DynamoDbAuditRuns {
     const runId = String(item.runId);
     const markers = await this.#markers(runId);
     const totals = totalsOf(markers);
-    if (item.plannedAt && markers.done.length >= markers.sent.length) {
+    if (item.plannedAt && countedDone(markers).length >= markers.sent.length) {
       // Final: planning is over and every sent part has its marker; a later redelivery writes no marker.
       // Best effort: the API's role only reads (the planner, reading the newest runs every slot, seals them),
       // and an unsealed run reads the same, from its markers.
@@ -179,6 +180,7 @@ export class DynamoDbAuditRuns {
             unhealthy: Number(marker.unhealthy),
             changed: Number(marker.changed),
             at: String(marker.at),
+            part: sk.slice(5),
           });
         }
       },
@@ -204,9 +206,16 @@ type Totals = Pick<AuditRun, "planned" | "messages" | "clusters" | "done" | "fai
   lastDoneAt?: string;
 };
 
+/** The done markers of parts the planner sent: a message it did not send is not counted into its run. */
+function countedDone(markers: Markers): Markers["done"] {
+  const sent = new Set(markers.sent.map((s) => s.part));
+  return markers.done.filter((d) => sent.has(d.part));
+}
+
 function totalsOf(markers: Markers): Totals {
-  const sum = (key: keyof MessageTally) => markers.done.reduce((n, d) => n + d[key], 0);
-  const lastDoneAt = markers.done
+  const done = countedDone(markers);
+  const sum = (key: keyof MessageTally) => done.reduce((n, d) => n + d[key], 0);
+  const lastDoneAt = done
     .map((d) => d.at)
     .sort()
     .at(-1);

@@ -1,7 +1,7 @@
 /**
  * The DynamoDB SnapshotStore (layout in table-schema.ts). Every write is
  * conditional, so duplicate deliveries and racing workers cannot fork a history:
- * an extend requires the same digest and an older lastRunId; a create requires
+ * an extend requires the same digest, another run and an earlier lastSeenAt; a create requires
  * that the previous latest is still flagged latest (or, for a first snapshot,
  * that no FIRST guard exists), in one transaction.
  */
@@ -89,7 +89,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       TableName: this.#t.name,
       Key: { PK: partitionKey(snapshot.release), SK: `S#${snapshot.runId}` },
       UpdateExpression: "SET lastSeenAt = :at, lastRunId = :run, expiresAt = :exp ADD seenCount :one",
-      ConditionExpression: "digest = :digest AND lastRunId < :run AND attribute_exists(FLEETPK)",
+      // A later sighting: another run, observed later (not "a greater run id": see isLaterSighting).
+      ConditionExpression: "digest = :digest AND lastRunId <> :run AND lastSeenAt < :at AND attribute_exists(FLEETPK)",
       ExpressionAttributeValues: {
         ":at": seen.observedAt,
         ":run": seen.runId,

@@ -13,7 +13,7 @@ import type {
   SnapshotStore,
   WriteOutcome,
 } from "./snapshot-store.ts";
-import { durationOf, fleetOrder, fleetScope, listScope } from "./store-rules.ts";
+import { durationOf, fleetOrder, fleetScope, isLaterSighting, listScope } from "./store-rules.ts";
 
 const releaseId = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -21,6 +21,8 @@ const clone = <T>(value: T): T => structuredClone(value);
 interface StoredRun extends AuditRun {
   sentParts: Set<string>;
   doneParts: Set<string>;
+  /** Completed parts the planner has not (yet) recorded as sent: counted when it does, else never. */
+  unsentDone: Map<string, MessageTally & { at: string }>;
 }
 
 export class MemorySnapshotStore implements SnapshotStore {
@@ -40,7 +42,7 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome> {
     const last = this.#snapshots.get(releaseId(snapshot.release))?.at(-1);
-    if (!last || last.id !== snapshot.id || last.digest !== snapshot.digest || last.lastRunId >= seen.runId) {
+    if (!last || last.id !== snapshot.id || last.digest !== snapshot.digest || !isLaterSighting(last, seen)) {
       return "conflict";
     }
     last.lastSeenAt = seen.observedAt;
@@ -120,6 +122,7 @@ export class MemorySnapshotStore implements SnapshotStore {
         changed: 0,
         sentParts: new Set(),
         doneParts: new Set(),
+        unsentDone: new Map(),
       };
       this.#runs.set(runId, run);
     }
@@ -134,6 +137,11 @@ export class MemorySnapshotStore implements SnapshotStore {
       run.planned += part.releases;
       run.messages += 1;
       if (!run.clusters.includes(part.cluster)) run.clusters = [...run.clusters, part.cluster].sort();
+      const done = run.unsentDone.get(part.id);
+      if (done) {
+        run.unsentDone.delete(part.id);
+        addTally(run, done, done.at);
+      }
     }
   }
 
@@ -145,11 +153,9 @@ export class MemorySnapshotStore implements SnapshotStore {
     const run = this.#run(runId);
     if (run.doneParts.has(partId)) return false;
     run.doneParts.add(partId);
-    run.done += tally.done;
-    run.failed += tally.failed;
-    run.unhealthy += tally.unhealthy;
-    run.changed += tally.changed;
-    run.lastDoneAt = at;
+    // Only the planner's own parts count (a worker may finish a part before its SENT is recorded).
+    if (run.sentParts.has(partId)) addTally(run, tally, at);
+    else run.unsentDone.set(partId, { ...tally, at });
     return true;
   }
 
@@ -231,9 +237,17 @@ export function fleetEntryOf(snapshot: Snapshot): FleetEntry {
   };
 }
 
+function addTally(run: StoredRun, tally: MessageTally, at: string): void {
+  run.done += tally.done;
+  run.failed += tally.failed;
+  run.unhealthy += tally.unhealthy;
+  run.changed += tally.changed;
+  if (!run.lastDoneAt || at > run.lastDoneAt) run.lastDoneAt = at;
+}
+
 /** Worst first, then by release: the order both stores answer in. */
 function publicRun(run: StoredRun | AuditRun): AuditRun {
-  const { sentParts: _s, doneParts: _d, ...rest } = run as StoredRun;
+  const { sentParts: _s, doneParts: _d, unsentDone: _u, ...rest } = run as StoredRun;
   const copy: AuditRun = clone({ ...rest });
   const duration = durationOf(copy);
   if (duration !== undefined) copy.durationMs = duration;

@@ -154,6 +154,28 @@ export function runIdFor(date: Date, suffix?: string): string {
   return suffix ? `${compact}-${suffix}` : compact;
 }
 
+/**
+ * How far a run's time may be ahead of the clock reading it (issue #25 item 2): run ids order a release's
+ * snapshots, so one from the future would make every real run look older. A scheduled event is on time to within
+ * seconds (a retried one is late, never early); an old run time is harmless: histories are ordered by the
+ * workers' observation times (record.ts).
+ */
+export const RUN_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** True when `runId` stands for a time later than `now` allows (beyond RUN_CLOCK_SKEW_MS). */
+export function isRunAhead(runId: string, now: number): boolean {
+  return runIdTime(runId).getTime() > now + RUN_CLOCK_SKEW_MS;
+}
+
+/** The planner's run time: the event's `time` unless it is ahead of `now` by more than the skew (or unreadable). */
+export function runTimeNear(time: Date | undefined, now: Date): { at: Date; clamped: boolean } {
+  if (!time) return { at: now, clamped: false };
+  const t = time.getTime();
+  if (Number.isNaN(t)) return { at: now, clamped: true };
+  const clamped = t > now.getTime() + RUN_CLOCK_SKEW_MS;
+  return { at: clamped ? now : time, clamped };
+}
+
 /** The time a run id stands for. */
 export function runIdTime(runId: string): Date {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(runId)!;

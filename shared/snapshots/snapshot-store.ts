@@ -42,7 +42,7 @@ export interface SnapshotStore {
   latest(release: ReleaseKey): Promise<Snapshot | undefined>;
   /**
    * Marks `snapshot` seen again: lastSeenAt/lastRunId/expiresAt set, seenCount + 1, only if it is still
-   * the latest, its digest is unchanged and its lastRunId is older than `seen.runId`.
+   * the latest, its digest is unchanged and `seen` is a later sighting (isLaterSighting).
    */
   extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome>;
   /**
@@ -63,7 +63,10 @@ export interface SnapshotStore {
   recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void>;
   /** Every message is sent. */
   finishPlanning(runId: string, plannedAt: string): Promise<void>;
-  /** Adds one message's tally once (a redelivered message adds nothing); answers whether it was added. */
+  /**
+   * Records one message's tally once (a redelivered message adds nothing); answers whether it was new. Only the
+   * parts the planner sent (recordSent, before or after) count into the run's totals.
+   */
   completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean>;
   getRun(runId: string): Promise<AuditRun>;
   listRuns(page: PageRequest): Promise<Page<AuditRun>>;

@@ -7,3 +7,14 @@ declare module "undici/lib/dispatcher/agent.js" {
   import { Agent } from "undici";
   export default Agent;
 }
+
+/**
+ * undici's internal symbols (loaded by the Agent module anyway). `kQueuedAbort` is the option under which a
+ * dispatcher hands a handler the way to take its request out of a queue (a pool's, or a client's while the
+ * connection is still being made): without it, a request waiting for a TLS handshake that never completes cannot
+ * be aborted (issue #25 item 1).
+ */
+declare module "undici/lib/core/symbols.js" {
+  const symbols: { readonly kQueuedAbort: symbol };
+  export default symbols;
+}

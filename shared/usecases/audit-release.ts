@@ -1,14 +1,14 @@
 /**
  * The audit worker's core: load the latest revision of every release of one message
- * in one store call, read each from its cluster (`readReleaseState`, the live half of
- * `releaseStatus`, bounded per cluster by the shared ClusterLimiter), fold the result
+ * in one store call, read each from its cluster (the live half of `releaseStatus` with its
+ * freshness check, bounded per cluster by the shared ClusterLimiter), fold the result
  * into the history, and publish the changes. A cluster that cannot be read makes an
  * Unknown snapshot saying why; a release deleted since planning is skipped;
  * only a store outage (releases or snapshots) fails the message, so SQS
  * redelivers it and the per-(run, release) idempotency makes that safe.
  */
 
-import type { AuditMessage } from "../audit/audit-message.ts";
+import { type AuditMessage, InvalidAuditMessageError } from "../audit/audit-message.ts";
 import { type ChangeEventDeps, publishChange } from "../audit/change-events.ts";
 import type { ClusterLimiter } from "../audit/cluster-limiter.ts";
 import type { LatestSnapshotCache } from "../audit/latest-cache.ts";
@@ -16,11 +16,12 @@ import { observationFromError, observationFromReport } from "../audit/observatio
 import { type RecordResult, recordObservation } from "../audit/record.ts";
 import { watchSlo } from "../audit/slo-watch.ts";
 import type { ClusterConnector } from "../clusters/connector.ts";
-import { requireKnownCluster } from "../clusters/scope.ts";
+import { inScope } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
+import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
 import type { MessageTally } from "../snapshots/snapshot-store.ts";
 import {
   ReleaseNotFoundError,
@@ -75,6 +76,7 @@ export async function auditMessage(
   message: AuditMessage,
   options: { deadline?: number } = {},
 ): Promise<MessageOutcome> {
+  refuseUnplannable(deps, message);
   const loaded = await loadMessageReleases(deps, message);
   const results = await Promise.allSettled(
     message.releases.map((target, i) =>
@@ -95,19 +97,29 @@ export async function auditMessage(
 }
 
 /**
+ * Refused before any read or write (poison: SQS sends it to the DLQ, the worker logs why): a cluster outside the
+ * registry (no planner sends one; before, each release got an Unknown snapshot item), a run id ahead of this
+ * worker's clock (no planner makes one; recorded, it would look later than every real run: issue #25 item 2).
+ */
+function refuseUnplannable(deps: AuditDeps, message: AuditMessage): void {
+  if (!inScope(deps.kube.connector, message.cluster)) {
+    throw new InvalidAuditMessageError("its cluster is not in the registry");
+  }
+  if (isRunAhead(message.runId, deps.clock.now().getTime())) {
+    throw new InvalidAuditMessageError(
+      `runId is more than ${RUN_CLOCK_SKEW_MS / 60_000} minutes ahead of this worker's clock`,
+    );
+  }
+}
+
+/**
  * The latest revision of every release of the message in one store call (releaseStatus would make one per
- * release). A cluster outside the registry reads nothing: each release gets an Unknown snapshot saying so.
- * A store outage throws (the message fails and is redelivered).
+ * release). A store outage throws (the message fails and is redelivered).
  */
 async function loadMessageReleases(
   deps: AuditDeps,
   message: AuditMessage,
 ): Promise<(LatestRead | { error: unknown })[]> {
-  try {
-    requireKnownCluster(deps.kube.connector, message.cluster);
-  } catch (error) {
-    return message.releases.map(() => ({ error }));
-  }
   return deps.store.getLatestOfEach(message.releases.map((t) => ({ cluster: message.cluster, ...pick(t) })));
 }
 

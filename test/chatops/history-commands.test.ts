@@ -92,6 +92,36 @@ async function ask(command: string) {
   return JSON.stringify(message.body);
 }
 
+test("a forged job received in the future is not answered; one received now is (#25 item 3)", async () => {
+  const post = async (receivedAt: number) => {
+    const responseUrl = receiver.responseUrl();
+    const job: ChatJob = {
+      version: 1,
+      caller: { platform: "slack", team: "T1", channel: "C1", user: "U1" },
+      command: "fleet",
+      responseUrl,
+      public: false,
+      replaceOriginal: false,
+      receivedAt,
+      requestId: "r",
+    };
+    const record = sqsRecordFrom(
+      { MessageId: "m", ReceiptHandle: "h", Body: JSON.stringify(job) },
+      "arn:q",
+      "eu-west-1",
+    );
+    const result = await worker()({ Records: [record] }, lambdaContext());
+    assert.deepEqual(result.batchItemFailures, []);
+    return receiver.waitFor(new URL(responseUrl).pathname, 1500).then(
+      () => "answered",
+      () => "not answered",
+    );
+  };
+  assert.equal(await post(Date.now() + 365 * 86_400_000), "not answered");
+  assert.equal(await post(Date.now() - 31 * 60_000), "not answered");
+  assert.equal(await post(Date.now()), "answered");
+});
+
 test("the parser offers fleet and timeline only with snapshots", () => {
   assert.ok(parseChatCommand("fleet", { snapshots: true }).ok);
   assert.ok(!parseChatCommand("fleet").ok);

@@ -282,6 +282,20 @@ test("Teams HMAC: good answers a message, bad and missing are 401, a replayed ac
     ).statusCode,
     401,
   );
+  // No timestamp at all (Teams always sends one): refused, as a stale one is (#25 item 4).
+  const undated = JSON.stringify({
+    ...JSON.parse(teamsActivityBody({ text: "help", tenant: "tenant-1" })),
+    timestamp: undefined,
+  });
+  assert.equal(
+    (
+      await handler(
+        httpApiEvent("POST", "/chatops/teams", { headers: teamsHeaders(TEAMS_TOKEN, undated), body: undated }),
+      )
+    ).statusCode,
+    401,
+    "an activity without a timestamp",
+  );
   const old = teamsActivityBody({ text: "help", tenant: "tenant-1", now: Date.now() - 10 * 60_000 });
   assert.equal(
     (await handler(httpApiEvent("POST", "/chatops/teams", { headers: teamsHeaders(TEAMS_TOKEN, old), body: old })))

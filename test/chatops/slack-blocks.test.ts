@@ -97,6 +97,15 @@ test("any size of release fits Slack's limits; what is left out is counted and t
   }
 });
 
+test("nothing left out, nothing said: related pods with no rows are not '…and 0 more resources in 1 groups' (#25)", () => {
+  const r = report(1, 1);
+  r.relatedPods = [
+    { namespace: "shop", selector: { app: "x" }, columns: [column("Name")], rows: [], objects: [], listMetadata: {} },
+  ];
+  const all = JSON.stringify(renderSlackAnswer(answer(r)).blocks);
+  assert.doesNotMatch(all, /…and 0 more|more resources? in \d+ groups?/);
+});
+
 test("cluster-provided text cannot ping a channel or break out of a code block", () => {
   const message = renderSlackAnswer(answer(report(8, 2)));
   const all = JSON.stringify(message.blocks);

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { after, before, test } from "node:test";
 import type { SQSEvent } from "aws-lambda";
+import { slotStart } from "../../functions/audit/config.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
 import { createPlannerHandler } from "../../functions/audit/planner.ts";
 import { createWorkerHandler } from "../../functions/audit/worker.ts";
@@ -20,6 +21,7 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { runIdFor } from "../../shared/snapshots/model.ts";
 import { StoreUnavailableError } from "../../shared/store/errors.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { simConnector } from "../status/sim-connector.ts";
@@ -58,7 +60,9 @@ after(async () => {
   await new Promise((resolve) => slack.close(resolve));
 });
 
-async function pipeline(options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore } = {}) {
+async function pipeline(
+  options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore; log?: typeof silentLogger } = {},
+) {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
   const store = new MemoryReleaseStore();
   await seedDemo(store, sim);
@@ -75,7 +79,7 @@ async function pipeline(options: { env?: Record<string, string>; snapshots?: Mem
     ...options.env,
   };
   const connector = simConnector(sim);
-  const overrides = { store, snapshots, clusters: connector, log: silentLogger };
+  const overrides = { store, snapshots, clusters: connector, log: options.log ?? silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
   runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
@@ -224,4 +228,99 @@ test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount)
     answer.batchItemFailures.map((f) => f.itemIdentifier),
     [`m${bodies.length}`, `m${bodies.length + 1}`],
   );
+});
+
+test("poison messages are refused before any read or write, each with a log line naming why, never a payload value (#25 item 3)", async () => {
+  const lines: { level: string; message: string; attributes?: Record<string, unknown> }[] = [];
+  const log = {
+    ...silentLogger,
+    error: (message: string, attributes?: Record<string, unknown>) =>
+      lines.push({ level: "error", message, attributes }),
+    warn: (message: string, attributes?: Record<string, unknown>) => lines.push({ level: "warn", message, attributes }),
+  };
+  const p = await pipeline({ log });
+  await p.snapshots.startRun("20261202T140000Z", "2026-12-02T14:00:00Z");
+  const target = { namespace: "shop", name: "api", revision: 2 };
+  const bodies = [
+    // A cluster outside the registry: before, each release got an Unknown snapshot item.
+    { v: 1, runId: "20261202T140000Z", part: "p-0", cluster: "not-registered", releases: [target] },
+    { v: 1, runId: "20261202T140000Z", part: "p-1", cluster: "bad name!SECRET-1", releases: [target] },
+    { v: 1, runId: "20261202T140000Z", part: "p-2", cluster: "demo-eu", releases: [{ ...target, name: "SECRET-2/x" }] },
+  ];
+  const storeReads = p.store.getLatestOfEach.bind(p.store);
+  let reads = 0;
+  p.store.getLatestOfEach = (keys) => {
+    reads++;
+    return storeReads(keys);
+  };
+  const records = bodies.map((body, i) =>
+    sqsRecordFrom(
+      { MessageId: `x${i}`, ReceiptHandle: `r${i}`, Body: JSON.stringify(body) },
+      p.queue.queueArn,
+      "us-east-1",
+    ),
+  );
+  const answer = await p.worker({ Records: records }, localLambdaContext("worker", 30_000));
+  assert.deepEqual(answer.batchItemFailures.map((f) => f.itemIdentifier).sort(), ["x0", "x1", "x2"]);
+  assert.equal(reads, 0, "nothing was read from the store");
+  assert.equal(await p.snapshots.latest({ cluster: "not-registered", namespace: "shop", name: "api" }), undefined);
+  assert.equal((await p.snapshots.getRun("20261202T140000Z")).done, 0);
+  const refusals = lines.filter((line) => line.message.startsWith("audit message refused"));
+  assert.deepEqual(refusals.map((line) => [line.attributes?.messageId, line.attributes?.reason]).sort(), [
+    ["x0", "invalid audit message: its cluster is not in the registry"],
+    ["x1", "invalid audit message: cluster is not a cluster name"],
+    ["x2", "invalid audit message: a release name is not a release name"],
+  ]);
+  assert.doesNotMatch(JSON.stringify(lines), /SECRET|not-registered/);
+});
+
+test("a 2031 event time and a queued 2099 run id do not freeze the fleet view (#25 item 2)", async () => {
+  const p = await pipeline();
+  const now = Date.now();
+  const earlier = runIdFor(new Date(now - 20 * 60_000));
+  await p.planner({ time: new Date(now - 20 * 60_000).toISOString() });
+  await p.drain();
+  const api = { cluster: "demo-eu", namespace: "shop", name: "api" };
+  // What a 2099 message did before the worker refused such run ids: the latest extended with lastRunId 2099.
+  const latest = (await p.snapshots.latest(api))!;
+  const forgedRun = "20990101T000000Z";
+  assert.equal(
+    await p.snapshots.extend(latest, {
+      runId: forgedRun,
+      observedAt: new Date().toISOString(),
+      expiresAt: latest.expiresAt,
+    }),
+    "ok",
+  );
+  // A queued 2099 message is refused before any read or write.
+  const message = { v: 1, runId: "20990101T000500Z", part: "demo-eu-0", cluster: "demo-eu", releases: [api] };
+  const refused = await p.worker(
+    {
+      Records: [
+        sqsRecordFrom(
+          {
+            MessageId: "forged",
+            ReceiptHandle: "r",
+            Body: JSON.stringify({ ...message, releases: [{ ...api, revision: 2 }] }),
+            Attributes: {},
+          },
+          "arn:aws:sqs:eu-west-1:000000000000:audit",
+          "eu-west-1",
+        ),
+      ],
+    },
+    localLambdaContext("worker", 10_000),
+  );
+  assert.deepEqual(refused.batchItemFailures, [{ itemIdentifier: "forged" }]);
+  await assert.rejects(p.snapshots.getRun("20990101T000500Z"), { name: "AuditRunNotFoundError" });
+  // A planner invoked with a time in 2031 plans the current slot instead.
+  const planned = await p.planner({ time: "2031-06-01T00:00:00Z" });
+  assert.equal(planned.run.runId, runIdFor(slotStart(new Date(), 300)));
+  assert.ok(planned.run.runId > earlier);
+  await p.drain();
+  const after = (await p.snapshots.latest(api))!;
+  assert.equal(after.lastRunId, planned.run.runId, "the current run was recorded");
+  const fleet = await p.snapshots.fleet({ cluster: "demo-eu" }, new Date());
+  const entry = fleet.items.find((e) => e.release.name === "api" && e.release.namespace === "shop")!;
+  assert.ok(Date.parse(entry.lastSeenAt) >= now - 5_000, `the fleet view is current (last seen ${entry.lastSeenAt})`);
 });

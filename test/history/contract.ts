@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { recordObservation } from "../../shared/audit/record.ts";
+import { runIdTime } from "../../shared/snapshots/model.ts";
 import { TRUNCATION_MARKER } from "../../shared/snapshots/snapshot-codec.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
@@ -65,6 +66,29 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       assert.equal(late.outcome, "duplicate");
       assert.equal((await store.latest(release))?.seenCount, 2);
       assert.equal((await store.list(release, {}, NOW)).items.length, 1);
+    });
+
+    test("a run id from the future does not freeze the release: later sightings still extend and change it (#25 item 2)", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      await recordObservation(store, observe(release, run(0)), 90);
+      // What a forged 2099 message did before the worker refused such run ids: extended the latest at the
+      // worker's own time (run 1's), leaving lastRunId in 2099.
+      const forged = observe(release, "20990101T000000Z", { observedAt: runIdTime(run(1)).toISOString() });
+      assert.equal((await recordObservation(store, forged, 90)).outcome, "extended");
+      assert.equal((await store.latest(release))?.lastRunId, "20990101T000000Z");
+      // Later real runs, by the workers' clocks, are later sightings: not "older runs".
+      const next = await recordObservation(store, observe(release, run(5)), 90);
+      assert.equal(next.outcome, "extended");
+      assert.equal((await recordObservation(store, observe(release, run(5)), 90)).outcome, "duplicate");
+      const broken = await recordObservation(store, observe(release, run(10), { podHealth: "Failed" }), 90);
+      assert.equal(broken.outcome, "created");
+      const latest = await store.latest(release);
+      assert.equal(latest?.health.overall, "Failed");
+      assert.equal(latest?.lastRunId, run(10));
+      // An observation made before the latest sighting (a slower worker of another run) changes nothing.
+      const stale = observe(release, run(12), { observedAt: runIdTime(run(8)).toISOString(), podHealth: "Failed" });
+      assert.equal((await recordObservation(store, stale, 90)).outcome, "duplicate");
     });
 
     test("concurrent deliveries of one message apply it once", async () => {
@@ -188,6 +212,25 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       await assert.rejects(store.fleet({ cluster: "other", cursor: page1.cursor }, NOW), {
         name: "InvalidCursorError",
       });
+    });
+
+    test("a run counts only the parts its planner sent: no 'planned 2, done 5' (#25 item 3)", async () => {
+      const store = await makeStore();
+      const runId = `${run(Math.floor(Math.random() * 1000))}-u${process.pid % 1000}`;
+      await store.startRun(runId, "2026-01-01T00:00:00.000Z");
+      const tally = { done: 1, failed: 0, unhealthy: 0, changed: 0 };
+      // A worker may finish a part before the planner has recorded it as sent: counted once it is.
+      assert.equal(await store.completeMessage(runId, "eu-0", tally, "2026-01-01T00:00:02.000Z"), true);
+      await store.recordSent(runId, [
+        { id: "eu-0", releases: 1, cluster: "eu" },
+        { id: "eu-1", releases: 1, cluster: "eu" },
+      ]);
+      await store.finishPlanning(runId, "2026-01-01T00:00:01.000Z");
+      await store.completeMessage(runId, "eu-1", tally, "2026-01-01T00:00:03.000Z");
+      // A message the planner never sent (forged, or from another deployment) is not counted.
+      await store.completeMessage(runId, "forged-0", { ...tally, done: 3 }, "2026-01-01T00:00:04.000Z");
+      const read = await store.getRun(runId);
+      assert.deepEqual([read.planned, read.done, read.lastDoneAt], [2, 2, "2026-01-01T00:00:03.000Z"]);
     });
 
     test("audit runs: started once, messages counted once, listed newest first", async () => {

@@ -1,6 +1,6 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { MiddlewareObj } from "@middy/core";
-import { type ErrorKind, isDomainError } from "../../../shared/errors.ts";
+import { type ErrorKind, isDomainError, publicErrorMessage } from "../../../shared/errors.ts";
 import { jsonResult } from "./body.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "./types.ts";
 
@@ -52,19 +52,12 @@ export function toHttpError(error: unknown, requestId: string | undefined): Http
     const headers: Record<string, string> = {};
     const allow = (error as { allow?: unknown }).allow;
     if (Array.isArray(allow)) headers.allow = allow.join(", ");
-    if (status >= 500 && (error.kind === "internal" || error.kind === "corrupt")) {
-      const message =
-        error.kind === "corrupt"
-          ? "stored release data is damaged; quote the request id to an operator"
-          : "internal error; quote the request id to an operator";
-      return errorResponse(status, { error: { code: error.code, message, requestId } });
-    }
-    const message =
-      error.publicMessage ??
-      (error.kind === "misconfigured"
-        ? "service misconfigured: a dependency refused the service's own credentials; quote the request id to an operator"
-        : error.message);
-    return errorResponse(status, { error: { code: error.code, message, requestId } }, headers);
+    // The one public-message rule (shared/errors.ts), the same chat answers use.
+    return errorResponse(
+      status,
+      { error: { code: error.code, message: publicErrorMessage(error), requestId } },
+      headers,
+    );
   }
   return errorResponse(500, {
     error: { code: "InternalError", message: "internal error; quote the request id to an operator", requestId },

@@ -16,12 +16,12 @@ import {
   listSnapshots,
   showSnapshot,
 } from "../../../shared/usecases/snapshots.ts";
-import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
+import { defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
-import { releaseKey } from "./releases.ts";
+import { annotateRelease, releaseKey } from "./releases.ts";
 
 const SNAPSHOTS = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots";
 
@@ -54,7 +54,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       const key = releaseKey(event);
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["since", "until", "limit", "cursor", "output"]);
-      annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
+      annotateRelease(context, key);
       const page = await listSnapshots(history(), key, {
         since: query?.since,
         until: query?.until,
@@ -69,7 +69,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["output"]);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
+      annotateRelease(context, key);
       const snapshot = await showSnapshot(history(), snapshotIdParam(event), key);
       if (format === "table") return text(snapshot.text ?? "", MEDIA_TYPES.table);
       return structured(detailOf(snapshot), format as "json" | "yaml");
@@ -80,7 +80,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       const query = event.queryStringParameters;
       onlyKnownQuery(query, ["against", "output"]);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
+      annotateRelease(context, key);
       const result = await diffSnapshots(history(), snapshotIdParam(event), query?.against, key);
       if (format === "table") return text(result.diff, MEDIA_TYPES.table);
       return structured(result, format as "json" | "yaml");

@@ -62,9 +62,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       onlyKnownQuery(query, ["max", "cursor", "output"]);
       const options = { max: optionalLimit(query, "max", PAGE_MAX), cursor: optionalCursor(query) };
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotate(context, {
-        cluster: key.cluster,
-        release: `${key.namespace}/${key.name}`,
+      annotateRelease(context, key, {
         sizeHint: "ask for fewer revisions with ?max=",
       });
       // Metadata only: the use case never returns the user-supplied values.
@@ -85,9 +83,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
         onlyKnownQuery(query, ["output"]);
         // The manifest is YAML text; JSON wraps it with its identity for programs.
         const format = chooseOutput(query?.output, event.headers?.accept, ["yaml", "json", "table"], "yaml");
-        annotate(context, {
-          cluster: key.cluster,
-          release: `${key.namespace}/${key.name}`,
+        annotateRelease(context, key, {
           revision,
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
@@ -107,4 +103,15 @@ export function releaseKey(event: ApiEvent, use: "history" | "content" = "histor
   const path = event.pathParameters;
   const name = use === "content" ? contentReleaseNameParam(path) : releaseNameParam(path);
   return { cluster: clusterParam(path), namespace: namespaceParam(path), name };
+}
+
+type Annotations = Parameters<typeof annotate>[1];
+
+/** A release route's log line and metrics: the cluster and `namespace/name` it read, and what else it learnt. */
+export function annotateRelease(
+  context: Parameters<typeof annotate>[0],
+  key: { cluster: string; namespace: string; name: string },
+  more: Annotations = {},
+): void {
+  annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}`, ...more });
 }

@@ -6,13 +6,13 @@
 import { reliabilityOfRelease } from "../../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../../shared/usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../../../shared/usecases/reliability-text.ts";
-import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
+import { defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
 import { historyDeps } from "./history.ts";
-import { releaseKey } from "./releases.ts";
+import { annotateRelease, releaseKey } from "./releases.ts";
 
 const format = (event: ApiEvent) =>
   chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
@@ -26,7 +26,7 @@ export function reliabilityRoutes(deps: ApiDeps): RouteDefinition[] {
         const key = releaseKey(event);
         const query = event.queryStringParameters;
         onlyKnownQuery(query, ["since", "until", "output"]);
-        annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
+        annotateRelease(context, key);
         const output = format(event);
         const report = await reliabilityOfRelease(historyDeps(deps), key, { since: query?.since, until: query?.until });
         if (output === "table") return text(releaseReliabilityText(report), MEDIA_TYPES.table);

@@ -8,7 +8,7 @@ import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
-import { releaseKey } from "./releases.ts";
+import { annotateRelease, releaseKey } from "./releases.ts";
 import { statusAsItWas } from "./status-at.ts";
 
 /**
@@ -27,9 +27,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
       const revision = optionalRevision(query);
       const drift = optionalDrift(query);
       const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
-      annotate(context, {
-        cluster: key.cluster,
-        release: `${key.namespace}/${key.name}`,
+      annotateRelease(context, key, {
         revision,
         sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
       });
