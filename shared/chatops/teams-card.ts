@@ -5,7 +5,7 @@
  * Kept under ~20k characters (Teams caps a message at about 28 KB).
  */
 
-import { renderStatusText } from "../render/status/text.ts";
+import { renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import type { ChatAnswer } from "./answer.ts";
@@ -73,6 +73,7 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
         `**STATUS** ${plain(r.info.status)} · **REVISION** ${r.version} · **LAST DEPLOYED** ${plain(deployed)} · **HEALTH** ${HEALTH_MARK[report.health.overall] ?? ""} ${report.health.overall}`,
         "",
         plain(`${report.health.ruleset}: ${report.health.message}`),
+        ...(report.freshness ? ["", plain(storedLine(report.freshness))] : []),
         report.complete ? "" : "\n⏳ some resources were not read in time",
       ];
       // The Helm text without its first lines (already above) and without NOTES (link instead).

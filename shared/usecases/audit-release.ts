@@ -1,7 +1,7 @@
 /**
  * The audit worker's core: load the latest revision of every release of one message
- * in one store call, read each from its cluster (`readReleaseState`, the live half of
- * `releaseStatus`, bounded per cluster by the shared ClusterLimiter), fold the result
+ * in one store call, read each from its cluster (the live half of `releaseStatus` with its
+ * freshness check, bounded per cluster by the shared ClusterLimiter), fold the result
  * into the history, and publish the changes. A cluster that cannot be read makes an
  * Unknown snapshot saying why; a release deleted since planning is skipped;
  * only a store outage (releases or snapshots) fails the message, so SQS
@@ -20,6 +20,7 @@ import { inScope } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
+import type { Release } from "../release/model.ts";
 import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
 import type { MessageTally } from "../snapshots/snapshot-store.ts";
 import {
@@ -29,7 +30,8 @@ import {
   StoreUnavailableError,
 } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
-import { readReleaseState } from "./status.ts";
+import { readClusterRevisions } from "../sync/freshness.ts";
+import { answerStoredOrNewer, readReleaseState } from "./status.ts";
 
 export interface AuditDeps extends ChangeEventDeps {
   store: ReleaseStore;
@@ -140,10 +142,7 @@ async function auditOne(
   let observation: ReturnType<typeof observationFromReport>;
   try {
     if ("error" in loaded) throw loaded.error;
-    const report = await readReleaseState(
-      { kube: deps.kube, logger: deps.logger },
-      { cluster: message.cluster, release: loaded.release, deadline: options.deadline },
-    );
+    const report = await auditedState(deps, message.cluster, loaded.release, options.deadline);
     observation = observationFromReport(report, message.runId, report.observedAt);
   } catch (error) {
     if (isStoreOutage(error)) throw error;
@@ -175,6 +174,18 @@ async function auditOne(
     health: result.snapshot.health.overall,
     snapshotId: result.snapshot.id,
   };
+}
+
+/**
+ * The release's live state, checked for freshness like a status (one LIST of its Helm storage in the same wave
+ * as the GETs): a revision helm wrote since the last sync is read and audited instead of the stored one, so the
+ * snapshot after a helm change is the cluster's truth without waiting for the sync (docs/sync.md).
+ */
+function auditedState(deps: AuditDeps, cluster: string, stored: Release, deadline: number | undefined) {
+  const request = { cluster, namespace: stored.namespace, name: stored.name, deadline, wantLatest: true };
+  const live = (release: Release) =>
+    readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline });
+  return answerStoredOrNewer(deps.kube, request, stored, live, readClusterRevisions(deps.kube, request));
 }
 
 /** The redelivered change was logged and counted the first time. */

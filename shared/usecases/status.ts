@@ -16,7 +16,12 @@ import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/err
 import type { StatusReport } from "../status/report.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
-import { describeFreshness, readClusterRevision, readClusterRevisions } from "../sync/freshness.ts";
+import {
+  describeFreshness,
+  type RevisionsAnswer,
+  readClusterRevision,
+  readClusterRevisions,
+} from "../sync/freshness.ts";
 
 /**
  * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, in
@@ -133,11 +138,26 @@ async function statusWithFreshness(
     report.freshness = describeFreshness({ answered: newer.release.version, check: answer });
     return report;
   }
+  return answerStoredOrNewer(deps.kube, { ...request, wantLatest }, stored, live, check);
+}
+
+/**
+ * The live status of the stored revision and the freshness check (already started) side by side; when the
+ * cluster holds a newer revision (and the latest is wanted) it is read and the status is about it instead.
+ * Shared by the status route and the audit worker, so an audit after a helm change sees what helm did.
+ */
+export async function answerStoredOrNewer(
+  kube: KubeReader,
+  request: { cluster: string; namespace: string; deadline?: number; wantLatest: boolean },
+  stored: Release,
+  live: (release: Release) => Promise<StatusReport>,
+  check: Promise<RevisionsAnswer>,
+): Promise<StatusReport> {
   const [report, answer] = await Promise.all([live(stored), check]);
   const latest = "revisions" in answer ? answer.revisions.latest : 0;
   let newerNotRead: string | undefined;
-  if (wantLatest && latest > stored.version && "revisions" in answer) {
-    const newer = await readClusterRevision(deps.kube, request, answer.revisions);
+  if (request.wantLatest && latest > stored.version && "revisions" in answer) {
+    const newer = await readClusterRevision(kube, request, answer.revisions);
     if ("release" in newer) {
       const fresh = await live(newer.release);
       fresh.freshness = describeFreshness({ stored: stored.version, answered: newer.release.version, check: answer });
@@ -148,7 +168,7 @@ async function statusWithFreshness(
   report.freshness = describeFreshness({
     stored: stored.version,
     answered: stored.version,
-    asked: wantLatest ? undefined : stored.version,
+    asked: request.wantLatest ? undefined : stored.version,
     check: answer,
     newerNotRead,
   });

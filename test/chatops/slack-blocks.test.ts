@@ -9,7 +9,9 @@ import type { ChatAnswer } from "../../shared/chatops/answer.ts";
 import { slackLimitViolations } from "../../shared/chatops/limits.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { renderTeamsAnswer, TEAMS_MAX_TEXT } from "../../shared/chatops/teams-card.ts";
+import { renderStatusText, storedLine } from "../../shared/render/status/text.ts";
 import type { ResourceEntry, StatusReport } from "../../shared/status/report.ts";
+import { describeFreshness } from "../../shared/sync/freshness.ts";
 
 const column = (name: string) => ({ name, type: "string", format: "", description: "", priority: 0 });
 
@@ -129,4 +131,23 @@ test("Teams text is Markdown within its cap", () => {
   assert.ok(message.text.length <= TEAMS_MAX_TEXT);
   assert.match(message.text, /cut at 20000 characters/);
   assert.match(message.text, /GET \/clusters\/prod-eu\/namespaces\/shop\/releases\/huge\/status/);
+});
+
+test("the STORED line (the report's freshness) shows in Slack and Teams as in the text, and only when checked", () => {
+  const fresh = report(2, 2);
+  fresh.freshness = describeFreshness({ stored: 6, answered: 7, check: { revisions: { latest: 7 } } });
+  const line = storedLine(fresh.freshness);
+  assert.match(line, /^STORED: .*7/);
+  assert.ok(renderStatusText(fresh).includes(`${line}\n`));
+  const slackContexts = (r: StatusReport) =>
+    renderSlackAnswer(answer(r)).blocks.flatMap((b) =>
+      b.type === "context" ? (b.elements ?? []).map((e) => (e as { text: string }).text) : [],
+    );
+  assert.ok(slackContexts(fresh).includes(line), JSON.stringify(slackContexts(fresh)));
+  assert.equal(renderTeamsAnswer(answer(fresh)).text.split(line).length, 2, "once in Teams");
+
+  const unchecked = report(2, 2);
+  assert.equal(unchecked.freshness, undefined);
+  assert.ok(!slackContexts(unchecked).some((t) => t.includes("STORED")));
+  assert.doesNotMatch(renderTeamsAnswer(answer(unchecked)).text, /STORED/);
 });

@@ -1,18 +1,25 @@
 /**
  * A status's freshness check (docs/status.md "STORED") on the simulated EKS: one LIST of the release's storage
  * objects in the same wave as the resource GETs, a newer revision read and answered for (never written), and
- * every way it cannot be checked.
+ * every way it cannot be checked. The audit uses the same check (docs/sync.md "Audits after a helm change"):
+ * after a helm upgrade, one audit pass with no sync snapshots the cluster's revision.
  */
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { silentMetrics } from "../../shared/audit/change-events.ts";
+import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
+import { registryScope } from "../../shared/clusters/scope.ts";
 import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
-import { silentLogger } from "../../shared/ports.ts";
+import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { renderStatusJson } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
+import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { runIdFor } from "../../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { runAuditPass } from "../../shared/usecases/audit-run.ts";
 import { releaseStatus, type StatusRequest } from "../../shared/usecases/status.ts";
 import { simConnector } from "../status/sim-connector.ts";
 
@@ -154,5 +161,69 @@ describe("freshness at status time", { concurrency: false }, () => {
     const off = await status({ freshness: false });
     assert.equal(off.freshness, undefined);
     assert.doesNotMatch(renderStatusText(off), /^STORED:/m);
+  });
+});
+
+/** One audit pass over the cluster, in process as `cli audit` runs it; the release's snapshot after it. */
+async function auditOnce(snapshots: MemorySnapshotStore, runName: string) {
+  const result = await runAuditPass(
+    {
+      store,
+      snapshots,
+      clusters: kube.connector,
+      kube,
+      scope: registryScope([{ name: CLUSTER, region: "eu-west-1" }]),
+      clock: systemClock,
+      logger: silentLogger,
+      metrics: silentMetrics,
+      limiter: new ClusterLimiter(4),
+      retentionDays: 30,
+    },
+    { runId: runIdFor(new Date(), runName), cluster: CLUSTER },
+  );
+  assert.equal(result.releases.length, 1, JSON.stringify(result.releases));
+  const snapshot = await snapshots.latest({ cluster: CLUSTER, namespace: "shop", name: "web" });
+  assert.ok(snapshot, "a snapshot");
+  return snapshot;
+}
+
+describe("freshness at audit time", { concurrency: false }, () => {
+  beforeEach(async () => {
+    store = new MemoryReleaseStore();
+    cluster().faults.clear();
+    cluster().allowAll();
+    for (const version of [1, 2, 3]) cluster().remove("v1", "Secret", `sh.helm.release.v1.web.v${version}`, "shop");
+    await store.putRevision(CLUSTER, release(1, "superseded"));
+    await store.putRevision(CLUSTER, release(2));
+    cluster().apply([encodeHelmSecret(release(1, "superseded")), encodeHelmSecret(release(2))]);
+  });
+
+  test("the store is the cluster's: the stored revision is audited", async () => {
+    const snapshot = await auditOnce(new MemorySnapshotStore(), "same");
+    assert.equal(snapshot.revision, 2);
+    assert.ok(!snapshot.resources.some((r) => r.name === "web-new"));
+  });
+
+  test("helm upgraded since the last sync: one audit, no sync, snapshots the cluster's revision", async () => {
+    const snapshots = new MemorySnapshotStore();
+    assert.equal((await auditOnce(snapshots, "1-before")).revision, 2);
+    // What `helm upgrade` writes: the old revision superseded, the new one deployed (with one more ConfigMap).
+    cluster().apply([encodeHelmSecret(release(2, "superseded")), encodeHelmSecret(release(3))]);
+    const snapshot = await auditOnce(snapshots, "2-after");
+    assert.equal(snapshot.revision, 3);
+    assert.equal(snapshot.releaseStatus, "deployed");
+    assert.ok(
+      snapshot.resources.some((r) => r.name === "web-new"),
+      "revision 3's resources",
+    );
+    // Read in memory, never written: the store still says 2 until the sync imports 3.
+    assert.equal((await store.getLatest({ cluster: CLUSTER, namespace: "shop", name: "web" })).version, 2);
+  });
+
+  test("the check refused (no list on secrets): the stored revision is audited, as before", async () => {
+    cluster().apply([encodeHelmSecret(release(2, "superseded")), encodeHelmSecret(release(3))]);
+    cluster().deny({ resource: "secrets", verb: "list" });
+    const snapshot = await auditOnce(new MemorySnapshotStore(), "denied");
+    assert.equal(snapshot.revision, 2);
   });
 });

@@ -65,6 +65,11 @@ export const INSTALL_ORDER = [
 ];
 const RANK = new Map(INSTALL_ORDER.map((kind, i) => [kind, i]));
 
+/** The `STORED:` line's one wording (text, Slack, Teams): the stored revision against the cluster's. */
+export function storedLine(freshness: NonNullable<StatusReport["freshness"]>): string {
+  return `STORED: ${freshness.message}`;
+}
+
 export function renderStatusText(report: StatusReport, options: TextOptions = {}): string {
   const showHealth = options.health ?? true;
   const { release } = report;
@@ -77,7 +82,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   out += `REVISION: ${release.version}\n`;
   out += `DESCRIPTION: ${info.description ?? ""}\n`;
   if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
-  if (showHealth && report.freshness) out += `STORED: ${report.freshness.message}\n`;
+  if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
 
   const groups = resourceGroups(report, showHealth);
