@@ -133,17 +133,21 @@ export function FleetTimelineChart({
 }) {
   const [at, setAt] = useState<number | undefined>();
   const H = 160;
-  const max = Math.max(1, ...SERIES.flatMap((s) => counts[s.key] ?? []));
   const n = buckets.length;
+  // Stacked in the legend's order: equal counts of two healths would draw one line over the other.
+  const tops = SERIES.map((_, k) =>
+    buckets.map((_b, i) => SERIES.slice(0, k + 1).reduce((sum, s) => sum + (counts[s.key]?.[i] ?? 0), 0)),
+  );
+  const max = Math.max(1, ...(tops.at(-1) ?? []));
   const x = (i: number) => (i / n) * W;
   const y = (v: number) => H - (v / max) * (H - 10);
-  const path = (values: number[]) =>
-    values
-      .map(
-        (v, i) =>
-          `${i === 0 ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)} L${x(i + 1).toFixed(1)},${y(v).toFixed(1)}`,
-      )
-      .join(" ");
+  const point = (i: number, v: number) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`;
+  /** The area between two step lines: along `top` left to right, back along `bottom` right to left. */
+  const band = (top: number[], bottom: number[]) => {
+    const forward = top.flatMap((v, i) => [point(i, v), point(i + 1, v)]);
+    const back = bottom.flatMap((v, i) => [point(i, v), point(i + 1, v)]).reverse();
+    return `M${[...forward, ...back].join(" L")} Z`;
+  };
   return (
     <figure class="timeline">
       <svg
@@ -157,8 +161,12 @@ export function FleetTimelineChart({
         }}
       >
         <line x1="0" x2={W} y1={H} y2={H} class="baseline" />
-        {SERIES.map((s) => (
-          <path key={s.key} d={path(counts[s.key] ?? [])} class={`series h-${s.key}`} />
+        {SERIES.map((s, k) => (
+          <path
+            key={s.key}
+            d={band(tops[k], k === 0 ? buckets.map(() => 0) : tops[k - 1])}
+            class={`series h-${s.key}`}
+          />
         ))}
         {at !== undefined ? <line x1={x(at)} x2={x(at)} y1="0" y2={H} class="cursor" /> : null}
       </svg>
@@ -173,7 +181,7 @@ export function FleetTimelineChart({
             {`: ${counts[s.key]?.[at ?? buckets.length - 1] ?? 0}`}
           </span>
         ))}
-        {at !== undefined ? <span> at {when(buckets[at])}</span> : <span> now (peak {max})</span>}
+        {at !== undefined ? <span> at {when(buckets[at])}</span> : <span> now (peak {max} together)</span>}
       </figcaption>
     </figure>
   );
