@@ -1,11 +1,20 @@
 /** The in-memory SnapshotStore (tests, `audit` without a table): the same conditions as DynamoDB's. */
+import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError, SnapshotNotFoundError } from "./errors.ts";
-import { type AuditRun, type FleetEntry, parseSnapshotId, type Snapshot } from "./model.ts";
+import {
+  type AuditRun,
+  driftCountOf,
+  type FleetEntry,
+  HEALTH_SEVERITY,
+  parseSnapshotId,
+  type Snapshot,
+} from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type {
+  FleetCountFilter,
   FleetFilter,
   MessageTally,
   SeenAgain,
@@ -13,7 +22,15 @@ import type {
   SnapshotStore,
   WriteOutcome,
 } from "./snapshot-store.ts";
-import { durationOf, fleetOrder, fleetScope, isLaterSighting, listScope } from "./store-rules.ts";
+import {
+  checkFleetFilter,
+  durationOf,
+  fleetOrder,
+  fleetScope,
+  inFleetFilter,
+  isLaterSighting,
+  listScope,
+} from "./store-rules.ts";
 
 const releaseId = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 const clone = <T>(value: T): T => structuredClone(value);
@@ -88,11 +105,9 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   async fleet(filter: FleetFilter, now: Date): Promise<Page<FleetEntry>> {
     const limit = resolveLimit(filter.limit);
+    checkFleetFilter(filter);
     const entries: FleetEntry[] = [];
-    for (const list of this.#snapshots.values()) {
-      const last = list.at(-1);
-      if (!last || expired(last, now)) continue;
-      if (filter.cluster && last.release.cluster !== filter.cluster) continue;
+    for (const last of this.#fleetLatest(filter, now)) {
       if (filter.health && !filter.health.includes(last.health.overall)) continue;
       entries.push(fleetEntryOf(last));
     }
@@ -105,6 +120,21 @@ export class MemorySnapshotStore implements SnapshotStore {
     return from + limit < entries.length
       ? { items, cursor: encodeScopedCursor("fleet", scope, fleetOrder(items.at(-1)!)) }
       : { items };
+  }
+
+  async fleetCounts(filter: FleetCountFilter, now: Date): Promise<Record<HealthStatus, number>> {
+    checkFleetFilter(filter);
+    const counts = Object.fromEntries(Object.keys(HEALTH_SEVERITY).map((h) => [h, 0])) as Record<HealthStatus, number>;
+    for (const last of this.#fleetLatest(filter, now)) counts[last.health.overall]++;
+    return counts;
+  }
+
+  /** Each release's live latest snapshot that `filter` asks for. */
+  *#fleetLatest(filter: FleetCountFilter, now: Date): Generator<Snapshot> {
+    for (const list of this.#snapshots.values()) {
+      const last = list.at(-1);
+      if (last && !expired(last, now) && inFleetFilter(last.release, filter)) yield last;
+    }
   }
 
   async startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {
@@ -234,6 +264,7 @@ export function fleetEntryOf(snapshot: Snapshot): FleetEntry {
     snapshotId: snapshot.id,
     since: snapshot.firstSeenAt,
     lastSeenAt: snapshot.lastSeenAt,
+    driftCount: driftCountOf(snapshot),
   };
 }
 

@@ -109,6 +109,16 @@ export interface FleetEntry {
   snapshotId: string;
   since: string;
   lastSeenAt: string;
+  /**
+   * Fields drifted at that audit (0 when none or not compared), carried by the index so a page of the fleet needs
+   * no snapshot read; absent on an entry written before it was (its snapshot has the figure: driftCountOf).
+   */
+  driftCount?: number;
+}
+
+/** How many fields a snapshot saw drifted (its kept list is bounded; driftTotal is the real count). */
+export function driftCountOf(snapshot: Pick<Snapshot, "drift" | "driftTotal">): number {
+  return snapshot.driftTotal ?? snapshot.drift?.length ?? 0;
 }
 
 export interface AuditRun {

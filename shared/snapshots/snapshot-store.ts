@@ -19,7 +19,16 @@ export interface SnapshotQuery extends PageRequest {
 export interface FleetFilter extends PageRequest {
   health?: HealthStatus[];
   cluster?: string;
+  namespace?: string;
+  /** Only entries of these clusters (a registry's; at most FLEET_CLUSTERS_MAX). */
+  clusters?: readonly string[];
 }
+
+/** What a fleet count narrows by: a FleetFilter without health or paging (the counts are per health). */
+export type FleetCountFilter = Omit<FleetFilter, "health" | "limit" | "cursor">;
+
+/** DynamoDB's IN takes at most 100 operands. */
+export const FLEET_CLUSTERS_MAX = 100;
 
 /** The outcome of a conditional write: `conflict` means the condition failed (someone else wrote first). */
 export type WriteOutcome = "ok" | "conflict";
@@ -56,6 +65,8 @@ export interface SnapshotStore {
   list(release: ReleaseKey, query: SnapshotQuery, now: Date): Promise<Page<Snapshot>>;
   /** The latest health of every audited release, worst first (no Scan: one index partition per health). */
   fleet(filter: FleetFilter, now: Date): Promise<Page<FleetEntry>>;
+  /** How many audited releases have each health (what `fleet` would list), counted without reading them. */
+  fleetCounts(filter: FleetCountFilter, now: Date): Promise<Record<HealthStatus, number>>;
 
   /** Creates the run if absent; answers the stored run either way (a retried planner resumes it). */
   startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }>;

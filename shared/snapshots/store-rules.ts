@@ -3,9 +3,16 @@
  * cursor is bound to (a cursor from another listing is refused), the fleet's order (worst health first, then
  * the release), a run's duration, and what counts as a later sighting of a snapshot.
  */
+import { ValidationError } from "../errors.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { type AuditRun, type FleetEntry, HEALTH_SEVERITY, type Snapshot } from "./model.ts";
-import type { FleetFilter, SeenAgain, SnapshotQuery } from "./snapshot-store.ts";
+import {
+  FLEET_CLUSTERS_MAX,
+  type FleetCountFilter,
+  type FleetFilter,
+  type SeenAgain,
+  type SnapshotQuery,
+} from "./snapshot-store.ts";
 
 const releaseId = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 
@@ -14,7 +21,28 @@ export function listScope(release: ReleaseKey, query: SnapshotQuery): string {
 }
 
 export function fleetScope(filter: FleetFilter): string {
-  return `${filter.cluster ?? ""}|${[...(filter.health ?? [])].sort().join(",")}`;
+  const clusters = filter.clusters ? `|${[...filter.clusters].sort().join(",")}` : "";
+  const namespace = filter.namespace ? `|ns=${filter.namespace}` : "";
+  return `${filter.cluster ?? ""}|${[...(filter.health ?? [])].sort().join(",")}${namespace}${clusters}`;
+}
+
+/** Whether a fleet entry is one `filter` asks for (health aside): the memory store's rule, DynamoDB's Query. */
+export function inFleetFilter(release: ReleaseKey, filter: FleetCountFilter): boolean {
+  return (
+    (!filter.cluster || release.cluster === filter.cluster) &&
+    (!filter.namespace || release.namespace === filter.namespace) &&
+    (!filter.clusters || filter.clusters.includes(release.cluster))
+  );
+}
+
+/** The fleet's filters are checked before any read: a clear error instead of a refused Query. */
+export function checkFleetFilter(filter: FleetCountFilter): void {
+  if (filter.clusters && filter.clusters.length > FLEET_CLUSTERS_MAX) {
+    throw new ValidationError(
+      `at most ${FLEET_CLUSTERS_MAX} clusters per fleet read (${filter.clusters.length} asked)`,
+      "TooManyClusters",
+    );
+  }
 }
 
 export function fleetOrder(entry: FleetEntry): string {

@@ -31,6 +31,7 @@ export const FLEET_ATTRIBUTES = [
   "firstSeenAt",
   "lastSeenAt",
   "expiresAt",
+  "driftCount",
 ];
 
 export const SNAPSHOTS_TABLE: TableDefinition = {

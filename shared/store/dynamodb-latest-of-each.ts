@@ -4,13 +4,14 @@
  * GetItem and a chunk Query per release; a LATEST item that carries its body inline needs no chunk read. The
  * same checks as a single read: a damaged body is a ManifestCorruptError for that release alone.
  */
-import type { ReleaseKey } from "../release/model.ts";
+import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import { hasInlineBody, LATEST_SORT_KEY, releasePartitionKey, storedBody } from "./dynamodb-items.ts";
+import { hasInlineBody, LATEST_SORT_KEY, releasePartitionKey, storedBody, summaryFromItem } from "./dynamodb-items.ts";
 import type { Item, Table } from "./dynamodb-table.ts";
 import { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
 import { blobSortKey, type ManifestRecord } from "./manifest-chunks.ts";
 import type { LatestRead } from "./release-store.ts";
+import { SUMMARY_ATTRIBUTES } from "./table-schema.ts";
 
 export async function readLatestOfEach(table: Table, keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
   const valid = keys.map((key) => validateReleaseKey(key));
@@ -52,4 +53,20 @@ function releaseFrom(key: ReleaseKey, item: Item, chunks: Map<string, Item>) {
     if (chunk) found.push({ index: i, data: chunk.data as Uint8Array });
   }
   return body.release(found);
+}
+
+/** `latestSummaries` on DynamoDB: the LATEST items of every release in one BatchGetItem, their summary only. */
+export async function readLatestSummaries(
+  table: Table,
+  keys: readonly ReleaseKey[],
+): Promise<(ReleaseSummary | undefined)[]> {
+  const valid = keys.map((key) => validateReleaseKey(key));
+  const partitions = [...new Set(valid.map(releasePartitionKey))];
+  const found = new Map<string, ReleaseSummary>();
+  const items = await table.batchGet(
+    partitions.map((PK) => ({ PK, SK: LATEST_SORT_KEY })),
+    ["PK", ...SUMMARY_ATTRIBUTES],
+  );
+  for (const item of items) found.set(String(item.PK), summaryFromItem(item));
+  return valid.map((key) => found.get(releasePartitionKey(key)));
 }

@@ -19,8 +19,14 @@ import {
   revisionItem,
   storedBody,
 } from "./dynamodb-items.ts";
-import { readLatestOfEach } from "./dynamodb-latest-of-each.ts";
-import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
+import { readLatestOfEach, readLatestSummaries } from "./dynamodb-latest-of-each.ts";
+import {
+  countFromIndex,
+  deployedQuery,
+  listFromIndex,
+  listRevisionsFromTable,
+  releasesQuery,
+} from "./dynamodb-listing.ts";
 import { removeStoredRevision } from "./dynamodb-remove.ts";
 import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
@@ -144,6 +150,14 @@ export class DynamoDbReleaseStore implements ReleaseStore {
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     return listFromIndex(this.#table, "list", page, releasesQuery(filter));
+  }
+
+  async countReleases(filter: ListFilter): Promise<number> {
+    return countFromIndex(this.#table, releasesQuery(filter));
+  }
+
+  async latestSummaries(keys: readonly ReleaseKey[]): Promise<(ReleaseSummary | undefined)[]> {
+    return readLatestSummaries(this.#table, keys);
   }
 
   async listRevisions(filter: RevisionFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {

@@ -99,11 +99,14 @@ export class Table {
    * Up to `limit` items of a Query (that `keep` accepts, when given), across DynamoDB's 1 MB pages, boundedly;
    * `more` when another exists (limit+1 are read to know). A filtered query reads ahead in big pages: callers'
    * cursors are positions, not LastEvaluatedKeys. Past the bound, what was found with `lastKey` to continue from.
+   * `rarelyDropped`: the filter drops few items (e.g. only expired ones), so the first page asks for just what is
+   * wanted (limit + 1) rather than 1,000 items for a page of 50.
    */
   async collect(
     input: QueryCommandInput,
     limit: number,
     keep?: (item: Item) => boolean,
+    options: { rarelyDropped?: boolean } = {},
   ): Promise<{ items: Item[]; more: boolean; lastKey?: Item }> {
     const items: Item[] = [];
     let startKey = input.ExclusiveStartKey;
@@ -112,7 +115,10 @@ export class Table {
         new QueryCommand({
           ...input,
           ExclusiveStartKey: startKey,
-          Limit: input.FilterExpression || keep ? 1000 : limit + 1 - items.length,
+          Limit:
+            (input.FilterExpression || keep) && !(options.rarelyDropped && round === 0)
+              ? 1000
+              : limit + 1 - items.length,
         }),
       );
       const page = (result.Items ?? []) as Item[];
@@ -136,6 +142,19 @@ export class Table {
     }
   }
 
+  /** How many items a Query matches (after its filter): Select COUNT, page after page (bounded: `maxPages`). */
+  async count(input: QueryCommandInput, maxPages = 10_000): Promise<number> {
+    let count = 0;
+    let startKey: Record<string, unknown> | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const result = await this.send(new QueryCommand({ ...input, Select: "COUNT", ExclusiveStartKey: startKey }));
+      count += result.Count ?? 0;
+      startKey = result.LastEvaluatedKey;
+      if (!startKey) break;
+    }
+    return count;
+  }
+
   async allKeys(input: QueryCommandInput): Promise<Item[]> {
     const keys: Item[] = [];
     await this.queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));
@@ -143,14 +162,21 @@ export class Table {
   }
 
   /** BatchGetItem (consistent) of any number of keys; the items found, in no particular order. */
-  async batchGet(keys: Item[]): Promise<Item[]> {
+  /** `attributes`: only these (ProjectionExpression), e.g. a summary without the inline body. */
+  async batchGet(keys: Item[], attributes?: readonly string[]): Promise<Item[]> {
+    const projection = attributes && {
+      ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(", "),
+      ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+    };
     const found: Item[] = [];
     for (let start = 0; start < keys.length; start += BATCH_GET_KEYS) {
       const left = await retryLeftovers(
         keys.slice(start, start + BATCH_GET_KEYS),
         async (pending) => {
           const result = await this.send(
-            new BatchGetCommand({ RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true } } }),
+            new BatchGetCommand({
+              RequestItems: { [this.name]: { Keys: pending, ConsistentRead: true, ...projection } },
+            }),
           );
           found.push(...((result.Responses?.[this.name] as Item[] | undefined) ?? []));
           return (result.UnprocessedKeys?.[this.name]?.Keys as Item[] | undefined) ?? [];

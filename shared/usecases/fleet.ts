@@ -1,20 +1,34 @@
 /**
  * The dashboard's fleet: every release of every cluster in scope (the latest stored revision, from the
- * releases table) joined with its latest audited health (the snapshots' FLEET index), worst health first,
- * filtered and paged. Both sources are read in pages (no Scan: a Query per cluster and one per health);
- * the page's drift counts come from each shown release's latest snapshot.
+ * releases table) with its latest audited health (the snapshots' FLEET index), worst health first, filtered
+ * and paged. Two ways to the same page (docs/dashboard.md, "The fleet's reads"):
+ * - the index (fleet-index.ts): the first pages of the unfiltered or health-filtered fleet read about twice
+ *   the page's rows and count the rest (a cold function answers in a few small reads);
+ * - the join: both sources read whole (a Query per cluster, one per health), joined, sorted, paged; for a
+ *   text filter, a deep page, releases no audit has seen, narrower grants. A warm function keeps it 30 s
+ *   (FleetCache), and then serves every filter and page from it.
  */
 import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
-import type { HealthStatus } from "../health/index.ts";
 import type { Clock } from "../ports.ts";
-import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
-import { HEALTH_SEVERITY } from "../snapshots/model.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { readAllPages } from "../store/paging.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import { fleetFromIndex, indexServes } from "./fleet-index.ts";
+import {
+  addMissingDriftCounts,
+  compareRows,
+  emptyCounts,
+  type FleetHealth,
+  type FleetPage,
+  type FleetRow,
+  keyOf,
+  rowOf,
+} from "./fleet-rows.ts";
 import { parseHealthList } from "./snapshots.ts";
+
+export { FLEET_HEALTHS, type FleetHealth, type FleetPage, type FleetRow } from "./fleet-rows.ts";
 
 export interface FleetDeps {
   store: ReleaseStore;
@@ -40,6 +54,13 @@ export class FleetCache {
     this.#maxEntries = options.maxEntries ?? 32;
     this.#now = options.now ?? (() => performance.now());
   }
+  /** The joined fleet if a fresh one is held (or being read), else undefined: nothing is read. */
+  peek(key: string): Promise<FleetRow[]> | undefined {
+    const hit = this.#entries.get(key);
+    return hit && this.#now() - hit.at < this.#ttlMs
+      ? hit.rows.then((rows) => rows.map((row) => ({ ...row })))
+      : undefined;
+  }
   async get(key: string, load: () => Promise<FleetRow[]>): Promise<FleetRow[]> {
     const now = this.#now();
     const hit = this.#entries.get(key);
@@ -54,42 +75,6 @@ export class FleetCache {
   }
 }
 
-/** A release's health, or `NotAudited` when no audit has seen it yet. */
-export type FleetHealth = HealthStatus | "NotAudited";
-export const FLEET_HEALTHS: readonly FleetHealth[] = [
-  "Failed",
-  "Unknown",
-  "NotFound",
-  "Terminating",
-  "InProgress",
-  "Current",
-  "NotAudited",
-];
-const SEVERITY: Record<FleetHealth, number> = { ...HEALTH_SEVERITY, NotAudited: 6 };
-
-export interface FleetRow {
-  cluster: string;
-  namespace: string;
-  name: string;
-  /** The latest stored revision and its Helm status. */
-  revision: number;
-  status: string;
-  chart?: string;
-  appVersion?: string;
-  lastDeployed?: string;
-  health: FleetHealth;
-  healthMessage?: string;
-  /** Since when the release has looked like this (its latest snapshot's first audit). */
-  since?: string;
-  /** When an audit last read it: how fresh `health` is. */
-  checkedAt?: string;
-  /** The revision the audit read; differs from `revision` when a newer one was stored since. */
-  auditedRevision?: number;
-  snapshotId?: string;
-  /** Fields changed behind Helm's back at the last audit. */
-  driftCount?: number;
-}
-
 export interface FleetQuery {
   cluster?: string;
   namespace?: string;
@@ -101,23 +86,14 @@ export interface FleetQuery {
   cursor?: string;
 }
 
-export interface FleetPage {
-  releases: FleetRow[];
-  /** Releases per health among those matching every filter but `health`. */
-  counts: Record<FleetHealth, number>;
-  /** Releases matching every filter. */
-  total: number;
-  cursor?: string;
-}
-
 export const FLEET_PAGE_DEFAULT = 50;
 export const FLEET_PAGE_MAX = 1000;
-const DRIFT_READS_AT_ONCE = 16;
 
 export async function fleetReleases(
   deps: FleetDeps,
   query: FleetQuery,
-  options: { drift?: boolean } = {},
+  /** `join`: always the join (the bench's figure; tests that hold both ways to one answer). */
+  options: { drift?: boolean; join?: boolean } = {},
 ): Promise<FleetPage> {
   const cluster = query.cluster ? validateClusterName(query.cluster) : undefined;
   const namespace = query.namespace ? validateNamespace(query.namespace) : undefined;
@@ -133,6 +109,13 @@ export async function fleetReleases(
   // Per cluster (a Query each); without a registry (the CLI's local mode), the store's every cluster.
   const clusters: (string | undefined)[] =
     cluster || deps.clusters === "any" ? [cluster] : deps.clusters.list().map((c) => c.name);
+  const key = `${clusters.join(",")}|${namespace ?? "*"}`;
+  const held = deps.cache?.peek(key);
+  const read = { scope: deps.clusters, clusters, namespace, healths, text, offset, limit };
+  if (!held && !options.join && indexServes(read)) {
+    const page = await fleetFromIndex({ ...read, store: deps.store, snapshots: deps.snapshots, now: deps.clock.now() });
+    if (page) return page;
+  }
   // Every release of these clusters with its health, before the person's namespaces and the text filter.
   const load = async (): Promise<FleetRow[]> => {
     const [releases, audited] = await Promise.all([
@@ -146,68 +129,22 @@ export async function fleetReleases(
     const health = new Map(audited.map((entry) => [keyOf(entry.release), entry]));
     return releases.flat().map((release) => rowOf(release, health.get(keyOf(release))));
   };
-  const key = `${clusters.join(",")}|${namespace ?? "*"}`;
-  const all = deps.cache ? await deps.cache.get(key, load) : await load();
+  const all = await (held ?? (deps.cache ? deps.cache.get(key, load) : load()));
   const rows = all.filter(
     (row) => inScope(deps.clusters, row.cluster, row.namespace) && (!text || matchesText(row, text)),
   );
-  const counts = Object.fromEntries(FLEET_HEALTHS.map((h) => [h, 0])) as Record<FleetHealth, number>;
+  const counts = emptyCounts();
   for (const row of rows) counts[row.health]++;
   const shown = healths ? rows.filter((row) => healths.includes(row.health)) : rows;
-  shown.sort(
-    (a, b) =>
-      SEVERITY[a.health] - SEVERITY[b.health] ||
-      compare(a.cluster, b.cluster) ||
-      compare(a.namespace, b.namespace) ||
-      compare(a.name, b.name),
-  );
+  shown.sort(compareRows);
   const page = shown.slice(offset, offset + limit);
-  if (options.drift !== false) await addDriftCounts(deps.snapshots, page);
+  if (options.drift !== false) await addMissingDriftCounts(deps.snapshots, page);
   const next = offset + limit < shown.length ? { cursor: String(offset + limit) } : {};
   return { releases: page, counts, total: shown.length, ...next };
 }
 
-function rowOf(
-  release: ReleaseSummary,
-  entry: Awaited<ReturnType<SnapshotStore["fleet"]>>["items"][number] | undefined,
-) {
-  const row: FleetRow = {
-    cluster: release.cluster,
-    namespace: release.namespace,
-    name: release.name,
-    revision: release.revision,
-    status: release.status,
-    health: entry?.health.overall ?? "NotAudited",
-  };
-  if (release.chart) {
-    row.chart = `${release.chart.name}-${release.chart.version}`;
-    if (release.chart.appVersion) row.appVersion = release.chart.appVersion;
-  }
-  if (release.updated) row.lastDeployed = release.updated;
-  if (entry) {
-    row.healthMessage = entry.health.message;
-    row.since = entry.since;
-    row.checkedAt = entry.lastSeenAt;
-    row.auditedRevision = entry.revision;
-    row.snapshotId = entry.snapshotId;
-  }
-  return row;
-}
-
 function matchesText(row: FleetRow, text: string): boolean {
   return [row.cluster, row.namespace, row.name, row.chart ?? ""].some((field) => field.toLowerCase().includes(text));
-}
-
-async function addDriftCounts(snapshots: SnapshotStore, rows: FleetRow[]): Promise<void> {
-  const audited = rows.filter((row) => row.snapshotId);
-  for (let i = 0; i < audited.length; i += DRIFT_READS_AT_ONCE) {
-    await Promise.all(
-      audited.slice(i, i + DRIFT_READS_AT_ONCE).map(async (row) => {
-        const latest = await snapshots.latest(row);
-        if (latest) row.driftCount = latest.driftTotal ?? latest.drift?.length ?? 0;
-      }),
-    );
-  }
 }
 
 export function parseFleetHealths(value: string | undefined): FleetHealth[] | undefined {
@@ -227,7 +164,3 @@ function parseOffset(cursor: string | undefined): number {
     );
   return Number(cursor);
 }
-
-/** Kubernetes names are ASCII: code-unit order, without localeCompare's cost over 10,000 rows. */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const keyOf = (r: ReleaseKey) => `${r.cluster}/${r.namespace}/${r.name}`;

@@ -214,6 +214,59 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       });
     });
 
+    test("fleet by namespace and by a set of clusters; counts per health; each entry's drift count", async () => {
+      const store = await makeStore();
+      const cluster = `fc${process.pid}${Math.floor(Math.random() * 1e6)}`;
+      const other = `${cluster}o`;
+      const drift = [
+        { apiVersion: "v1", kind: "ConfigMap", name: "web", field: "data.A", live: "x", conflicts: true },
+        { apiVersion: "v1", kind: "ConfigMap", name: "web", field: "data.B", live: "y", conflicts: false },
+      ];
+      await recordObservation(store, observe({ cluster, namespace: "shop", name: "api" }, run(0), { drift }), 90);
+      await recordObservation(store, observe({ cluster, namespace: "shop", name: "web" }, run(0)), 90);
+      await recordObservation(
+        store,
+        observe({ cluster, namespace: "data", name: "db" }, run(0), { podHealth: "Failed" }),
+        90,
+      );
+      await recordObservation(store, observe({ cluster: other, namespace: "shop", name: "api" }, run(0)), 90);
+      await recordObservation(store, observe({ cluster: `${cluster}x`, namespace: "shop", name: "api" }, run(0)), 90);
+      const names = (page: { items: { release: { cluster: string; namespace: string; name: string } }[] }) =>
+        page.items.map(
+          (e) => `${e.release.cluster.slice(cluster.length) || "."}/${e.release.namespace}/${e.release.name}`,
+        );
+      assert.deepEqual(names(await store.fleet({ cluster, namespace: "shop" }, NOW)), ["./shop/api", "./shop/web"]);
+      const both = { clusters: [cluster, other] };
+      assert.deepEqual(names(await store.fleet(both, NOW)), ["./data/db", "./shop/api", "./shop/web", "o/shop/api"]);
+      assert.deepEqual(names(await store.fleet({ ...both, namespace: "shop", health: ["Current"] }, NOW)), [
+        "./shop/api",
+        "./shop/web",
+        "o/shop/api",
+      ]);
+      const page1 = await store.fleet({ ...both, limit: 2 }, NOW);
+      const page2 = await store.fleet({ ...both, limit: 2, cursor: page1.cursor }, NOW);
+      assert.deepEqual([...names(page1), ...names(page2)], ["./data/db", "./shop/api", "./shop/web", "o/shop/api"]);
+      await assert.rejects(store.fleet({ clusters: [cluster], cursor: page1.cursor }, NOW), {
+        name: "InvalidCursorError",
+      });
+      const counts = await store.fleetCounts(both, NOW);
+      assert.deepEqual(counts, { Failed: 1, Unknown: 0, NotFound: 0, Terminating: 0, InProgress: 0, Current: 3 });
+      assert.equal((await store.fleetCounts({ cluster, namespace: "shop" }, NOW)).Current, 2);
+      assert.equal((await store.fleetCounts({ namespace: "data", clusters: [cluster] }, NOW)).Failed, 1);
+      assert.equal((await store.fleetCounts({ clusters: [] }, NOW)).Current, 0);
+      // Expired latest snapshots are neither listed nor counted.
+      assert.equal((await store.fleetCounts(both, new Date("2027-01-01T00:00:00Z"))).Current, 0);
+      const entries = (await store.fleet({ cluster, namespace: "shop" }, NOW)).items;
+      assert.deepEqual(
+        entries.map((e) => e.driftCount),
+        [2, 0],
+        "the drift count rides on the index entry",
+      );
+      await assert.rejects(store.fleetCounts({ clusters: Array.from({ length: 101 }, (_, i) => `c${i}`) }, NOW), {
+        kind: "validation",
+      });
+    });
+
     test("a run counts only the parts its planner sent: no 'planned 2, done 5' (#25 item 3)", async () => {
       const store = await makeStore();
       const runId = `${run(Math.floor(Math.random() * 1000))}-u${process.pid % 1000}`;

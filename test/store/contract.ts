@@ -264,6 +264,31 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       await assert.rejects(store.listReleases({ namespace: "Bad_NS" }), { kind: "validation" });
     });
 
+    test("countReleases counts what listReleases lists; latestSummaries answers each release's latest summary", async () => {
+      const store = await makeStore();
+      const cluster = uniqueName("cl");
+      await store.putRevision(cluster, makeRelease({ name: "web", namespace: "prod", version: 1 }));
+      await store.putRevision(cluster, makeRelease({ name: "web", namespace: "prod", version: 2, status: "failed" }));
+      await store.putRevision(cluster, makeRelease({ name: "api", namespace: "prod", version: 1 }));
+      await store.putRevision(cluster, makeRelease({ name: "db", namespace: "data", version: 3 }));
+      await store.putRevision(uniqueName("cl"), makeRelease({ name: "web", namespace: "prod", version: 1 }));
+      assert.equal(await store.countReleases({ cluster }), 3, "releases, not revisions");
+      assert.equal(await store.countReleases({ cluster, namespace: "prod" }), 2);
+      assert.equal(await store.countReleases({ cluster, status: "failed" }), 1);
+      assert.equal(await store.countReleases({ cluster, namespace: "nothing" }), 0);
+      const listed = await store.listReleases({ cluster });
+      const summaries = await store.latestSummaries([
+        key("web", "prod", cluster),
+        key("gone", "prod", cluster),
+        key("db", "data", cluster),
+      ]);
+      const byName = new Map(listed.items.map((s) => [s.name, s]));
+      assert.deepEqual(summaries, [byName.get("web"), undefined, byName.get("db")], "as the listing gives them");
+      assert.equal(summaries[0]?.revision, 2);
+      assert.deepEqual(await store.latestSummaries([]), []);
+      await assert.rejects(store.latestSummaries([key("bad#name", "prod", cluster)]), { kind: "validation" });
+    });
+
     test("listReleases with a set of statuses (helm list --deployed --failed ...), also with status", async () => {
       const store = await makeStore();
       const cluster = uniqueName("cl");

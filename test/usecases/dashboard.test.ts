@@ -206,17 +206,18 @@ test("the fleet over time counts releases per health in each bucket", async () =
 
 test("a warm function keeps the joined fleet 30 s: paging and filtering read nothing, a copy each time", async () => {
   let lists = 0;
-  const counting = Object.create(store) as MemoryReleaseStore;
-  counting.listReleases = (...args) => {
-    lists++;
-    return store.listReleases(...args);
-  };
+  const counting = counted(store, "listReleases", () => lists++);
   let now = 0;
   const cache = new FleetCache({ ttlMs: 30_000, now: () => now });
   const cached = { ...deps, store: counting, cache };
-  const first = await fleetReleases(cached, { limit: 2 });
+  // A first page of audited releases comes from the index: no listing, nothing held.
+  await fleetReleases(cached, { limit: 2 });
+  assert.equal(lists, 0, "the index answered");
+  // A text search needs the join: it is held, and then serves the pages and filters too.
+  await fleetReleases(cached, { q: "a" });
   const reads = lists;
   assert.equal(reads, 2, "one listing per cluster");
+  const first = await fleetReleases(cached, { limit: 2 });
   first.releases[0].name = "changed by a caller";
   await fleetReleases(cached, { limit: 2, cursor: first.cursor });
   const filtered = await fleetReleases(cached, { health: "Failed" });
@@ -227,6 +228,103 @@ test("a warm function keeps the joined fleet 30 s: paging and filtering read not
     "a copy: a caller's change does not stick",
   );
   now = 31_000;
-  await fleetReleases(cached, {});
+  await fleetReleases(cached, { q: "a" });
   assert.equal(lists, reads * 2, "read again once stale");
 });
+
+test("the index and the join answer the same pages; the index reads the page, not the fleet", async () => {
+  const releases = new MemoryReleaseStore();
+  const history = new MemorySnapshotStore();
+  const healths = ["Failed", "Current", "Unknown", "Current", "InProgress"] as const;
+  for (let i = 0; i < 30; i++) {
+    const cluster = ["eu", "us"][i % 2];
+    const key = { cluster, namespace: ["shop", "data", "ops"][i % 3], name: `r${String(i).padStart(2, "0")}` };
+    await releases.putRevision(cluster, makeRelease({ name: key.name, namespace: key.namespace, version: 1 }));
+    if (i % 7 === 6) continue; // never audited
+    const overall = healths[i % healths.length];
+    await recordObservation(history, observe(key, run(0), { revision: 1, health: { overall, message: overall } }), 90);
+    // A newer revision stored since the audit: the row shows it, and the revision the audit read.
+    if (i % 5 === 0) {
+      await releases.putRevision(cluster, makeRelease({ name: key.name, namespace: key.namespace, version: 2 }));
+    }
+  }
+  // Audited, then removed from the store (helm uninstall): listed by neither way.
+  await recordObservation(history, observe({ cluster: "eu", namespace: "shop", name: "gone" }, run(0)), 90);
+  // A cluster outside the registry: its entries are not the fleet's.
+  await releases.putRevision("mars", makeRelease({ name: "rover", namespace: "shop", version: 1 }));
+  await recordObservation(history, observe({ cluster: "mars", namespace: "shop", name: "rover" }, run(0)), 90);
+
+  let listings = 0;
+  let latestReads = 0;
+  const store = counted(releases, "listReleases", () => listings++);
+  const snapshots = counted(history, "latest", () => latestReads++);
+  const both = { store, snapshots, clusters: registry, clock: { now: () => NOW } };
+  const queries = [
+    { limit: 5 },
+    { limit: 5, cursor: "5" },
+    { limit: 5, cursor: "20" },
+    { health: "Failed" },
+    { health: "Current,Unknown", limit: 3, cursor: "3" },
+    { cluster: "eu", limit: 4 },
+    { cluster: "us", namespace: "shop", limit: 2 },
+    { namespace: "data", limit: 3 },
+  ];
+  for (const query of queries) {
+    listings = 0;
+    latestReads = 0;
+    const fromIndex = await fleetReleases(both, query);
+    const indexListings = listings;
+    const joined = await fleetReleases(both, query, { join: true });
+    assert.deepEqual(fromIndex.releases, joined.releases, JSON.stringify(query));
+    assert.equal(fromIndex.cursor, joined.cursor, JSON.stringify(query));
+    // The removed release's entry counts as audited until it expires (docs/dashboard.md); else the same.
+    const lingering = !query.cluster?.startsWith("us") && query.namespace !== "data" ? 1 : 0;
+    assert.equal(
+      fromIndex.counts.Current + fromIndex.counts.NotAudited,
+      joined.counts.Current + joined.counts.NotAudited,
+      JSON.stringify(query),
+    );
+    assert.equal(fromIndex.counts.Current, joined.counts.Current + lingering, JSON.stringify(query));
+    if (query.cursor !== "20") {
+      assert.equal(indexListings, 0, `${JSON.stringify(query)}: no listing`);
+      assert.equal(latestReads, 0, `${JSON.stringify(query)}: drift counts from the index`);
+    }
+  }
+  const web = (await fleetReleases(both, { limit: 50, health: "Failed" })).releases.find((r) => r.name === "r00");
+  assert.equal(web?.revision, 2, "the stored revision");
+  assert.equal(web?.auditedRevision, 1, "the revision the audit read");
+  // Past the audited releases come the never-audited ones: the join lists them.
+  listings = 0;
+  const last = await fleetReleases(both, { limit: 4, cursor: "26" });
+  assert.ok(listings > 0, "joined");
+  assert.ok(last.releases.every((r) => r.health === "NotAudited"));
+  // A text search and grants of some namespaces join too; grants of whole clusters read the index.
+  listings = 0;
+  await fleetReleases(both, { q: "r1" });
+  assert.ok(listings > 0);
+  const some = { ...both, clusters: viewerScope(registry, new Grants([{ clusters: ["us"], namespaces: ["shop"] }])) };
+  listings = 0;
+  const narrow = await fleetReleases(some, { limit: 3 });
+  assert.ok(listings > 0);
+  assert.ok(narrow.releases.every((r) => r.cluster === "us" && r.namespace === "shop"));
+  const whole = { ...both, clusters: viewerScope(registry, new Grants([{ clusters: ["eu"], namespaces: "*" }])) };
+  listings = 0;
+  const eu = await fleetReleases(whole, { limit: 3 });
+  assert.equal(listings, 0);
+  assert.deepEqual(eu.releases, (await fleetReleases(whole, { limit: 3 }, { join: true })).releases);
+  assert.ok(eu.releases.every((r) => r.cluster === "eu"));
+});
+
+/** `target` with calls of `method` counted (a Proxy: the stores' private fields need the real receiver). */
+function counted<T extends object>(target: T, method: keyof T, count: () => void): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (property === method) count();
+        return value.apply(object, args);
+      };
+    },
+  });
+}
