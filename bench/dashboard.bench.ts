@@ -120,9 +120,13 @@ try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     let requests = 0;
+    let fleetRequests = 0;
     let rendered = false;
-    page.on("request", () => {
-      if (!rendered) requests++;
+    page.on("request", (request) => {
+      if (rendered) return;
+      // The counts' request follows the rows' at once (it may start before the poll sees the row): not counted.
+      if (request.url().includes("/fleet/releases") && fleetRequests++ > 0) return;
+      requests++;
     });
     await page.goto(`${url}/dashboard/`);
     await page
@@ -142,8 +146,11 @@ try {
     const apiMs = (await page.evaluate(
       "(performance.getEntriesByType('resource').find((e) => e.name.includes('/fleet/releases')) || {duration: NaN}).duration",
     )) as number;
+    // The counts per health come after the rows (a second request when the rows came without them).
+    await page.locator("nav.counts b").first().filter({ hasNotText: "…" }).waitFor({ timeout: 120_000 });
+    const countsMs = (await page.evaluate("performance.now()")) as number;
     await context.close();
-    return { ms, fcp, requests, apiMs };
+    return { ms, fcp, requests, apiMs, countsMs };
   };
   let server: Awaited<ReturnType<typeof coldFunction>> | undefined;
   try {
@@ -157,11 +164,12 @@ try {
     const warm: Awaited<ReturnType<typeof render>>[] = [];
     for (let round = 1; round < ROUNDS; round++) warm.push(await render(server!.url));
     out(
-      `requests to the fleet's first render: ${cold[0].requests} (page, script, stylesheet, config.json, /clusters, /fleet/releases)`,
+      `requests to the fleet's first render: ${cold[0].requests} (page, script, stylesheet, config.json, /clusters, /fleet/releases), then /fleet/releases with the counts`,
     );
-    const ms = (rounds: typeof cold, key: "ms" | "apiMs" | "fcp") => median(rounds.map((r) => r[key])).toFixed(0);
+    const ms = (rounds: typeof cold, key: "ms" | "apiMs" | "fcp" | "countsMs") =>
+      median(rounds.map((r) => r[key])).toFixed(0);
     out(
-      `fleet first render with ${RELEASES} releases: cold median ${ms(cold, "ms")} ms (${spread(cold.map((r) => r.ms))}, ${COLD_FUNCTIONS} fresh functions; its /fleet/releases ${ms(cold, "apiMs")} ms); warm median ${ms(warm, "ms")} ms (${spread(warm.map((r) => r.ms))}), /fleet/releases ${ms(warm, "apiMs")} ms, first contentful paint ${ms(warm, "fcp")} ms (goal <= 1000 ms)`,
+      `fleet first render with ${RELEASES} releases: cold median ${ms(cold, "ms")} ms (${spread(cold.map((r) => r.ms))}, ${COLD_FUNCTIONS} fresh functions; its /fleet/releases ${ms(cold, "apiMs")} ms, counts shown at ${ms(cold, "countsMs")} ms); warm median ${ms(warm, "ms")} ms (${spread(warm.map((r) => r.ms))}), /fleet/releases ${ms(warm, "apiMs")} ms, first contentful paint ${ms(warm, "fcp")} ms, counts shown at ${ms(warm, "countsMs")} ms (goal <= 1000 ms)`,
     );
   } finally {
     await browser.close();
@@ -172,8 +180,8 @@ try {
   // no cache; a text search, a deep page), a page of the held join.
   const fleetDeps = { store, snapshots, clusters: registry, clock: { now: () => new Date() } };
   const indexPages = [];
-  for (let i = 0; i < 5; i++) indexPages.push((await timed(() => fleetReleases(fleetDeps, {}))).ms);
-  const indexFailed = await timed(() => fleetReleases(fleetDeps, { health: "Failed" }));
+  for (let i = 0; i < 5; i++) indexPages.push((await timed(() => fleetReleases(fleetDeps, { counts: false }))).ms);
+  const indexFailed = await timed(() => fleetReleases(fleetDeps, { health: "Failed", counts: false }));
   const coldJoin = await timed(() =>
     fleetReleases({ ...fleetDeps, cache: new FleetCache() }, {}, { drift: false, join: true }),
   );
@@ -181,7 +189,7 @@ try {
   await fleetReleases({ ...fleetDeps, cache }, {}, { join: true });
   const warmPage = await timed(() => fleetReleases({ ...fleetDeps, cache }, { health: "Failed" }));
   out(
-    `fleet API with ${RELEASES} releases: the first page of 50 from the FLEET index (page + counts) median ${median(indexPages).toFixed(0)} ms (${spread(indexPages)}), the Failed chip's ${indexFailed.ms.toFixed(0)} ms; joining the store's listing and the FLEET index ${coldJoin.ms.toFixed(0)} ms (cold, ${coldJoin.value.total} rows); a page of 50 of the held join ${warmPage.ms.toFixed(0)} ms`,
+    `fleet API with ${RELEASES} releases: the first page of 50 from the FLEET index (rows, no counts) median ${median(indexPages).toFixed(0)} ms (${spread(indexPages)}), the Failed chip's ${indexFailed.ms.toFixed(0)} ms; joining the store's listing and the FLEET index ${coldJoin.ms.toFixed(0)} ms (cold, ${coldJoin.value.total} rows); a page of 50 of the held join ${warmPage.ms.toFixed(0)} ms`,
   );
 
   // 90 days of a release that changed 50 times: 51 snapshots, each a stretch of unchanged health.

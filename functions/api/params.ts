@@ -63,10 +63,16 @@ export function onlyKnownQuery(query: RawParams, allowed: readonly string[]): vo
   }
 }
 
+/** `?<key>=true|false`, `fallback` when absent. */
+export function optionalFlag(query: RawParams, key: string, fallback: boolean): boolean {
+  const value = query?.[key];
+  if (value === undefined) return fallback;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidParameterError(key, `${shown(value)} is not true or false`);
+}
+
 /** `?drift=true|false` (default true): whether the status compares live objects with the manifest. */
 export function optionalDrift(query: RawParams): boolean {
-  const value = query?.drift;
-  if (value === undefined || value === "true") return true;
-  if (value === "false") return false;
-  throw new InvalidParameterError("drift", `${shown(value)} is not true or false`);
+  return optionalFlag(query, "drift", true);
 }

@@ -33,8 +33,8 @@ import {
 } from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
-  FleetCountFilter,
   FleetFilter,
+  FleetScopeFilter,
   MessageTally,
   SeenAgain,
   SnapshotQuery,
@@ -265,15 +265,6 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       : { items: entries };
   }
 
-  async fleetCounts(filter: FleetCountFilter, now: Date): Promise<Record<HealthStatus, number>> {
-    checkFleetFilter(filter);
-    // One COUNT Query per health, at once: DynamoDB reads the index but sends back a number per 1 MB page.
-    const counts = await Promise.all(
-      HEALTH_ORDER.map(async (health) => [health, await this.#t.count(fleetQuery(this.#t.name, health, filter, now))]),
-    );
-    return Object.fromEntries(counts) as Record<HealthStatus, number>;
-  }
-
   startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {
     return this.#runs.startRun(runId, startedAt);
   }
@@ -396,7 +387,7 @@ function briefResource(resource: Snapshot["resources"][number]): Snapshot["resou
 function fleetQuery(
   table: string,
   health: HealthStatus,
-  filter: FleetCountFilter,
+  filter: FleetScopeFilter,
   now: Date,
   after?: string,
 ): QueryCommandInput {

@@ -1,20 +1,10 @@
-/** The in-memory SnapshotStore (tests, `audit` without a table): the same conditions as DynamoDB's. */
-import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError, SnapshotNotFoundError } from "./errors.ts";
-import {
-  type AuditRun,
-  driftCountOf,
-  type FleetEntry,
-  HEALTH_SEVERITY,
-  parseSnapshotId,
-  type Snapshot,
-} from "./model.ts";
+import { type AuditRun, driftCountOf, type FleetEntry, parseSnapshotId, type Snapshot } from "./model.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type {
-  FleetCountFilter,
   FleetFilter,
   MessageTally,
   SeenAgain,
@@ -107,7 +97,9 @@ export class MemorySnapshotStore implements SnapshotStore {
     const limit = resolveLimit(filter.limit);
     checkFleetFilter(filter);
     const entries: FleetEntry[] = [];
-    for (const last of this.#fleetLatest(filter, now)) {
+    for (const list of this.#snapshots.values()) {
+      const last = list.at(-1);
+      if (!last || expired(last, now) || !inFleetFilter(last.release, filter)) continue;
       if (filter.health && !filter.health.includes(last.health.overall)) continue;
       entries.push(fleetEntryOf(last));
     }
@@ -120,21 +112,6 @@ export class MemorySnapshotStore implements SnapshotStore {
     return from + limit < entries.length
       ? { items, cursor: encodeScopedCursor("fleet", scope, fleetOrder(items.at(-1)!)) }
       : { items };
-  }
-
-  async fleetCounts(filter: FleetCountFilter, now: Date): Promise<Record<HealthStatus, number>> {
-    checkFleetFilter(filter);
-    const counts = Object.fromEntries(Object.keys(HEALTH_SEVERITY).map((h) => [h, 0])) as Record<HealthStatus, number>;
-    for (const last of this.#fleetLatest(filter, now)) counts[last.health.overall]++;
-    return counts;
-  }
-
-  /** Each release's live latest snapshot that `filter` asks for. */
-  *#fleetLatest(filter: FleetCountFilter, now: Date): Generator<Snapshot> {
-    for (const list of this.#snapshots.values()) {
-      const last = list.at(-1);
-      if (last && !expired(last, now) && inFleetFilter(last.release, filter)) yield last;
-    }
   }
 
   async startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {

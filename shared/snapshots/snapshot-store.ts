@@ -24,8 +24,8 @@ export interface FleetFilter extends PageRequest {
   clusters?: readonly string[];
 }
 
-/** What a fleet count narrows by: a FleetFilter without health or paging (the counts are per health). */
-export type FleetCountFilter = Omit<FleetFilter, "health" | "limit" | "cursor">;
+/** What narrows the fleet besides health and paging. */
+export type FleetScopeFilter = Pick<FleetFilter, "cluster" | "namespace" | "clusters">;
 
 /** DynamoDB's IN takes at most 100 operands. */
 export const FLEET_CLUSTERS_MAX = 100;
@@ -65,8 +65,6 @@ export interface SnapshotStore {
   list(release: ReleaseKey, query: SnapshotQuery, now: Date): Promise<Page<Snapshot>>;
   /** The latest health of every audited release, worst first (no Scan: one index partition per health). */
   fleet(filter: FleetFilter, now: Date): Promise<Page<FleetEntry>>;
-  /** How many audited releases have each health (what `fleet` would list), counted without reading them. */
-  fleetCounts(filter: FleetCountFilter, now: Date): Promise<Record<HealthStatus, number>>;
 
   /** Creates the run if absent; answers the stored run either way (a retried planner resumes it). */
   startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }>;

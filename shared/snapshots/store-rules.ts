@@ -8,8 +8,8 @@ import type { ReleaseKey } from "../release/model.ts";
 import { type AuditRun, type FleetEntry, HEALTH_SEVERITY, type Snapshot } from "./model.ts";
 import {
   FLEET_CLUSTERS_MAX,
-  type FleetCountFilter,
   type FleetFilter,
+  type FleetScopeFilter,
   type SeenAgain,
   type SnapshotQuery,
 } from "./snapshot-store.ts";
@@ -27,7 +27,7 @@ export function fleetScope(filter: FleetFilter): string {
 }
 
 /** Whether a fleet entry is one `filter` asks for (health aside): the memory store's rule, DynamoDB's Query. */
-export function inFleetFilter(release: ReleaseKey, filter: FleetCountFilter): boolean {
+export function inFleetFilter(release: ReleaseKey, filter: FleetScopeFilter): boolean {
   return (
     (!filter.cluster || release.cluster === filter.cluster) &&
     (!filter.namespace || release.namespace === filter.namespace) &&
@@ -36,7 +36,7 @@ export function inFleetFilter(release: ReleaseKey, filter: FleetCountFilter): bo
 }
 
 /** The fleet's filters are checked before any read: a clear error instead of a refused Query. */
-export function checkFleetFilter(filter: FleetCountFilter): void {
+export function checkFleetFilter(filter: FleetScopeFilter): void {
   if (filter.clusters && filter.clusters.length > FLEET_CLUSTERS_MAX) {
     throw new ValidationError(
       `at most ${FLEET_CLUSTERS_MAX} clusters per fleet read (${filter.clusters.length} asked)`,

@@ -115,14 +115,6 @@ export async function listFromIndex(
   return { items: summaries, cursor: encodeCursor(kind, { after: position }) };
 }
 
-/** How many releases a listing's Query matches, without reading them. */
-export function countFromIndex(table: Table, { index, query }: IndexQuery): Promise<number> {
-  return table.count(
-    { TableName: table.name, IndexName: index.name, ...query } as QueryCommandInput,
-    MAX_RELEASE_PAGES,
-  );
-}
-
 /** Bounds the walk over releases: 1000 pages of 1000 releases is past any cluster. */
 const MAX_RELEASE_PAGES = 1000;
 

@@ -20,13 +20,7 @@ import {
   storedBody,
 } from "./dynamodb-items.ts";
 import { readLatestOfEach, readLatestSummaries } from "./dynamodb-latest-of-each.ts";
-import {
-  countFromIndex,
-  deployedQuery,
-  listFromIndex,
-  listRevisionsFromTable,
-  releasesQuery,
-} from "./dynamodb-listing.ts";
+import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
 import { removeStoredRevision } from "./dynamodb-remove.ts";
 import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
@@ -150,10 +144,6 @@ export class DynamoDbReleaseStore implements ReleaseStore {
 
   async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
     return listFromIndex(this.#table, "list", page, releasesQuery(filter));
-  }
-
-  async countReleases(filter: ListFilter): Promise<number> {
-    return countFromIndex(this.#table, releasesQuery(filter));
   }
 
   async latestSummaries(keys: readonly ReleaseKey[]): Promise<(ReleaseSummary | undefined)[]> {

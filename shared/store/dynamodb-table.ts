@@ -142,19 +142,6 @@ export class Table {
     }
   }
 
-  /** How many items a Query matches (after its filter): Select COUNT, page after page (bounded: `maxPages`). */
-  async count(input: QueryCommandInput, maxPages = 10_000): Promise<number> {
-    let count = 0;
-    let startKey: Record<string, unknown> | undefined;
-    for (let page = 0; page < maxPages; page++) {
-      const result = await this.send(new QueryCommand({ ...input, Select: "COUNT", ExclusiveStartKey: startKey }));
-      count += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) break;
-    }
-    return count;
-  }
-
   async allKeys(input: QueryCommandInput): Promise<Item[]> {
     const keys: Item[] = [];
     await this.queryAll({ ...input, ProjectionExpression: "PK, SK", ConsistentRead: true }, (item) => keys.push(item));

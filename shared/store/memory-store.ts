@@ -137,15 +137,6 @@ export class MemoryReleaseStore implements ReleaseStore {
     });
   }
 
-  async countReleases(filter: ListFilter): Promise<number> {
-    let count = 0;
-    for (let page: Page<ReleaseSummary> | undefined; !page || page.cursor; ) {
-      page = await this.listReleases(filter, { limit: 1000, cursor: page?.cursor });
-      count += page.items.length;
-    }
-    return count;
-  }
-
   async latestSummaries(keys: readonly ReleaseKey[]): Promise<(ReleaseSummary | undefined)[]> {
     return keys.map((key) => {
       const k = validateReleaseKey(key);

@@ -73,8 +73,6 @@ export interface ReleaseStore {
   removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult>;
   /** Like `helm list`: the latest revision of each release matching the filter. */
   listReleases(filter: ListFilter, page?: PageRequest): Promise<Page<ReleaseSummary>>;
-  /** How many releases `listReleases(filter)` would list, without reading them (DynamoDB: a COUNT Query). */
-  countReleases(filter: ListFilter): Promise<number>;
   /**
    * The latest revision's summary of each release, in the order asked (undefined: none stored), as listings
    * give them (no manifest is read): the dashboard's page of rows, checked against the store in one call.

@@ -2,9 +2,10 @@
  * The fleet's first pages without the join (docs/dashboard.md, "The fleet's reads"): the snapshots' FLEET index
  * is already in the fleet's order (worst health first, then cluster, namespace, name) and carries what a row
  * needs of the audit (health, since, checked, audited revision, drift count), so a page is one index Query per
- * health with a Limit of the page, its releases' stored summaries in one BatchGetItem (the stored revision,
- * chart, last deployed; a release no longer stored is left out), and the counts are COUNT Queries (the FLEET
- * index per health, the releases per cluster). Reads ~2 × the page instead of 2 × the fleet.
+ * health with a Limit of the page, and its releases' stored summaries in one BatchGetItem (the stored revision,
+ * chart, last deployed; a release no longer stored is left out). It reads about twice the page, whatever the
+ * fleet's size, but it cannot count the fleet: the counts per health (and the total) are the join's (DynamoDB
+ * counts by reading, so a COUNT Query costs what the read does on DynamoDB Local), asked for separately.
  *
  * What it cannot answer, it declines (undefined) and the caller joins: a text filter, grants narrower than whole
  * clusters, a page deep into the fleet, and the rows of releases no audit has seen (they come after every
@@ -15,14 +16,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
 import { FLEET_CLUSTERS_MAX, type SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
-import {
-  addMissingDriftCounts,
-  emptyCounts,
-  type FleetHealth,
-  type FleetPage,
-  type FleetRow,
-  rowOf,
-} from "./fleet-rows.ts";
+import { addMissingDriftCounts, type FleetHealth, type FleetRow, type FleetRowsPage, rowOf } from "./fleet-rows.ts";
 
 /** Pages ending past this many rows are joined (an offset is read through, and checked against the store). */
 export const FLEET_INDEX_WINDOW = 1000;
@@ -56,44 +50,32 @@ export function indexServes(read: Omit<FleetIndexRead, "store" | "snapshots" | "
   return !grants || read.clusters.every((c) => c === undefined || grants.namespacesOf(c) === "*");
 }
 
-/** The page from the index, or undefined when it reaches releases no audit has seen (the join lists those). */
-export async function fleetFromIndex(read: FleetIndexRead): Promise<FleetPage | undefined> {
-  const { store, snapshots, now, namespace } = read;
+/** The page from the index, or undefined when it may reach releases no audit has seen (the join lists those). */
+export async function fleetFromIndex(read: FleetIndexRead): Promise<FleetRowsPage | undefined> {
   const single = read.clusters.length === 1 ? read.clusters[0] : undefined;
-  const filter = {
+  const audited = read.healths?.filter((h): h is HealthStatus => h !== "NotAudited");
+  const end = read.offset + read.limit;
+  // One row past the page says whether there is a next one.
+  const rows = await readRows(read, end + 1, {
     ...(single ? { cluster: single } : {}),
-    ...(namespace ? { namespace } : {}),
+    ...(read.namespace ? { namespace: read.namespace } : {}),
     // A registry's clusters (never entries of a cluster taken out of it); "any": every cluster stored.
     ...(read.clusters.length > 1 ? { clusters: read.clusters as string[] } : {}),
-  };
-  const audited = read.healths?.filter((h): h is HealthStatus => h !== "NotAudited");
-  const [rows, auditedCounts, stored] = await Promise.all([
-    readRows(read, { ...filter, ...(audited ? { health: audited } : {}) }),
-    snapshots.fleetCounts(filter, now),
-    Promise.all(read.clusters.map((cluster) => store.countReleases({ cluster, namespace }))),
-  ]);
-  const counts = emptyCounts();
-  let auditedTotal = 0;
-  for (const [health, count] of Object.entries(auditedCounts) as [HealthStatus, number][]) {
-    counts[health] = count;
-    auditedTotal += count;
-  }
-  // Releases stored minus releases audited (an entry of a release since removed from the store counts as
-  // audited until it expires: docs/dashboard.md).
-  counts.NotAudited = Math.max(0, stored.reduce((a, b) => a + b, 0) - auditedTotal);
-  const total = (read.healths ?? Object.keys(counts)).reduce((sum, h) => sum + counts[h as FleetHealth], 0);
-  const end = read.offset + read.limit;
-  if (rows.length < end && (!read.healths || read.healths.includes("NotAudited")) && counts.NotAudited > 0) {
-    return undefined;
-  }
+    ...(audited ? { health: audited } : {}),
+  });
+  const more = rows.length > end;
+  if (!more && (!read.healths || read.healths.includes("NotAudited"))) return undefined;
   const page = rows.slice(read.offset, end);
-  await addMissingDriftCounts(snapshots, page);
-  return { releases: page, counts, total, ...(end < total ? { cursor: String(end) } : {}) };
+  await addMissingDriftCounts(read.snapshots, page);
+  return { releases: page, ...(more ? { cursor: String(end) } : {}) };
 }
 
-/** The first offset + limit rows of audited releases still stored, in the index's order. */
-async function readRows(read: FleetIndexRead, filter: Parameters<SnapshotStore["fleet"]>[0]): Promise<FleetRow[]> {
-  const want = read.offset + read.limit;
+/** The first `want` rows of audited releases still stored, in the index's order. */
+async function readRows(
+  read: FleetIndexRead,
+  want: number,
+  filter: Parameters<SnapshotStore["fleet"]>[0],
+): Promise<FleetRow[]> {
   const rows: FleetRow[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_INDEX_PAGES && rows.length < want; page++) {

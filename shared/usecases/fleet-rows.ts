@@ -52,6 +52,9 @@ export interface FleetPage {
   cursor?: string;
 }
 
+/** A page asked for without its counts (`counts: false`), when they would cost a read of the whole fleet. */
+export type FleetRowsPage = Omit<FleetPage, "counts" | "total"> & Partial<Pick<FleetPage, "counts" | "total">>;
+
 const DRIFT_READS_AT_ONCE = 16;
 
 export function rowOf(release: ReleaseSummary, entry: FleetEntry | undefined): FleetRow {

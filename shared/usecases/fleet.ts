@@ -2,8 +2,9 @@
  * The dashboard's fleet: every release of every cluster in scope (the latest stored revision, from the
  * releases table) with its latest audited health (the snapshots' FLEET index), worst health first, filtered
  * and paged. Two ways to the same page (docs/dashboard.md, "The fleet's reads"):
- * - the index (fleet-index.ts): the first pages of the unfiltered or health-filtered fleet read about twice
- *   the page's rows and count the rest (a cold function answers in a few small reads);
+ * - the index (fleet-index.ts), when the caller can do without the counts (`counts: false`): the first pages
+ *   of the fleet, by health, cluster, namespace, read about twice the page's rows (a cold function answers
+ *   in a few small reads);
  * - the join: both sources read whole (a Query per cluster, one per health), joined, sorted, paged; for a
  *   text filter, a deep page, releases no audit has seen, narrower grants. A warm function keeps it 30 s
  *   (FleetCache), and then serves every filter and page from it.
@@ -23,12 +24,13 @@ import {
   type FleetHealth,
   type FleetPage,
   type FleetRow,
+  type FleetRowsPage,
   keyOf,
   rowOf,
 } from "./fleet-rows.ts";
 import { parseHealthList } from "./snapshots.ts";
 
-export { FLEET_HEALTHS, type FleetHealth, type FleetPage, type FleetRow } from "./fleet-rows.ts";
+export { FLEET_HEALTHS, type FleetHealth, type FleetPage, type FleetRow, type FleetRowsPage } from "./fleet-rows.ts";
 
 export interface FleetDeps {
   store: ReleaseStore;
@@ -84,17 +86,33 @@ export interface FleetQuery {
   q?: string;
   limit?: number;
   cursor?: string;
+  /**
+   * false: the counts and total may be left out when they would cost a read of the whole fleet (the page then
+   * comes from the index); the dashboard asks for its rows so, then for the counts.
+   */
+  counts?: boolean;
 }
 
 export const FLEET_PAGE_DEFAULT = 50;
 export const FLEET_PAGE_MAX = 1000;
 
+/** `join`: always the join (the bench's figure; tests that hold both ways to one answer). */
+interface FleetOptions {
+  drift?: boolean;
+  join?: boolean;
+}
+
+export function fleetReleases(
+  deps: FleetDeps,
+  query: FleetQuery & { counts?: true },
+  options?: FleetOptions,
+): Promise<FleetPage>;
+export function fleetReleases(deps: FleetDeps, query: FleetQuery, options?: FleetOptions): Promise<FleetRowsPage>;
 export async function fleetReleases(
   deps: FleetDeps,
   query: FleetQuery,
-  /** `join`: always the join (the bench's figure; tests that hold both ways to one answer). */
-  options: { drift?: boolean; join?: boolean } = {},
-): Promise<FleetPage> {
+  options: FleetOptions = {},
+): Promise<FleetRowsPage> {
   const cluster = query.cluster ? validateClusterName(query.cluster) : undefined;
   const namespace = query.namespace ? validateNamespace(query.namespace) : undefined;
   if (cluster) requireKnownCluster(deps.clusters, cluster, namespace);
@@ -112,7 +130,7 @@ export async function fleetReleases(
   const key = `${clusters.join(",")}|${namespace ?? "*"}`;
   const held = deps.cache?.peek(key);
   const read = { scope: deps.clusters, clusters, namespace, healths, text, offset, limit };
-  if (!held && !options.join && indexServes(read)) {
+  if (query.counts === false && !held && !options.join && indexServes(read)) {
     const page = await fleetFromIndex({ ...read, store: deps.store, snapshots: deps.snapshots, now: deps.clock.now() });
     if (page) return page;
   }

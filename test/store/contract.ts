@@ -264,7 +264,7 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       await assert.rejects(store.listReleases({ namespace: "Bad_NS" }), { kind: "validation" });
     });
 
-    test("countReleases counts what listReleases lists; latestSummaries answers each release's latest summary", async () => {
+    test("latestSummaries answers each release's latest summary, as listReleases gives it", async () => {
       const store = await makeStore();
       const cluster = uniqueName("cl");
       await store.putRevision(cluster, makeRelease({ name: "web", namespace: "prod", version: 1 }));
@@ -272,10 +272,6 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       await store.putRevision(cluster, makeRelease({ name: "api", namespace: "prod", version: 1 }));
       await store.putRevision(cluster, makeRelease({ name: "db", namespace: "data", version: 3 }));
       await store.putRevision(uniqueName("cl"), makeRelease({ name: "web", namespace: "prod", version: 1 }));
-      assert.equal(await store.countReleases({ cluster }), 3, "releases, not revisions");
-      assert.equal(await store.countReleases({ cluster, namespace: "prod" }), 2);
-      assert.equal(await store.countReleases({ cluster, status: "failed" }), 1);
-      assert.equal(await store.countReleases({ cluster, namespace: "nothing" }), 0);
       const listed = await store.listReleases({ cluster });
       const summaries = await store.latestSummaries([
         key("web", "prod", cluster),

@@ -1,8 +1,9 @@
 /** Every release of every cluster the person may see, worst health first; filters and pages in the URL. */
+import { useEffect, useState } from "preact/hooks";
 import { getJson, query } from "../api.ts";
 import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
-import { ClusterSelect, HEALTHS, Health, Loading, Problem, useLoad } from "../ui.tsx";
+import { ClusterSelect, HEALTHS, Health, Loading, Problem } from "../ui.tsx";
 
 interface FleetRow {
   cluster: string;
@@ -23,12 +24,42 @@ interface FleetRow {
 
 interface FleetPage {
   releases: FleetRow[];
-  counts: Record<string, number>;
-  total: number;
+  /** Absent from a page asked for with counts=false when they would need the whole fleet read. */
+  counts?: Record<string, number>;
+  total?: number;
   cursor?: string;
 }
 
 const PAGE = 50;
+
+/**
+ * The page's rows first (counts=false: a cold API answers them from the index in a few small reads), then, if
+ * they came without counts, the same page with its counts (the whole fleet read; a warm API holds it 30 s).
+ * The rows of the previous filters stay shown until the new ones arrive.
+ */
+function useFleet(key: string, url: (counts: boolean) => string) {
+  const [state, setState] = useState<{ key?: string; page?: FleetPage; error?: Error }>({});
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, error: undefined }));
+    getJson<FleetPage>(url(false))
+      .then(async (page) => {
+        if (!live) return;
+        setState({ key, page });
+        if (page.counts) return;
+        // The rows are painted first; then the (slower, on a cold API) counts are asked for.
+        await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
+        if (!live) return;
+        const counted = await getJson<FleetPage>(url(true));
+        if (live) setState({ key, page: counted });
+      })
+      .catch((error: Error) => live && setState((s) => ({ ...s, error })));
+    return () => {
+      live = false;
+    };
+  }, [key]);
+  return { data: state.page, error: state.error, loading: state.key !== key && !state.error };
+}
 
 export function FleetPage({ route, clusters }: { route: Route; clusters: string[] }) {
   const q = route.query;
@@ -40,8 +71,10 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
   };
   const at = Number(q.get("at") ?? 0) || 0;
   const key = JSON.stringify({ ...filters, at });
-  const { data, error, loading } = useLoad(key, () =>
-    getJson<FleetPage>(`/fleet/releases${query({ ...filters, limit: PAGE, cursor: at || undefined })}`),
+  const { data, error, loading } = useFleet(
+    key,
+    (counts) =>
+      `/fleet/releases${query({ ...filters, limit: PAGE, cursor: at || undefined, counts: counts ? undefined : "false" })}`,
   );
   const go = (change: Record<string, string | number | undefined>) =>
     navigate(href("fleet", undefined, { ...filters, at: undefined, ...change }));
@@ -71,11 +104,11 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
       </form>
       <nav class="counts" aria-label="Health">
         <a href={href("fleet", undefined, { ...filters, health: undefined })} aria-current={!filters.health}>
-          all <b>{data ? Object.values(data.counts).reduce((a, b) => a + b, 0) : "…"}</b>
+          all <b>{data?.counts ? Object.values(data.counts).reduce((a, b) => a + b, 0) : "…"}</b>
         </a>
         {HEALTHS.map((h) => (
           <a key={h} href={href("fleet", undefined, { ...filters, health: h })} aria-current={filters.health === h}>
-            <Health health={h} /> <b>{data?.counts[h] ?? "…"}</b>
+            <Health health={h} /> <b>{data?.counts?.[h] ?? "…"}</b>
           </a>
         ))}
       </nav>
@@ -85,8 +118,9 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
         <div class="scroll">
           <table class="fleet">
             <caption>
-              {data.total} release{data.total === 1 ? "" : "s"}
-              {data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}
+              {data.total === undefined
+                ? `releases ${at + 1}–${at + data.releases.length} (counting…)`
+                : `${data.total} release${data.total === 1 ? "" : "s"}${data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}`}
             </caption>
             <thead>
               <tr>

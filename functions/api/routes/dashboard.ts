@@ -8,7 +8,7 @@ import { FLEET_PAGE_MAX, fleetReleases } from "../../../shared/usecases/fleet.ts
 import { fleetTimeline, releaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { LOCKED_DASHBOARD } from "../dashboard-config.ts";
-import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
+import { onlyKnownQuery, optionalCursor, optionalFlag, optionalLimit } from "../params.ts";
 import { json } from "../respond.ts";
 import { StaticFiles } from "../static-files.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
@@ -43,7 +43,7 @@ export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
 
     defineRoute("GET", "/fleet/releases", async (event, context) => {
       const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["cluster", "namespace", "health", "q", "limit", "cursor"]);
+      onlyKnownQuery(query, ["cluster", "namespace", "health", "q", "limit", "cursor", "counts"]);
       annotate(context, { cluster: query?.cluster, sizeHint: "ask for a smaller page with ?limit=" });
       const page = await fleetReleases(history(context), {
         cluster: query?.cluster,
@@ -52,6 +52,7 @@ export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
         q: query?.q,
         limit: optionalLimit(query, "limit", FLEET_PAGE_MAX),
         cursor: optionalCursor(query),
+        counts: optionalFlag(query, "counts", true),
       });
       return json(page);
     }),
