@@ -139,6 +139,31 @@ test("the /dashboard/api mount: the claims' groups decide; no claims 401; only G
   assert.equal(anyone.total, 2, "sign-in off (npm start): everything");
 });
 
+test("?counts=false: the rows alone (from the FLEET index), in the person's scope; another value is a 400", async () => {
+  type Rows = { releases: { cluster: string; name: string; driftCount?: number }[]; counts?: object; total?: number };
+  const rows = bodyJson(
+    await handler(httpApiEvent("GET", "/fleet/releases?counts=false&health=Current"), lambdaContext()),
+  ) as Rows;
+  assert.deepEqual(
+    rows.releases.map((r) => `${r.cluster}/${r.name}:${r.driftCount}`),
+    ["eu/api:0", "us/db:0"],
+  );
+  // Only audited healths asked for: the index answers even its last page (no never-audited row can follow).
+  assert.equal(rows.counts, undefined, "no join held: no counts");
+  assert.equal(rows.total, undefined);
+  const usTeam = { sub: "u1", "cognito:groups": "[us-team]" };
+  const mounted = bodyJson(
+    await withClaims("/dashboard/api/fleet/releases?counts=false&health=Current", usTeam),
+  ) as Rows;
+  assert.deepEqual(
+    mounted.releases.map((r) => r.name),
+    ["db"],
+  );
+  const bad = await handler(httpApiEvent("GET", "/fleet/releases?counts=maybe"), lambdaContext());
+  assert.equal(bad.statusCode, 400);
+  assert.match(String(bad.body), /counts.*not true or false/);
+});
+
 test("the reliability, status-at and history reads on the mount: the registry and the person's grants, both", async () => {
   const usTeam = { sub: "u1", "cognito:groups": "[us-team]" };
   const code = async (path: string, claims = usTeam) => (await withClaims(path, claims)).statusCode;
