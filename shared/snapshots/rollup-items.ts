@@ -2,9 +2,12 @@
  * The rollups as stored: one item per UTC day and cluster (docs/history.md "Rollups"), its figures as numeric
  * attributes that audits ADD to. The names say what a number is of:
  *
- *   t|<field>                 the cluster's total (fields: rollup.ts ROLLUP_FIELDS)
- *   n|<namespace>|<field>     one namespace's total (only the fields that were ever added)
+ *   t|<code>                  the cluster's total (codes: FIELD_CODES below, one letter per ROLLUP_FIELDS entry)
+ *   n|<namespace>|<code>      one namespace's total (only the fields that were ever added)
  *   w|<namespace>|<name>      a release's time not in Current (only releases that had some): the worst list
+ *
+ * Short codes, and no time in Current (it is the covered time less the other healths'), because every message's
+ * UpdateItem is billed on the whole item's size: a healthy namespace costs two numbers a day.
  *
  * One audit message (one cluster) adds to one item per day it touched, in the transaction that records the
  * message as done, so a redelivered message adds nothing twice.
@@ -23,6 +26,26 @@ export interface RollupDay {
 
 const ATTRIBUTE = /^[tnw]\|/;
 
+/** One letter per figure (docs/history.md "Rollups" lists them). */
+export const FIELD_CODES: Record<RollupField, string> = {
+  covered: "c",
+  Current: "C",
+  InProgress: "P",
+  Failed: "F",
+  Unknown: "U",
+  NotFound: "N",
+  Terminating: "T",
+  incidents: "i",
+  recovered: "r",
+  recoveryMs: "m",
+  flaps: "f",
+  deploys: "d",
+  failedDeploys: "x",
+  pendingDeploys: "p",
+  releases: "n",
+};
+const FIELD_OF = new Map(Object.entries(FIELD_CODES).map(([field, code]) => [code, field as RollupField]));
+
 export const isRollupAttribute = (name: string) => ATTRIBUTE.test(name);
 
 /** What one message's sightings add, per day (zero sums left out). */
@@ -38,9 +61,10 @@ export function rollupAdds(
   };
   for (const { release, figures } of sightings) {
     for (const [day, fields] of figures.days) {
-      for (const [field, value] of Object.entries(fields)) {
-        add(day, `t|${field}`, value);
-        add(day, `n|${release.namespace}|${field}`, value);
+      for (const [field, value] of Object.entries(fields) as [RollupField, number][]) {
+        if (field === "Current") continue;
+        add(day, `t|${FIELD_CODES[field]}`, value);
+        add(day, `n|${release.namespace}|${FIELD_CODES[field]}`, value);
       }
     }
     for (const [day, ms] of figures.unhealthyMs) add(day, `w|${release.namespace}|${release.name}`, ms);
@@ -71,9 +95,10 @@ export function sumRollups(items: readonly RollupDay[], namespaces: NamespaceFil
   const totals = emptyTotals();
   const releasesPerDay = new Map<string, number>();
   const unhealthyMs = new Map<string, { release: ReleaseKey; ms: number }>();
-  const addField = (day: string, field: string, value: number) => {
+  const addField = (day: string, code: string, value: number) => {
+    const field = FIELD_OF.get(code);
     if (field === "releases") releasesPerDay.set(day, (releasesPerDay.get(day) ?? 0) + value);
-    else addToTotals(totals, field as RollupField, value);
+    else if (field) addToTotals(totals, field, value);
   };
   for (const item of items) {
     const scope = namespaces(item.cluster);
@@ -89,6 +114,8 @@ export function sumRollups(items: readonly RollupDay[], namespaces: NamespaceFil
       }
     }
   }
+  totals.timeInHealthMs.Current =
+    totals.coveredMs - HEALTH_STATUSES.reduce((sum, h) => (h === "Current" ? sum : sum + totals.timeInHealthMs[h]), 0);
   return { totals, releasesPerDay, unhealthyMs };
 }
 

@@ -30,9 +30,9 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
         {
           day: "2026-03-01",
           cluster,
-          values: { "t|covered": 300_000, "t|Current": 300_000, "n|shop|covered": 300_000 },
+          values: { "t|c": 300_000, "t|F": 60_000, "n|shop|c": 300_000 },
         },
-        { day: "2026-03-02", cluster, values: { "t|deploys": 1, "w|shop|api": 60_000 } },
+        { day: "2026-03-02", cluster, values: { "t|d": 1, "w|shop|api": 60_000 } },
       ];
       assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-03-01T00:00:01.000Z", adds), true);
       // Redelivered: the marker exists, nothing is added again.
@@ -44,9 +44,9 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
         {
           day: "2026-03-01",
           cluster,
-          values: { "t|covered": 600_000, "t|Current": 600_000, "n|shop|covered": 600_000 },
+          values: { "t|c": 600_000, "t|F": 120_000, "n|shop|c": 600_000 },
         },
-        { day: "2026-03-02", cluster, values: { "t|deploys": 1, "w|shop|api": 60_000 } },
+        { day: "2026-03-02", cluster, values: { "t|d": 1, "w|shop|api": 60_000 } },
       ]);
       assert.deepEqual(await store.rollups(["2026-03-02"], "other", now), []);
       const all = await store.rollups(["2026-03-02"], undefined, now);
