@@ -54,10 +54,14 @@ export interface ReleaseRow {
 /** The documented document of GET /fleet/reliability and `reliability [--cluster C] [--chart N] -o json`. */
 export interface ScopeReliabilityReport extends ReliabilityFigures {
   scope: { cluster?: string; namespace?: string; chart?: string };
+  /** From the rollups: the most releases the audits saw in one day; for a chart: its audited releases. */
   releases: number;
   window: ReturnType<typeof windowDocument>;
   notes: string[];
-  /** The releases with the lowest availability (then most incidents), at most WORST_LISTED. */
+  /**
+   * The releases with the lowest availability (then most incidents), at most WORST_LISTED, each with its own
+   * report's figures; from the rollups, among the ones with the most time not in Current.
+   */
   worst: ReleaseRow[];
   rules: ReportRules;
 }

@@ -17,6 +17,7 @@ import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";
 import { observe } from "./fixtures.ts";
 
 const MIN = 60_000;
+const DAY_MS = 86_400_000;
 const tally = { done: 1, failed: 0, unhealthy: 0, changed: 0 };
 
 export function rollupContract(label: string, makeStore: () => Promise<SnapshotStore>) {
@@ -53,6 +54,44 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
       assert.deepEqual(
         all.filter((r) => r.cluster === cluster),
         [both[1]],
+      );
+    });
+
+    test("a message redelivered after its writes but before its DONE marker adds the same as one delivered once", async () => {
+      const store = await makeStore();
+      const rules = defaultRules(5 * MIN);
+      const T0 = Date.parse("2027-02-01T10:00:00Z");
+      // Two releases with the same history in two clusters; the second's messages all fail once before completing.
+      const once = { cluster: `once-${process.pid}`, namespace: "shop", name: "api" };
+      const twice = { cluster: `twice-${process.pid}`, namespace: "shop", name: "api" };
+      const healths: HealthStatus[] = ["Current", "Current", "Failed", "Failed", "Current", "Current"];
+      for (const [i, health] of healths.entries()) {
+        const at = new Date(T0 + i * 5 * MIN);
+        const runId = runIdFor(at);
+        await store.startRun(runId, at.toISOString());
+        for (const release of [once, twice]) {
+          const observation: Observation = {
+            ...observe(release, runId, { podHealth: health === "Failed" ? "Failed" : "Current" }),
+            revision: i >= 2 ? 3 : 2,
+          };
+          const deliveries = release === twice ? 2 : 1;
+          for (let d = 0; d < deliveries; d++) {
+            const result = await recordObservation(store, observation, 90, { rules });
+            if (d === 0 && deliveries === 2) continue; // the worker died before completing the message
+            if (deliveries === 2) assert.equal(result.outcome, "duplicate");
+            const figures = await rollupFiguresOf(store, result, runId, at, rules);
+            const adds = rollupAdds(release.cluster, figures ? [{ release, figures }] : []);
+            assert.equal(await store.completeMessage(runId, release.cluster, tally, at.toISOString(), adds), true);
+          }
+        }
+      }
+      const days = ["2027-02-01"];
+      const [a] = await store.rollups(days, once.cluster, new Date(T0 + DAY_MS));
+      const [b] = await store.rollups(days, twice.cluster, new Date(T0 + DAY_MS));
+      assert.deepEqual(b.values, a.values);
+      assert.deepEqual(
+        { covered: a.values["t|c"], failed: a.values["t|F"], incidents: a.values["t|i"], deploys: a.values["t|d"] },
+        { covered: 25 * MIN, failed: 10 * MIN, incidents: 1, deploys: 1 },
       );
     });
 
