@@ -13,9 +13,9 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import type { HealthStatus } from "../shared/health/index.ts";
 import type { ReleaseKey } from "../shared/release/model.ts";
 import { DynamoDbSnapshotStore } from "../shared/snapshots/dynamodb-snapshot-store.ts";
-import { type Observation, runIdFor, type Snapshot, snapshotIdOf } from "../shared/snapshots/model.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { reliabilityOfRelease } from "../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../shared/usecases/reliability-scope.ts";
@@ -77,41 +77,16 @@ try {
     settings: { auditIntervalSeconds: INTERVAL / 1000, retentionDays: 90 },
   };
 
-  /** A history of `changes + 1` snapshots evenly over [from, now), alternating Current and Failed every other. */
+  /** A history of `changes + 1` snapshots evenly over [from, now), Failed every fourth, a new revision every other. */
   async function writeHistory(release: ReleaseKey, from: number, changes: number): Promise<void> {
     const stretch = Math.floor((now - from) / (changes + 1) / INTERVAL) * INTERVAL;
-    let previous: Snapshot | undefined;
-    for (let i = 0; i <= changes; i++) {
-      const first = from + i * stretch;
-      const last = first + stretch - INTERVAL;
-      const failed = i % 4 === 3;
-      const runId = runIdFor(new Date(first));
-      const observation: Omit<Observation, "observedAt" | "text"> = {
-        release,
-        runId,
-        revision: 1 + Math.floor(i / 2),
-        releaseStatus: "deployed",
-        health: failed ? { overall: "Failed", message: "1 Failed" } : { overall: "Current", message: "" },
-        resources: [],
-        missing: [],
-        counters: { resources: 0, missing: 0, requests: 0, retries: 0, durationMs: 0 },
-      };
-      const next: Snapshot & { text: string } = {
-        ...observation,
-        id: snapshotIdOf(release, runId),
-        firstSeenAt: new Date(first).toISOString(),
-        lastSeenAt: new Date(last).toISOString(),
-        seenCount: (last - first) / INTERVAL + 1,
-        lastRunId: runIdFor(new Date(last)),
-        digest: `d${i}`,
-        changes: [],
-        expiresAt: Math.floor((last + 90 * DAY) / 1000),
-        text: `NAME: ${release.name}\n`,
-        ...(previous ? { previousId: previous.id } : {}),
-      };
-      if ((await snapshots.create(next, previous)) !== "ok") throw new Error(`could not write ${next.id}`);
-      previous = next;
-    }
+    const stretches = Array.from({ length: changes + 1 }, (_, i) => ({
+      from: from + i * stretch,
+      to: from + (i + 1) * stretch,
+      health: (i % 4 === 3 ? "Failed" : "Current") as HealthStatus,
+      revision: 1 + Math.floor(i / 2),
+    }));
+    await writeStretches(snapshots, release, stretches);
   }
 
   const measure = async <T>(what: () => Promise<T>) => {
