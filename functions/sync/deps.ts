@@ -28,6 +28,8 @@ export interface SyncConfig extends RuntimeConfig {
     deadlineMarginMs: number;
     /** SYNC_PAGE_SIZE: objects per LIST page (default 500). */
     pageSize: number;
+    /** SYNC_LEASE_SECONDS: how long a run holds its cluster without renewing (default 60; renewed every page). */
+    leaseMs: number;
   };
 }
 
@@ -40,8 +42,13 @@ export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } 
       const numbers = parseEnv(env, {
         SYNC_DEADLINE_MARGIN_MS: wholeNumber(10_000, 0, 600_000),
         SYNC_PAGE_SIZE: wholeNumber(500, 1, 5_000),
+        SYNC_LEASE_SECONDS: wholeNumber(60, 1, 900),
       });
-      return { deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS, pageSize: numbers.SYNC_PAGE_SIZE };
+      return {
+        deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS,
+        pageSize: numbers.SYNC_PAGE_SIZE,
+        leaseMs: numbers.SYNC_LEASE_SECONDS * 1000,
+      };
     },
   });
 }
