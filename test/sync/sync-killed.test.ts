@@ -221,11 +221,16 @@ test("cli sync killed with SIGKILL mid-run: the next run waits out its lease, re
     secondGets >= TOTAL - imported && secondGets <= TOTAL - imported + PAGE_SIZE,
     `GETs after the kill: ${secondGets} for ${TOTAL - imported} revisions not yet imported (before it: ${firstGets})`,
   );
-  assert.equal(summary.fetched, secondGets);
   assert.equal(await leaseItem(), undefined, "the lease is released at the end");
 
   // No lost, no duplicated revision: the store holds exactly what Helm's storage holds, statuses included.
   assert.deepEqual(await storedRevisions(), clusterRevisions());
+  // And what `list` shows (each release's latest) is the cluster's deployed revision.
+  const latest = await store.listReleases({ cluster: CLUSTER }, { limit: 100 });
+  assert.deepEqual(
+    latest.items.map((r) => `${r.namespace}/${r.name} v${r.revision} ${r.status}`).sort(),
+    clusterRevisions().filter((row) => row.endsWith(` v${REVISIONS} deployed`)),
+  );
 
   mark("store compared");
   // And the next run only LISTs.
