@@ -21,6 +21,7 @@ import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { CLI, runCli, startNode } from "../support/cli.ts";
+import { simCliEnv } from "../support/sim.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 const CLUSTER = "killed";
@@ -136,16 +137,7 @@ before(async () => {
     for (let v = 1; v <= REVISIONS; v++) objects.push(encodeHelmSecret(revision(i, v)));
   }
   sim.cluster(CLUSTER).apply(objects);
-  env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    RELEASES_TABLE: TABLE,
-    CLUSTERS: JSON.stringify(sim.registryEntries()),
-  };
+  env = simCliEnv(sim, { home, dynamoEndpoint: dynamo.endpoint, table: TABLE });
   // The command's modules loaded once now, so the in-process runs below start within the lease's time.
   assert.equal((await runCli(["sync", "--help"], env)).code, 0);
 });
