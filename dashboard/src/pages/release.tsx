@@ -4,11 +4,12 @@
  * redacted manifest. Secret values never reach the page: the API redacts them before they leave the core.
  */
 import { useState } from "preact/hooks";
+import type { ReleaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, getText, query, releasePath } from "../api.ts";
 import { ago, DEFAULT_RANGE, when } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import { parseStatusText, type TextTable } from "../status-text.ts";
-import { ReleaseTimelineChart, type Stripe, type TimelineEvent } from "../timeline-chart.tsx";
+import { ReleaseTimelineChart } from "../timeline-chart.tsx";
 import { Health, Loading, Problem, Section, TextTableView, useLoad } from "../ui.tsx";
 import { RangePicker } from "./timeline.tsx";
 
@@ -106,11 +107,7 @@ export function ReleasePage({ route }: { route: Route }) {
     return { json, text, parsed: parseStatusText(text) };
   });
   const history = useLoad(base, () => getJson<{ history: HistoryEntry[] }>(`${base}/history?max=50`));
-  const timeline = useLoad(`${base}~${range}`, () =>
-    getJson<{ since: string; until: string; stripes: Stripe[]; events: TimelineEvent[] }>(
-      `${base}/timeline?since=${range}`,
-    ),
-  );
+  const timeline = useLoad(`${base}~${range}`, () => getJson<ReleaseTimeline>(`${base}/timeline?since=${range}`));
   const [copied, setCopied] = useState("");
   const [manifest, setManifest] = useState<string | undefined>();
 

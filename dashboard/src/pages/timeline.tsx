@@ -1,18 +1,10 @@
 /** The fleet over time: how many releases (of those the person may see) were Failed, InProgress, Unknown. */
+import type { FleetTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, query } from "../api.ts";
 import { DEFAULT_RANGE, RANGES } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
 import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
-
-interface FleetTimeline {
-  since: string;
-  until: string;
-  buckets: string[];
-  counts: Record<string, number[]>;
-  releases: number;
-  truncated: boolean;
-}
 
 export function RangePicker({ value, link }: { value: string; link: (range: string) => string }) {
   return (
