@@ -117,5 +117,6 @@ test("the release report carries the SLO of its manifest's annotation, and says 
   // 7 of 62 covered minutes Failed against a 10% budget: 5 m burns 10x (under 14.4: no page), 6 h and 3 d 1.13x: a ticket.
   assert.equal(fromRegistry.slo?.state, "ticket");
   assert.equal(fromRegistry.slo?.burnRates["5m"], 10);
+  assert.match(releaseReliabilityText(fromRegistry), /^SLO\s+90\.0% \(registry\): /m);
   assert.match(fromRegistry.notes.join("\n"), /helm-status\/slo ignored: "lots"/);
 });
