@@ -1,6 +1,7 @@
 /** The fleet over time: how many releases (of those the person may see) were Failed, InProgress, Unknown. */
 import { getJson, query } from "../api.ts";
 import { DEFAULT_RANGE, RANGES } from "../format.ts";
+import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
 import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
@@ -54,6 +55,7 @@ export function TimelinePage({ route, clusters }: { route: Route; clusters: stri
           </p>
         </>
       )}
+      <ReliabilitySummary path="/fleet/reliability" range={range} cluster={cluster || undefined} />
     </main>
   );
 }
