@@ -165,15 +165,7 @@ function objectivesOf(value: unknown, named: string): RegistryObjectives | undef
     return objective;
   };
   if (typeof value === "string" || typeof value === "number") return { default: share(value, "slo") };
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new ClusterRegistryError(`${named}: field "slo" is invalid: ${rule}`);
-  }
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== "default" && key !== "releases") {
-      throw new ClusterRegistryError(`${named}: field "slo" has an unknown key "${key}": ${rule}`);
-    }
-  }
+  const record = nestedObject(value, "slo", ["default", "releases"], rule, named);
   const objectives: RegistryObjectives = {};
   if (record.default !== undefined) objectives.default = share(record.default, "slo.default");
   if (record.releases !== undefined) {
@@ -204,15 +196,7 @@ function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
   if (value === undefined || value === null || value === true) return undefined;
   if (value === false) return { enabled: false };
   const rule = "expected false, true or {namespaces: [NAMESPACE, ...]} (optionally enabled: false)";
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new ClusterRegistryError(`${named}: field "sync" is invalid: ${rule}`);
-  }
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== "namespaces" && key !== "enabled") {
-      throw new ClusterRegistryError(`${named}: field "sync" has an unknown key "${key}": ${rule}`);
-    }
-  }
+  const record = nestedObject(value, "sync", ["namespaces", "enabled"], rule, named);
   if (record.enabled !== undefined && typeof record.enabled !== "boolean") {
     throw new ClusterRegistryError(`${named}: field "sync.enabled" must be true or false`);
   }
@@ -229,6 +213,25 @@ function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
     policy.namespaces = [...new Set(namespaces as string[])].sort();
   }
   return policy;
+}
+
+/** An object-valued field (`sync`, `slo`) with only the `keys` its `rule` names. */
+function nestedObject(
+  value: unknown,
+  field: string,
+  keys: readonly string[],
+  rule: string,
+  named: string,
+): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ClusterRegistryError(`${named}: field "${field}" is invalid: ${rule}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!keys.includes(key)) {
+      throw new ClusterRegistryError(`${named}: field "${field}" has an unknown key "${key}": ${rule}`);
+    }
+  }
+  return value as Record<string, unknown>;
 }
 
 function isReleaseName(name: string | undefined): boolean {
