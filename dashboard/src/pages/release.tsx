@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import type { ReleaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, getText, query, releasePath } from "../api.ts";
 import { ago, DEFAULT_RANGE, when } from "../format.ts";
+import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { parseStatusText, type TextTable } from "../status-text.ts";
 import { ReleaseTimelineChart } from "../timeline-chart.tsx";
@@ -162,6 +163,7 @@ export function ReleasePage({ route }: { route: Route }) {
         {timeline.data && (
           <ReleaseTimelineChart {...timeline.data} onPick={(id) => navigate(href("diff", key, { to: id }))} />
         )}
+        <ReliabilitySummary path={`${base}/reliability`} range={range} />
       </Section>
 
       <Section title="Status" id="status">

@@ -2,6 +2,7 @@
 import type { FleetTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, query } from "../api.ts";
 import { DEFAULT_RANGE, RANGES } from "../format.ts";
+import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
 import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
@@ -46,6 +47,7 @@ export function TimelinePage({ route, clusters }: { route: Route; clusters: stri
           </p>
         </>
       )}
+      <ReliabilitySummary path="/fleet/reliability" range={range} cluster={cluster || undefined} />
     </main>
   );
 }
