@@ -3,29 +3,17 @@
  * `/helm reliability` and GET .../reliability give (shared/usecases/reliability.ts), so every place that shows the
  * history shows the same numbers. A gap is never counted as healthy: coverage says how much the audits saw.
  */
+// Types only (erased from the bundle): the report documents the API's reliability routes answer with.
+import type { ReleaseReliabilityReport, ReliabilityFigures } from "../../shared/usecases/reliability.ts";
+import type { ScopeReliabilityReport } from "../../shared/usecases/reliability-scope.ts";
 import { getJson, query } from "./api.ts";
 import { duration } from "./format.ts";
 import { Problem, useLoad } from "./ui.tsx";
 
-/** The part of the report documents (release and scope) this view shows. */
-interface ReliabilityReport {
-  availability: number | null;
-  coverage: number;
-  mttrMs: number | null;
-  mtbfMs: number | null;
-  changeFailureRate: number | null;
-  incidents: { count: number; recovered: number; open: number };
-  flaps: number;
-  deploys: { count: number; failed: number; pending: number };
-  notes: string[];
-  releases?: number;
-  slo?: {
-    objective: number;
-    budgetRemaining: number | null;
-    state: "ok" | "ticket" | "page";
-    source?: "annotation" | "registry";
-  };
-}
+/** What this view reads of either report document: a release's (with its SLO) or a scope's (with its count). */
+type ReliabilityReport = ReliabilityFigures &
+  Pick<ReleaseReliabilityReport, "notes" | "slo"> &
+  Partial<Pick<ScopeReliabilityReport, "releases">>;
 
 /** A share as the CLI prints it: 3 decimals near 100% (where SLOs live), 1 elsewhere. */
 function share(value: number | null | undefined): string {
