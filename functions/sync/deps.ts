@@ -4,25 +4,22 @@
  */
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
-import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import {
   type Env,
+  functionConfigFromEnv,
   parseEnv,
-  type RuntimeConfig,
-  readConfig,
-  runtimeConfigReaders,
+  type QueueFunctionConfig,
+  queueConfigReaders,
   wholeNumber,
 } from "../_shared/config.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 
 export const SYNC_SERVICE_NAME = "helm-status-sync";
 
-export interface SyncConfig extends RuntimeConfig {
-  queue: QueueClientConfig;
-  /** SYNC_QUEUE_URL: required by the scheduler only. */
-  queueUrl?: string;
+/** SYNC_QUEUE_URL is read by the scheduler only. */
+export interface SyncConfig extends QueueFunctionConfig {
   settings: {
     /** SYNC_DEADLINE_MARGIN_MS: kept back from the Lambda's remaining time for the last writes (default 10000). */
     deadlineMarginMs: number;
@@ -34,10 +31,8 @@ export interface SyncConfig extends RuntimeConfig {
 }
 
 export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): SyncConfig {
-  return readConfig("sync", {
-    ...runtimeConfigReaders(env, SYNC_SERVICE_NAME),
-    queue: () => queueClientConfigFromEnv(env),
-    queueUrl: () => (options.needQueueUrl ? queueUrlFromEnv(env, "SYNC_QUEUE_URL") : undefined),
+  return functionConfigFromEnv("sync", env, SYNC_SERVICE_NAME, {
+    ...queueConfigReaders(env, "SYNC_QUEUE_URL", options.needQueueUrl),
     settings: () => {
       const numbers = parseEnv(env, {
         SYNC_DEADLINE_MARGIN_MS: wholeNumber(10_000, 0, 600_000),
