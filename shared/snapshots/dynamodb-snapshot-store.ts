@@ -10,7 +10,6 @@ import {
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
-  TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { type Clock, systemClock } from "../ports.ts";
@@ -167,7 +166,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
         },
       });
     }
-    const done = await this.#t.conditional(new TransactWriteCommand({ TransactItems: actions as never }));
+    const done = (await this.#t.transact(actions)) === undefined;
     if (done) this.#t.stats.items += actions.length;
     return done ? "ok" : "conflict";
   }
@@ -362,11 +361,9 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 
   async claimNotification(id: string, now: Date, staleMs = 300_000): Promise<boolean> {
-    const { release, runId } = parseSnapshotId(id);
     return this.#t.conditional(
       new UpdateCommand({
-        TableName: this.#t.name,
-        Key: { PK: partitionKey(release), SK: `S#${runId}` },
+        ...this.#summaryItem(id),
         UpdateExpression: "SET notifyState = :sending, notifyAt = :now",
         ConditionExpression:
           "attribute_exists(PK) AND (attribute_not_exists(notifyState) OR notifyState = :failed OR (notifyState = :sending AND notifyAt < :stale))",
@@ -381,15 +378,19 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 
   async finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void> {
-    const { release, runId } = parseSnapshotId(id);
     await this.#t.send(
       new UpdateCommand({
-        TableName: this.#t.name,
-        Key: { PK: partitionKey(release), SK: `S#${runId}` },
+        ...this.#summaryItem(id),
         UpdateExpression: "SET notifyState = :state, notifyAt = :now",
         ExpressionAttributeValues: { ":state": outcome, ":now": now.getTime() },
       }),
     );
+  }
+
+  /** The table and key of a snapshot's summary item (its notification state lives there). */
+  #summaryItem(id: string) {
+    const { release, runId } = parseSnapshotId(id);
+    return { TableName: this.#t.name, Key: { PK: partitionKey(release), SK: `S#${runId}` } };
   }
 
   async sloState(release: ReleaseKey, now: Date): Promise<string | undefined> {

@@ -190,9 +190,15 @@ async function auditOne(
 /**
  * The release's live state, checked for freshness like a status (one LIST of its Helm storage in the same wave
  * as the GETs): a revision helm wrote since the last sync is read and audited instead of the stored one, so the
- * snapshot after a helm change is the cluster's truth without waiting for the sync (docs/sync.md).
+ * snapshot after a helm change is the cluster's truth without waiting for the sync (docs/sync.md). Exported for
+ * the sync bench, which weighs it against `readReleaseState` alone (the audit's read before the check).
  */
-function auditedState(deps: AuditDeps, cluster: string, stored: Release, deadline: number | undefined) {
+export function auditedState(
+  deps: Pick<AuditDeps, "kube" | "logger">,
+  cluster: string,
+  stored: Release,
+  deadline: number | undefined,
+) {
   const request = { cluster, namespace: stored.namespace, name: stored.name, deadline, wantLatest: true };
   const live = (release: Release) =>
     readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline });
