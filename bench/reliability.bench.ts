@@ -112,22 +112,15 @@ try {
 
   out();
   out("write units per audit (20-resource releases, messages of 10; ConsumedCapacity, indexes included):");
-  const units = {
-    withRollups: await writeUnitsPerAudit(writes, {
+  const measureUnits = (withRollups: boolean) =>
+    writeUnitsPerAudit(writes, {
       releases: 200,
       runs: 3,
-      withRollups: true,
-      label: "with",
+      withRollups,
+      label: withRollups ? "with" : "without",
       start: now - 2 * DAY,
-    }),
-    without: await writeUnitsPerAudit(writes, {
-      releases: 200,
-      runs: 3,
-      withRollups: false,
-      label: "without",
-      start: now - 2 * DAY,
-    }),
-  };
+    });
+  const units = { withRollups: await measureUnits(true), without: await measureUnits(false) };
   for (const [label, u] of Object.entries(units)) {
     out(
       `  ${label === "without" ? "without rollups" : "with rollups   "}: unchanged ${u.stable.toFixed(2)} WCU (${u.stableItems.toFixed(2)} items), changed ${u.changed.toFixed(2)} WCU; a message's completion ${u.perMessage.toFixed(2)} WCU`,
