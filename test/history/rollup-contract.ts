@@ -57,6 +57,21 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
       );
     });
 
+    test("a message touching more days than one transaction holds adds every one of them", async () => {
+      const store = await makeStore();
+      const runId = `20260401T000000Z-m${process.pid}`;
+      await store.startRun(runId, "2026-04-01T00:00:00.000Z");
+      const cluster = `many-${process.pid}`;
+      const start = Date.parse("2026-01-01T00:00:00Z");
+      const days = Array.from({ length: 120 }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+      const adds: RollupDay[] = days.map((day) => ({ day, cluster, values: { "t|r": 1, "t|m": 60_000 } }));
+      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:01.000Z", adds), true);
+      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:02.000Z", adds), false);
+      const read = await store.rollups(days, cluster, new Date("2026-03-01T00:00:00Z"));
+      assert.equal(read.length, 120);
+      assert.ok(read.every((r) => r.values["t|r"] === 1 && r.values["t|m"] === 60_000));
+    });
+
     test("a message redelivered after its writes but before its DONE marker adds the same as one delivered once", async () => {
       const store = await makeStore();
       const rules = defaultRules(5 * MIN);
