@@ -62,6 +62,9 @@ export interface MessageOutcome {
   releases: ReleaseOutcome[];
 }
 
+/** Moved to shared/store/errors.ts (the rollups' redelivery path needs it too); still exported from here. */
+export { isStoreOutage } from "../store/errors.ts";
+
 export async function auditMessage(
   deps: AuditDeps,
   message: AuditMessage,
