@@ -8,7 +8,8 @@
  *   - an incremental sync with nothing changed: LIST pages only? GETs, writes, and its bytes as a fraction of
  *     what `kubectl get secrets -A -l owner=helm -o json` transfers (its 500-object chunks, whole Secrets);
  *   - after 10 upgrades (a new deployed revision + the previous one relabelled superseded, as helm writes them);
- *   - a status with its freshness LIST vs without it (median of interleaved runs).
+ *   - a status with its freshness LIST vs without it, and an audit pass with vs without it (bench/sync-freshness.ts).
+ * BENCH_SYNC_ONLY=status skips the syncs (minutes on a busy machine) and measures only the freshness check.
  */
 
 import { execFile } from "node:child_process";
@@ -28,9 +29,9 @@ import { humanBytes } from "../shared/render/sync/text.ts";
 import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { MemorySyncStateStore } from "../shared/store/sync-state-memory.ts";
-import { releaseStatus } from "../shared/usecases/status.ts";
 import { syncCluster } from "../shared/usecases/sync.ts";
-import { benchRelease, machineLoad, median } from "./lib.ts";
+import { benchRelease, machineLoad } from "./lib.ts";
+import { auditWithAndWithout, type FreshnessBench, statusWithAndWithout } from "./sync-freshness.ts";
 
 const RELEASES = Number(process.env.BENCH_SYNC_RELEASES ?? 1000);
 const REVISIONS = Number(process.env.BENCH_SYNC_REVISIONS ?? 10);
@@ -38,7 +39,10 @@ const NAMESPACES = 10;
 const LATENCY_MS = 20;
 const CLUSTER = "bench-sync";
 const WATCHDOG_MS = 15 * 60_000;
-const STATUS_RUNS = 30;
+/** Releases of the audit pass (BENCH_SYNC_AUDITED): their 20 resources are created in the simulated cluster. */
+const AUDITED = Number(process.env.BENCH_SYNC_AUDITED ?? 40);
+/** The releases "after 10 upgrades" upgrades. */
+const UPGRADED = Array.from({ length: 10 }, (_, i) => i * Math.floor(RELEASES / 10));
 
 const watchdog = setTimeout(() => {
   process.stderr.write(`sync bench: over ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
@@ -211,38 +215,32 @@ try {
     await run("first full sync");
     const quiet = await run("incremental, nothing changed");
     out(`  its bytes / kubectl's: ${((quiet.bytes / kubectlBytes) * 100).toFixed(2)}% (goal <= 5%)`);
-    const upgrades = [];
-    for (let i = 0; i < 10; i++) {
-      const index = i * Math.floor(RELEASES / 10);
-      upgrades.push(helmSecret(index, REVISIONS, "superseded"), helmSecret(index, REVISIONS + 1, "deployed"));
-    }
+    const upgrades = UPGRADED.flatMap((index) => [
+      helmSecret(index, REVISIONS, "superseded"),
+      helmSecret(index, REVISIONS + 1, "deployed"),
+    ]);
     await cluster.apply(upgrades);
     await run("after 10 upgrades");
   }
 
-  // A status of a 20-resource release with the freshness LIST in the same wave, and without it.
+  // The freshness check's cost: a status of a 20-resource release with its LIST and without; an audit pass over
+  // AUDITED releases (their resources in the cluster, stored at the cluster's latest revision) with and without.
   await store.putRevision(CLUSTER, { ...probe, version: REVISIONS + 5 });
-  const status = (freshness: boolean) =>
-    releaseStatus(
-      { store, kube, logger: silentLogger },
-      { cluster: CLUSTER, namespace: "ns-0", name: "rel-0", freshness, drift: false },
-    );
-  for (let i = 0; i < 5; i++) await Promise.all([status(true), status(false)].map((p) => p.then(() => undefined)));
-  const timesWith: number[] = [];
-  const timesWithout: number[] = [];
-  for (let i = 0; i < STATUS_RUNS; i++) {
-    for (const freshness of i % 2 === 0 ? [true, false] : [false, true]) {
-      const started = performance.now();
-      await status(freshness);
-      (freshness ? timesWith : timesWithout).push(performance.now() - started);
-    }
-  }
-  const withMs = median(timesWith);
-  const withoutMs = median(timesWithout);
-  out(
-    `status of a 20-resource release: ${withMs.toFixed(1)} ms with the freshness LIST, ${withoutMs.toFixed(1)} ms without ` +
-      `(median of ${STATUS_RUNS} each, interleaved): ${(withMs / withoutMs).toFixed(2)}x (goal <= 1.1x)`,
-  );
+  const freshness: FreshnessBench = {
+    cluster: CLUSTER,
+    kube,
+    store,
+    out,
+    requests: { reset: () => cluster.resetStats(), total: async () => (await cluster.stats()).total },
+  };
+  await statusWithAndWithout(freshness, probe);
+  const audited = Array.from({ length: Math.min(AUDITED, RELEASES) }, (_, i) => ({
+    ...benchRelease(`rel-${i}`, `ns-${i % NAMESPACES}`, 5),
+    // The cluster's latest revision: what the sync stored (the upgraded ones have one more).
+    version: syncs && UPGRADED.includes(i) ? REVISIONS + 1 : REVISIONS,
+  }));
+  for (const release of audited.slice(1)) await cluster.materialize(release.manifest, { namespace: release.namespace });
+  await auditWithAndWithout(freshness, audited);
   await kube.close();
 } finally {
   await sim.stop();

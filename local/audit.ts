@@ -18,8 +18,7 @@ import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { demoReleases } from "./demo/releases.ts";
-import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
-import { createLocalPoller } from "./queue/poller.ts";
+import { startScheduledPipeline } from "./queue/scheduled-pipeline.ts";
 import type { SimulatedEks } from "./sim/index.ts";
 
 export interface LocalAudit {
@@ -49,44 +48,34 @@ export async function startLocalAudit(options: {
   } finally {
     client.destroy();
   }
-  const sqs = await startLocalSqs({ port: 0 });
-  const queue = await createQueueWithDlq(sqs.client, "helm-status-audit", { visibilityTimeoutSeconds: 120 });
-  const auditEnv = {
-    ...env,
-    ...sqs.env,
-    AUDIT_QUEUE_URL: queue.queueUrl,
-    AWS_ENDPOINT_URL_DYNAMODB: storeConfig.endpoint,
-  };
   const snapshots = openSnapshotStore(storeConfig, snapshotsConfig);
-  const overrides = { store: options.store, clusters: options.clusters, snapshots, log: consoleChanges(out) };
-  const planner = createPlannerHandler(auditRuntimeFromEnv(auditEnv, { needQueueUrl: true }, overrides), {
-    slotSeconds: intervalSeconds,
-  });
-  const worker = createWorkerHandler(auditRuntimeFromEnv(auditEnv, {}, overrides));
-  const poller = createLocalPoller({
-    client: sqs.client,
-    queueUrl: queue.queueUrl,
-    handler: worker,
-    waitTimeSeconds: 1,
-    functionTimeoutMs: 120_000,
-    functionName: "auditWorker",
-    onError: (error) => out(`audit worker: ${(error as Error).message}`),
-  });
-  poller.start();
-
-  const plan = async () => {
-    try {
+  const pipeline = await startScheduledPipeline({
+    name: "audit",
+    schedulerName: "planner",
+    queueUrlVariable: "AUDIT_QUEUE_URL",
+    timeoutSeconds: 120,
+    intervalSeconds,
+    env,
+    out,
+    handlers(auditEnv) {
+      const overrides = { store: options.store, clusters: options.clusters, snapshots, log: consoleChanges(out) };
       // Each tick is its own slot (slotSeconds = AUDIT_INTERVAL, not EventBridge's minutes).
-      const result = await planner({ time: new Date().toISOString() });
-      if (!result.alreadyPlanned) {
-        out(`audit ${result.run.runId}: ${result.run.planned} releases planned over ${result.run.clusters.join(", ")}`);
-      }
-    } catch (error) {
-      out(`audit planner: ${(error as Error).message}`);
-    }
-  };
-  await plan();
-  const timer = setInterval(plan, intervalSeconds * 1000);
+      const planner = createPlannerHandler(auditRuntimeFromEnv(auditEnv, { needQueueUrl: true }, overrides), {
+        slotSeconds: intervalSeconds,
+      });
+      return {
+        async schedule() {
+          const result = await planner({ time: new Date().toISOString() });
+          if (!result.alreadyPlanned) {
+            out(
+              `audit ${result.run.runId}: ${result.run.planned} releases planned over ${result.run.clusters.join(", ")}`,
+            );
+          }
+        },
+        worker: createWorkerHandler(auditRuntimeFromEnv(auditEnv, {}, overrides)),
+      };
+    },
+  });
   let recovery: NodeJS.Timeout | undefined;
   if (options.sim && recoverAfter > 0) {
     recovery = setTimeout(() => {
@@ -97,15 +86,13 @@ export async function startLocalAudit(options: {
     }, recoverAfter * 1000);
   }
   return {
-    queueUrl: queue.queueUrl,
+    queueUrl: pipeline.queueUrl,
     intervalSeconds,
     snapshots,
     snapshotsTable: snapshotsConfig.tableName,
     async stop() {
-      clearInterval(timer);
       if (recovery) clearTimeout(recovery);
-      await poller.stop();
-      await sqs.stop();
+      await pipeline.stop();
     },
   };
 }

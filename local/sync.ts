@@ -8,10 +8,8 @@ import { createSchedulerHandler } from "../functions/sync/scheduler.ts";
 import { createSyncWorkerHandler } from "../functions/sync/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
-import { storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
-import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
-import { createLocalPoller } from "./queue/poller.ts";
+import { startScheduledPipeline } from "./queue/scheduled-pipeline.ts";
 
 export interface LocalSync {
   queueUrl: string;
@@ -27,47 +25,25 @@ export async function startLocalSync(options: {
   intervalSeconds: number;
   out: (line: string) => void;
 }): Promise<LocalSync> {
-  const { env, out } = options;
-  const sqs = await startLocalSqs({ port: 0 });
-  const queue = await createQueueWithDlq(sqs.client, "helm-status-sync", { visibilityTimeoutSeconds: 300 });
-  const storeConfig = storeConfigFromEnv(env);
-  const syncEnv = {
-    ...env,
-    ...sqs.env,
-    SYNC_QUEUE_URL: queue.queueUrl,
-    AWS_ENDPOINT_URL_DYNAMODB: storeConfig.endpoint,
-  };
-  const overrides = { store: options.store, clusters: options.clusters, log: consoleSyncs(out) };
-  const scheduler = createSchedulerHandler(syncRuntimeFromEnv(syncEnv, { needQueueUrl: true }, overrides));
-  const worker = createSyncWorkerHandler(syncRuntimeFromEnv(syncEnv, {}, overrides));
-  const poller = createLocalPoller({
-    client: sqs.client,
-    queueUrl: queue.queueUrl,
-    handler: worker,
-    waitTimeSeconds: 1,
-    functionTimeoutMs: 300_000,
-    functionName: "syncWorker",
-    onError: (error) => out(`sync worker: ${(error as Error).message}`),
-  });
-  poller.start();
-  const runNow = async () => {
-    try {
-      await scheduler({});
-    } catch (error) {
-      out(`sync scheduler: ${(error as Error).message}`);
-    }
-  };
-  await runNow();
-  const timer = setInterval(runNow, options.intervalSeconds * 1000);
-  return {
-    queueUrl: queue.queueUrl,
-    runNow,
-    async stop() {
-      clearInterval(timer);
-      await poller.stop();
-      await sqs.stop();
+  const { out } = options;
+  const pipeline = await startScheduledPipeline({
+    name: "sync",
+    schedulerName: "scheduler",
+    queueUrlVariable: "SYNC_QUEUE_URL",
+    timeoutSeconds: 300,
+    intervalSeconds: options.intervalSeconds,
+    env: options.env,
+    out,
+    handlers(syncEnv) {
+      const overrides = { store: options.store, clusters: options.clusters, log: consoleSyncs(out) };
+      const scheduler = createSchedulerHandler(syncRuntimeFromEnv(syncEnv, { needQueueUrl: true }, overrides));
+      return {
+        schedule: () => scheduler({}),
+        worker: createSyncWorkerHandler(syncRuntimeFromEnv(syncEnv, {}, overrides)),
+      };
     },
-  };
+  });
+  return { queueUrl: pipeline.queueUrl, runNow: pipeline.tick, stop: pipeline.stop };
 }
 
 /** The console shows a line per sync run that changed something (the Lambda logs every line as JSON). */

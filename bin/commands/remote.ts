@@ -6,34 +6,20 @@
 
 import type { DriftReport } from "../../shared/drift/types.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { validateReleaseName } from "../../shared/release/validation.ts";
 import { driftHeaderLine, driftSection } from "../../shared/render/status/drift.ts";
 import { HELM_LIST_FLAGS } from "../lib/args.ts";
 import { defineCommand, defineCommandGroup } from "../lib/define-command.ts";
-import { REMOTE_FLAGS, REMOTE_FLAGS_HELP, type RemoteTarget, releasePath, remoteTarget } from "../lib/remote.ts";
+import {
+  OUTPUT_FLAG,
+  REMOTE_FLAGS,
+  REMOTE_FLAGS_HELP,
+  type RemoteTarget,
+  remoteOutput,
+  remoteRelease,
+  remoteTarget,
+} from "../lib/remote.ts";
 import type { CliIO } from "../lib/run.ts";
 import { renderSnapshotsTable } from "../lib/snapshots-table.ts";
-
-const OUTPUT = { output: { type: "string", short: "o" } } as const;
-const OUTPUTS = ["table", "json", "yaml"];
-
-function outputFormat(value: string | undefined): string {
-  const format = value ?? "table";
-  if (!OUTPUTS.includes(format)) {
-    throw new ValidationError(`invalid output format "${format}": allowed values are table, json, yaml`, "InvalidFlag");
-  }
-  return format;
-}
-
-function releaseArgument(command: string, positionals: string[]): string {
-  if (positionals.length !== 1) {
-    throw new ValidationError(
-      `"${command}" requires exactly 1 argument (the release name), got ${positionals.length}: ${command} RELEASE -n NAMESPACE`,
-      "InvalidArguments",
-    );
-  }
-  return validateReleaseName(positionals[0]);
-}
 
 async function print(io: CliIO, target: RemoteTarget, path: string, query: Record<string, string | undefined>) {
   const answer = await target.api.request({ method: "GET", path, query, timeoutMs: target.timeoutMs });
@@ -49,14 +35,12 @@ The API's GET .../releases/RELEASE/status, printed as it answers (the text form 
   -o, --output FORMAT        table (default), json or yaml
       --no-drift             skip the drift comparison
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT, revision: { type: "string" }, "no-drift": { type: "boolean" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, revision: { type: "string" }, "no-drift": { type: "boolean" } },
   positionals: true,
   async run({ values, positionals }, io) {
-    const name = releaseArgument("status", positionals);
-    const output = outputFormat(values.output);
-    const target = remoteTarget(io.env, values);
+    const { output, target, path } = remoteRelease("status", io.env, values, positionals);
     const drift = values["no-drift"] ? "false" : undefined;
-    return print(io, target, `${releasePath(target, name)}/status`, { output, revision: values.revision, drift });
+    return print(io, target, `${path}/status`, { output, revision: values.revision, drift });
   },
 });
 
@@ -75,11 +59,11 @@ The API's GET /clusters/C[/namespaces/NS]/releases: what 'helm list' prints, for
 ${REMOTE_FLAGS_HELP}`,
   options: {
     ...REMOTE_FLAGS,
-    ...OUTPUT,
+    ...OUTPUT_FLAG,
     ...HELM_LIST_FLAGS,
   },
   async run({ values }, io) {
-    const output = outputFormat(values.output);
+    const output = remoteOutput(values.output);
     const target = remoteTarget(io.env, values);
     const all = values["all-namespaces"];
     if (all && values.namespace !== undefined) throw new ValidationError("use either -n NAMESPACE or -A, not both");
@@ -111,15 +95,11 @@ const history = defineCommand({
 
 The API's GET .../releases/RELEASE/history: what 'helm history' prints.
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT, max: { type: "string" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, max: { type: "string" } },
   positionals: true,
   async run({ values, positionals }, io) {
-    const name = releaseArgument("history", positionals);
-    const target = remoteTarget(io.env, values);
-    return print(io, target, `${releasePath(target, name)}/history`, {
-      output: outputFormat(values.output),
-      max: values.max,
-    });
+    const { output, target, path } = remoteRelease("history", io.env, values, positionals);
+    return print(io, target, `${path}/history`, { output, max: values.max });
   },
 });
 
@@ -131,17 +111,15 @@ as a table like the local 'snapshots' command, or the API's document with -o jso
 ${REMOTE_FLAGS_HELP}`,
   options: {
     ...REMOTE_FLAGS,
-    ...OUTPUT,
+    ...OUTPUT_FLAG,
     since: { type: "string" },
     until: { type: "string" },
     limit: { type: "string" },
   },
   positionals: true,
   async run({ values, positionals }, io) {
-    const name = releaseArgument("snapshots", positionals);
-    const output = outputFormat(values.output);
-    const target = remoteTarget(io.env, values);
-    const path = `${releasePath(target, name)}/snapshots`;
+    const { output, target, path: release } = remoteRelease("snapshots", io.env, values, positionals);
+    const path = `${release}/snapshots`;
     const query = { since: values.since, until: values.until, limit: values.limit };
     if (output !== "table") return print(io, target, path, { ...query, output });
     const answer = await target.api.request({ method: "GET", path, query, timeoutMs: target.timeoutMs });
@@ -156,15 +134,13 @@ const drift = defineCommand({
 What changed behind Helm's back: the DRIFT line and section of the API's status (docs/drift.md), or its
 "drift" document with -o json|yaml. Exits 0 either way; "no drift" when the live objects match.
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT, revision: { type: "string" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, revision: { type: "string" } },
   positionals: true,
   async run({ values, positionals }, io) {
-    const name = releaseArgument("drift", positionals);
-    const output = outputFormat(values.output);
-    const target = remoteTarget(io.env, values);
+    const { output, target, path } = remoteRelease("drift", io.env, values, positionals);
     const answer = await target.api.request({
       method: "GET",
-      path: `${releasePath(target, name)}/status`,
+      path: `${path}/status`,
       query: { output: "json", revision: values.revision },
       timeoutMs: target.timeoutMs,
     });
@@ -190,14 +166,14 @@ const health = defineCommand({
 
 The API's GET /fleet/health: the latest audited health of every release, worst first.
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT, health: { type: "string" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, health: { type: "string" } },
   async run({ values }, io) {
     const target = remoteTarget(io.env, values, { needsCluster: false });
     const output = values.output ?? "json";
     return print(io, target, "/fleet/health", {
       health: values.health,
       cluster: values.cluster,
-      output: outputFormat(output),
+      output: remoteOutput(output),
     });
   },
 });

@@ -33,6 +33,8 @@ that stops early (--timeout) is continued by the next one.
       --timeout SECONDS   stop starting new reads after this (default 300); the next run continues
       --page-size N       objects per LIST page (default 500)
       --concurrency N     GETs and imports at once (default 16)
+      --lease SECONDS     how long this run holds the cluster without renewing it (default 60; renewed
+                          after every LIST page): a run killed mid-way blocks the next one that long
 `;
 
 export const run = defineCommand({
@@ -45,6 +47,7 @@ export const run = defineCommand({
     timeout: { type: "string" },
     "page-size": { type: "string" },
     concurrency: { type: "string" },
+    lease: { type: "string" },
   },
   async run({ values }, io) {
     if (values.output !== "table" && values.output !== "json") {
@@ -58,6 +61,7 @@ export const run = defineCommand({
     const pageSize = values["page-size"] === undefined ? undefined : integerFlag("--page-size", values["page-size"], 1);
     const concurrency =
       values.concurrency === undefined ? undefined : integerFlag("--concurrency", values.concurrency, 1);
+    const leaseSeconds = values.lease === undefined ? undefined : integerFlag("--lease", values.lease, 1);
     const { connector, cluster, entry } = await clusterFor(io.env, values);
     const kube = createKubeReader({
       connector,
@@ -80,6 +84,7 @@ export const run = defineCommand({
             deadline: systemClock.now().getTime() + timeoutSeconds * 1000,
             pageSize,
             concurrency,
+            leaseMs: leaseSeconds === undefined ? undefined : leaseSeconds * 1000,
             onProgress: progress,
           },
         ),

@@ -7,7 +7,7 @@
  *   --endpoint URL      the API (else HELM_STATUS_ENDPOINT, else the config file: bin/lib/api-client.ts)
  */
 import { ValidationError } from "../../shared/errors.ts";
-import { validateClusterName, validateNamespace } from "../../shared/release/validation.ts";
+import { validateClusterName, validateNamespace, validateReleaseName } from "../../shared/release/validation.ts";
 import { type ApiClient, apiSettings, createApiClient } from "./api-client.ts";
 import { clusterOfKubeContext } from "./kube-context.ts";
 
@@ -27,6 +27,19 @@ export const REMOTE_FLAGS_HELP = `      --endpoint URL         the API (else HEL
   -n, --namespace NS         namespace of the release (default: HELM_NAMESPACE, then "default")
       --timeout SECONDS      how long to wait for the API (default 60)
 `;
+
+/** `-o/--output` of the `remote` commands: what they pass the API as `?output=`. */
+export const OUTPUT_FLAG = { output: { type: "string", short: "o" } } as const;
+const OUTPUTS = ["table", "json", "yaml"];
+
+/** An `-o` value of a `remote` command (default: the table). */
+export function remoteOutput(value: string | undefined): string {
+  const format = value ?? "table";
+  if (!OUTPUTS.includes(format)) {
+    throw new ValidationError(`invalid output format "${format}": allowed values are table, json, yaml`, "InvalidFlag");
+  }
+  return format;
+}
 
 export interface RemoteTarget {
   api: ApiClient;
@@ -64,7 +77,24 @@ export function remoteTarget(
   return { api, cluster, namespace, timeoutMs: Number(timeout) * 1000 };
 }
 
-/** `/clusters/C/namespaces/NS/releases/NAME`: every part already validated. */
-export function releasePath(target: RemoteTarget, name: string): string {
-  return `/clusters/${target.cluster}/namespaces/${target.namespace}/releases/${name}`;
+/**
+ * What a `remote <command> RELEASE` asks, checked in this order: its one RELEASE argument, its -o, the API and
+ * cluster (remoteTarget), and so the release's path there, `/clusters/C/namespaces/NS/releases/NAME`.
+ */
+export function remoteRelease(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  flags: Parameters<typeof remoteTarget>[1] & { output?: string },
+  positionals: string[],
+): { output: string; target: RemoteTarget; path: string } {
+  if (positionals.length !== 1) {
+    throw new ValidationError(
+      `"${command}" requires exactly 1 argument (the release name), got ${positionals.length}: ${command} RELEASE -n NAMESPACE`,
+      "InvalidArguments",
+    );
+  }
+  const name = validateReleaseName(positionals[0]);
+  const output = remoteOutput(flags.output);
+  const target = remoteTarget(env, flags);
+  return { output, target, path: `/clusters/${target.cluster}/namespaces/${target.namespace}/releases/${name}` };
 }

@@ -4,28 +4,9 @@
  * (Tab reaches each) shows its details. The fleet: how many releases were Failed / InProgress / Unknown.
  */
 import { useState } from "preact/hooks";
+// Types only (erased from the bundle): the shapes the API's timeline routes answer with.
+import type { FleetTimeline, TimelineEvent, TimelineStripe } from "../../shared/usecases/timeline.ts";
 import { duration, when } from "./format.ts";
-
-export interface Stripe {
-  snapshotId: string;
-  from: string;
-  to: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  seenCount: number;
-  health: string;
-  message: string;
-  revision: number;
-  driftCount: number;
-  missing: number;
-}
-
-export interface TimelineEvent {
-  at: string;
-  snapshotId: string;
-  kind: "revision" | "drift" | "health" | "missing";
-  text: string;
-}
 
 const W = 1000;
 const MARK = { revision: "R", drift: "D", health: "", missing: "M" } as const;
@@ -39,11 +20,11 @@ export function ReleaseTimelineChart({
 }: {
   since: string;
   until: string;
-  stripes: Stripe[];
+  stripes: TimelineStripe[];
   events: TimelineEvent[];
   onPick?: (snapshotId: string) => void;
 }) {
-  const [shown, setShown] = useState<Stripe | undefined>();
+  const [shown, setShown] = useState<TimelineStripe | undefined>();
   const t0 = Date.parse(since);
   const span = Math.max(1, Date.parse(until) - t0);
   const x = (iso: string) => ((Date.parse(iso) - t0) / span) * W;
@@ -127,8 +108,8 @@ export function FleetTimelineChart({
   counts,
   until,
 }: {
-  buckets: string[];
-  counts: Record<string, number[]>;
+  buckets: FleetTimeline["buckets"];
+  counts: FleetTimeline["counts"];
   until: string;
 }) {
   const [at, setAt] = useState<number | undefined>();

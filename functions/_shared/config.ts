@@ -4,6 +4,7 @@ import type { ClusterEntry } from "../../shared/clusters/connector.ts";
 import { loadClusterRegistry } from "../../shared/clusters/registry.ts";
 import { errorKind } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
+import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
 
 /**
@@ -126,12 +127,35 @@ export interface RuntimeConfig {
   kube?: { http2: boolean };
 }
 
-/** The readers of the common sections, to spread into a function's own `readConfig` call. */
-export function runtimeConfigReaders(env: Env, serviceName: string) {
+/** The readers of the common sections (functionConfigFromEnv). */
+function runtimeConfigReaders(env: Env, serviceName: string) {
   return {
     store: () => storeConfigFromEnv(env),
     registry: () => loadClusterRegistry(env),
     telemetry: () => telemetryConfigFromEnv(env, serviceName),
     kube: () => ({ http2: http2FromEnv(env) }),
+  };
+}
+
+/**
+ * A function's whole configuration: the common runtime sections plus its own sections (`own`), every problem of
+ * every section at once (`invalid <what> configuration: …`).
+ */
+export function functionConfigFromEnv<R extends Readers>(what: string, env: Env, serviceName: string, own: R) {
+  return readConfig(what, { ...runtimeConfigReaders(env, serviceName), ...own });
+}
+
+/** The common sections plus a work queue's (the audit's, the sync's): its client, and its URL where one is sent to. */
+export interface QueueFunctionConfig extends RuntimeConfig {
+  queue: QueueClientConfig;
+  /** The queue's URL (AUDIT_QUEUE_URL, SYNC_QUEUE_URL): read by the entry point that sends to it only. */
+  queueUrl?: string;
+}
+
+/** The queue sections of a QueueFunctionConfig; `sends`: this entry point sends to the queue, so needs its URL. */
+export function queueConfigReaders(env: Env, urlVariable: string, sends: boolean | undefined) {
+  return {
+    queue: () => queueClientConfigFromEnv(env),
+    queueUrl: () => (sends ? queueUrlFromEnv(env, urlVariable) : undefined),
   };
 }

@@ -1,12 +1,5 @@
 import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import {
-  type Env,
-  parseEnv,
-  type RuntimeConfig,
-  readConfig,
-  runtimeConfigReaders,
-  wholeNumber,
-} from "../_shared/config.ts";
+import { type Env, functionConfigFromEnv, parseEnv, type RuntimeConfig, wholeNumber } from "../_shared/config.ts";
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from "../_shared/http/handler.ts";
 import { type DashboardConfig, dashboardConfigFromEnv } from "./dashboard-config.ts";
 
@@ -51,8 +44,7 @@ export interface ApiConfig extends RuntimeConfig {
 
 /** Reads and validates the whole configuration, reporting every problem at once, each named by its variable. */
 export function apiConfigFromEnv(env: Env): ApiConfig {
-  return readConfig("API", {
-    ...runtimeConfigReaders(env, API_SERVICE_NAME),
+  return functionConfigFromEnv("API", env, API_SERVICE_NAME, {
     settings: () => apiSettingsFromEnv(env),
     snapshots: () => snapshotsConfigFromEnv(env),
     dashboard: () => dashboardConfigFromEnv(env),

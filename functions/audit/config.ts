@@ -4,19 +4,18 @@
  */
 
 import { checkWebhookUrl } from "../../shared/notify/slack-webhook.ts";
-import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { type SnapshotsConfig, scheduleSeconds, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 
 export { scheduleSeconds };
 
 import {
   type Env,
+  functionConfigFromEnv,
   httpBaseUrl,
   parseEnv,
-  type RuntimeConfig,
-  readConfig,
+  type QueueFunctionConfig,
+  queueConfigReaders,
   readSections,
-  runtimeConfigReaders,
   wholeNumber,
 } from "../_shared/config.ts";
 
@@ -37,20 +36,15 @@ export interface AuditSettings {
 
 export const AUDIT_SERVICE_NAME = "helm-status-audit";
 
-/** The common runtime sections (store, registry, telemetry) plus the audit's own. */
-export interface AuditConfig extends RuntimeConfig {
-  queue: QueueClientConfig;
-  /** AUDIT_QUEUE_URL: required by the planner only. */
-  queueUrl?: string;
+/** The common runtime and queue sections plus the audit's own; AUDIT_QUEUE_URL is read by the planner only. */
+export interface AuditConfig extends QueueFunctionConfig {
   settings: AuditSettings;
   snapshots: SnapshotsConfig;
 }
 
 export function auditConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): AuditConfig {
-  const config = readConfig("audit", {
-    ...runtimeConfigReaders(env, AUDIT_SERVICE_NAME),
-    queue: () => queueClientConfigFromEnv(env),
-    queueUrl: () => (options.needQueueUrl ? queueUrlFromEnv(env, "AUDIT_QUEUE_URL") : undefined),
+  const config = functionConfigFromEnv("audit", env, AUDIT_SERVICE_NAME, {
+    ...queueConfigReaders(env, "AUDIT_QUEUE_URL", options.needQueueUrl),
     settings: () => auditSettingsFromEnv(env),
     snapshots: () => snapshotsConfigFromEnv(env),
   });

@@ -12,7 +12,7 @@ import type { Logger } from "../../shared/ports.ts";
 import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
-import { type Env, readConfig, runtimeConfigReaders } from "../_shared/config.ts";
+import { type Env, functionConfigFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
@@ -30,8 +30,7 @@ export interface ChatReaderOverrides {
 }
 
 function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
-  const config = readConfig(what, {
-    ...runtimeConfigReaders(env, CHATOPS_SERVICE),
+  const config = functionConfigFromEnv(what, env, CHATOPS_SERVICE, {
     chatops: () => chatopsSettingsFromEnv(env),
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });

@@ -4,44 +4,46 @@
  */
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
-import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import {
   type Env,
+  functionConfigFromEnv,
   parseEnv,
-  type RuntimeConfig,
-  readConfig,
-  runtimeConfigReaders,
+  type QueueFunctionConfig,
+  queueConfigReaders,
   wholeNumber,
 } from "../_shared/config.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 
 export const SYNC_SERVICE_NAME = "helm-status-sync";
 
-export interface SyncConfig extends RuntimeConfig {
-  queue: QueueClientConfig;
-  /** SYNC_QUEUE_URL: required by the scheduler only. */
-  queueUrl?: string;
+/** SYNC_QUEUE_URL is read by the scheduler only. */
+export interface SyncConfig extends QueueFunctionConfig {
   settings: {
     /** SYNC_DEADLINE_MARGIN_MS: kept back from the Lambda's remaining time for the last writes (default 10000). */
     deadlineMarginMs: number;
     /** SYNC_PAGE_SIZE: objects per LIST page (default 500). */
     pageSize: number;
+    /** SYNC_LEASE_SECONDS: how long a run holds its cluster without renewing (default 60; renewed every page). */
+    leaseMs: number;
   };
 }
 
 export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } = {}): SyncConfig {
-  return readConfig("sync", {
-    ...runtimeConfigReaders(env, SYNC_SERVICE_NAME),
-    queue: () => queueClientConfigFromEnv(env),
-    queueUrl: () => (options.needQueueUrl ? queueUrlFromEnv(env, "SYNC_QUEUE_URL") : undefined),
+  return functionConfigFromEnv("sync", env, SYNC_SERVICE_NAME, {
+    ...queueConfigReaders(env, "SYNC_QUEUE_URL", options.needQueueUrl),
     settings: () => {
       const numbers = parseEnv(env, {
         SYNC_DEADLINE_MARGIN_MS: wholeNumber(10_000, 0, 600_000),
         SYNC_PAGE_SIZE: wholeNumber(500, 1, 5_000),
+        SYNC_LEASE_SECONDS: wholeNumber(60, 1, 900),
       });
-      return { deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS, pageSize: numbers.SYNC_PAGE_SIZE };
+      return {
+        deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS,
+        pageSize: numbers.SYNC_PAGE_SIZE,
+        leaseMs: numbers.SYNC_LEASE_SECONDS * 1000,
+      };
     },
   });
 }

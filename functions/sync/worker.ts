@@ -31,7 +31,13 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
             scope: lambda.clusters,
             logger: lambda.log,
           },
-          { cluster, policy: runtime.policy(cluster), deadline, pageSize: runtime.config.settings.pageSize },
+          {
+            cluster,
+            policy: runtime.policy(cluster),
+            deadline,
+            pageSize: runtime.config.settings.pageSize,
+            leaseMs: runtime.config.settings.leaseMs,
+          },
         );
         lambda.metrics.addMetric("SyncImported", "Count", summary.imported);
         lambda.metrics.addMetric("SyncFailed", "Count", summary.failed);

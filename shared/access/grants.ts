@@ -2,7 +2,8 @@
  * Grants of clusters x namespaces: the one rule shape behind every access map (chat channels in
  * CHATOPS_ACCESS, dashboard groups in DASHBOARD_ACCESS). A binding names who it is for (a channel, a
  * group: the map's own business) and what it grants; several matching bindings add up; nothing matching
- * is default deny. The parsing helpers here report every problem of a document at once.
+ * is default deny. `defineAccessMap` reads a map's document (inline or a file, JSON or YAML, lists of bindings)
+ * for both maps, every problem at once; a map brings only what its own bindings hold (who they are for).
  */
 import { parse } from "yaml";
 import type { DomainError } from "../errors.ts";
@@ -60,7 +61,7 @@ type ConfigError = new (message: string, options?: { cause?: unknown }) => Domai
  * The text of a rule document from `<inline>` or `<file>` (never both); neither: undefined. A file that
  * cannot be read is a configuration error naming it.
  */
-export function readRuleDocument(
+function readRuleDocument(
   env: Env,
   inlineName: string,
   fileName: string,
@@ -70,12 +71,87 @@ export function readRuleDocument(
 }
 
 /** JSON or YAML (no aliases, unique keys); a syntax error is a configuration error naming the source. */
-export function parseRuleDocument(text: string, source: string, ConfigErrorClass: ConfigError): unknown {
+function parseRuleDocument(text: string, source: string, ConfigErrorClass: ConfigError): unknown {
   try {
     return parse(text, { uniqueKeys: true, prettyErrors: false, maxAliasCount: 0 });
   } catch (error) {
     throw new ConfigErrorClass(`${source}: not valid JSON or YAML: ${firstLine(error)}`, { cause: error });
   }
+}
+
+/**
+ * How one access map's document reads: top-level keys, each a list of bindings (the dashboard's `groups`, a
+ * chat platform's name), and what one binding of a list is.
+ */
+export interface AccessMapSpec<B> {
+  /** The variables holding the document inline or naming its file (one, not both). */
+  inline: string;
+  file: string;
+  ConfigError: ConfigError;
+  /** The top-level keys, each a list of bindings. */
+  lists: readonly string[];
+  /** The fields a binding of `list` may have; any other is a problem. */
+  fields(list: string): readonly string[];
+  /** A binding of `list` as the message for a non-object says it: `an object {group, clusters, namespaces?}`. */
+  describe(list: string): string;
+  /** One binding (an object without unknown fields; see parseGrant), its problems pushed to `problems`. */
+  parse(record: Record<string, unknown>, list: string, where: string, problems: string[]): B | undefined;
+}
+
+/** An access map's reader: every list of bindings, each list empty when nothing is configured. */
+export interface AccessMapDocument<B> {
+  /** From the environment (`inline` or `file`; neither: every list empty). */
+  load(env: Env): Record<string, B[]>;
+  /** The document's text; every problem is reported at once, prefixed by `source`; an empty text: every list empty. */
+  parse(text: string, source: string): Record<string, B[]>;
+}
+
+export function defineAccessMap<B>(spec: AccessMapSpec<B>): AccessMapDocument<B> {
+  const empty = () => Object.fromEntries(spec.lists.map((name) => [name, [] as B[]]));
+  const names = spec.lists.map((name) => `"${name}"`);
+  const expected = `an object with ${names.length === 1 ? `a ${names[0]} list` : `${names.join(" and/or ")} lists`} of bindings`;
+
+  const parse = (text: string, source: string) => {
+    const document = parseRuleDocument(text, source, spec.ConfigError);
+    const lists = empty();
+    if (document === null || document === undefined) return lists;
+    const problems: string[] = [];
+    const root = asRecord(document, source, expected, problems);
+    if (!root) throw new spec.ConfigError(problems.join("; "));
+    for (const key of Object.keys(root)) {
+      if (!spec.lists.includes(key)) problems.push(`unknown key "${key}" (allowed: ${spec.lists.join(", ")})`);
+    }
+    for (const name of spec.lists) {
+      const list = root[name];
+      if (list === undefined || list === null) continue;
+      if (!Array.isArray(list)) {
+        problems.push(`"${name}" must be a list of bindings`);
+        continue;
+      }
+      const fields = spec.fields(name);
+      list.forEach((item, index) => {
+        const where = `${name}[${index}]`;
+        const record = asRecord(item, where, spec.describe(name), problems);
+        if (!record) return;
+        const before = problems.length;
+        for (const key of Object.keys(record)) {
+          if (!fields.includes(key)) problems.push(`${where}: unknown field "${key}"`);
+        }
+        const binding = spec.parse(record, name, where, problems);
+        if (binding && problems.length === before) lists[name].push(binding);
+      });
+    }
+    if (problems.length > 0) throw new spec.ConfigError(`${source}: ${problems.join("; ")}`);
+    return lists;
+  };
+
+  return {
+    parse,
+    load(env) {
+      const document = readRuleDocument(env, spec.inline, spec.file, spec.ConfigError);
+      return document ? parse(document.text, document.source) : empty();
+    },
+  };
 }
 
 /** A binding's `clusters` (required) and `namespaces` (default "*"), validated as the API validates names. */
@@ -127,7 +203,7 @@ export function attempt<T>(read: () => T, where: string, problems: string[]): T 
 }
 
 /** An object (not null, not a list), else a problem saying what was expected. */
-export function asRecord(item: unknown, where: string, expected: string, problems: string[]) {
+function asRecord(item: unknown, where: string, expected: string, problems: string[]) {
   if (item === null || typeof item !== "object" || Array.isArray(item)) {
     problems.push(`${where}: expected ${expected}`);
     return undefined;

@@ -15,17 +15,7 @@
  * Cognito: `cognito:groups`, Entra ID: `groups` or `roles`).
  */
 import { DashboardConfigError } from "./errors.ts";
-import {
-  asRecord,
-  type Grant,
-  Grants,
-  includes,
-  type Names,
-  parseGrant,
-  parseNames,
-  parseRuleDocument,
-  readRuleDocument,
-} from "./grants.ts";
+import { defineAccessMap, type Grant, Grants, includes, type Names, parseGrant, parseNames } from "./grants.ts";
 
 export interface GroupBinding extends Grant {
   groups: Names;
@@ -37,44 +27,31 @@ export interface ViewerAccessMap {
 
 export const DEFAULT_GROUPS_CLAIM = "groups";
 
+const VIEWER_ACCESS = defineAccessMap<GroupBinding>({
+  inline: "DASHBOARD_ACCESS",
+  file: "DASHBOARD_ACCESS_FILE",
+  ConfigError: DashboardConfigError,
+  lists: ["groups"],
+  fields: () => ["group", "groups", "clusters", "namespaces"],
+  describe: () => "an object {group, clusters, namespaces?}",
+  parse(record, _list, where, problems) {
+    if (record.group !== undefined && record.groups !== undefined) {
+      problems.push(`${where}: give "group" or "groups", not both`);
+    }
+    const groups = parseNames(record.groups ?? record.group, `${where}.group`, problems, true);
+    const grant = parseGrant(record, where, problems);
+    return groups && grant ? { groups, ...grant } : undefined;
+  },
+});
+
 /** DASHBOARD_ACCESS or DASHBOARD_ACCESS_FILE; neither is the empty map (every signed-in person reads nothing). */
 export function loadViewerAccessMap(env: Record<string, string | undefined>): ViewerAccessMap {
-  const document = readRuleDocument(env, "DASHBOARD_ACCESS", "DASHBOARD_ACCESS_FILE", DashboardConfigError);
-  return document ? parseViewerAccessMap(document.text, document.source) : { groups: [] };
+  return { groups: VIEWER_ACCESS.load(env).groups };
 }
-
-const BINDING_FIELDS = ["group", "groups", "clusters", "namespaces"];
 
 /** Parses and validates the whole document, reporting every problem at once. */
 export function parseViewerAccessMap(text: string, source: string): ViewerAccessMap {
-  const document = parseRuleDocument(text, source, DashboardConfigError);
-  if (document === null || document === undefined) return { groups: [] };
-  const problems: string[] = [];
-  const root = asRecord(document, source, 'an object with a "groups" list of bindings', problems);
-  if (!root) throw new DashboardConfigError(problems.join("; "));
-  for (const key of Object.keys(root)) if (key !== "groups") problems.push(`unknown key "${key}" (allowed: groups)`);
-  const map: ViewerAccessMap = { groups: [] };
-  const list = root.groups ?? [];
-  if (!Array.isArray(list)) problems.push('"groups" must be a list of bindings');
-  else {
-    list.forEach((item, index) => {
-      const where = `groups[${index}]`;
-      const record = asRecord(item, where, "an object {group, clusters, namespaces?}", problems);
-      if (!record) return;
-      const before = problems.length;
-      for (const key of Object.keys(record)) {
-        if (!BINDING_FIELDS.includes(key)) problems.push(`${where}: unknown field "${key}"`);
-      }
-      if (record.group !== undefined && record.groups !== undefined) {
-        problems.push(`${where}: give "group" or "groups", not both`);
-      }
-      const groups = parseNames(record.groups ?? record.group, `${where}.group`, problems, true);
-      const grant = parseGrant(record, where, problems);
-      if (problems.length === before && groups && grant) map.groups.push({ groups, ...grant });
-    });
-  }
-  if (problems.length > 0) throw new DashboardConfigError(`${source}: ${problems.join("; ")}`);
-  return map;
+  return { groups: VIEWER_ACCESS.parse(text, source).groups };
 }
 
 /** What a person with these token claims may read: the grants of every binding one of their groups matches. */

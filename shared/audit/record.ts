@@ -12,7 +12,10 @@ import { changesBetween } from "../snapshots/changes.ts";
 import { digestOf } from "../snapshots/digest.ts";
 import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
 import { isRunAhead, type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
+import { defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
+import { foldSighting, type Sighting, type SightingBefore, type SightingFigures } from "../snapshots/rollup.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+import { isStoreOutage } from "../store/errors.ts";
 
 export type RecordOutcome = "created" | "extended" | "duplicate";
 
@@ -20,6 +23,8 @@ export interface RecordResult {
   outcome: RecordOutcome;
   snapshot: Snapshot;
   previous?: Snapshot;
+  /** Extended: the snapshot as it was before (its lastSeenAt is the sighting before this one). */
+  extendedFrom?: Snapshot;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -46,8 +51,9 @@ export async function recordObservation(
    * The latest snapshot as the caller knows it (being read already, or the worker's cache): used for the first
    * attempt only; the writes are conditional on it, and a duplicate it suggests is confirmed by a fresh read.
    */
-  hint: { latest?: Promise<Snapshot | undefined> } = {},
+  hint: { latest?: Promise<Snapshot | undefined>; rules?: ReliabilityRules } = {},
 ): Promise<RecordResult> {
+  const rules = hint.rules ?? defaultRules(300_000);
   const digest = digestOf(observation);
   const expiresAt = expiresAtFor(observation.observedAt, retentionDays);
   const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
@@ -68,9 +74,11 @@ export async function recordObservation(
       if (outcome === "ok") {
         return {
           outcome: "extended",
+          extendedFrom: live,
           snapshot: {
             ...live,
             lastSeenAt: observation.observedAt,
+            previousSeenAt: live.lastSeenAt,
             lastRunId: observation.runId,
             seenCount: live.seenCount + 1,
             expiresAt,
@@ -92,6 +100,17 @@ export async function recordObservation(
         text,
       };
       if (live) next.previousId = live.id;
+      // What later sightings need of the history before it (the open unhealthy run, undecided deploys...).
+      next.rollup = foldSighting(
+        {
+          before: live && sightingBefore(live),
+          health: next.health.overall,
+          revision: next.revision,
+          at: Date.parse(observedAt),
+          created: true,
+        },
+        rules,
+      ).state;
       const outcome = await store.create(next, latest);
       if (outcome === "ok") {
         const { text: _text, ...snapshot } = next;
@@ -102,4 +121,62 @@ export async function recordObservation(
       throw new SnapshotWriteConflictError(snapshotIdOf(observation.release, observation.runId), MAX_ATTEMPTS);
     }
   }
+}
+
+/** A snapshot as the sighting after it sees it (rollup.ts); `lastSeenAt` overrides its own (a redelivery). */
+export function sightingBefore(snapshot: Snapshot, lastSeenAt = snapshot.lastSeenAt): SightingBefore {
+  return {
+    health: snapshot.health.overall,
+    revision: snapshot.revision,
+    firstSeenAt: Date.parse(snapshot.firstSeenAt),
+    lastSeenAt: Date.parse(lastSeenAt),
+    ...(snapshot.rollup ? { state: snapshot.rollup } : {}),
+  };
+}
+
+/**
+ * What this run's audit of the release adds to the rollups (rollup.ts): its sighting, and the one before it. A
+ * duplicate that this run wrote (a message redelivered after its writes) is the same sighting again (its
+ * message's rollups were not added: they go with its DONE marker); one another run wrote adds nothing of ours.
+ */
+export async function sightingOf(
+  result: RecordResult,
+  runId: string,
+  previousOf: (id: string) => Promise<Snapshot | undefined>,
+): Promise<Sighting | undefined> {
+  const s = result.snapshot;
+  const seen = { health: s.health.overall, revision: s.revision };
+  if (result.outcome === "extended" && result.extendedFrom) {
+    return { ...seen, before: sightingBefore(result.extendedFrom), at: Date.parse(s.lastSeenAt), created: false };
+  }
+  if (result.outcome === "created") {
+    const before = result.previous && sightingBefore(result.previous);
+    return { ...seen, ...(before ? { before } : {}), at: Date.parse(s.firstSeenAt), created: true };
+  }
+  if (s.lastRunId !== runId) return undefined;
+  if (s.runId === runId) {
+    const previous = s.previousId ? await previousOf(s.previousId) : undefined;
+    const before = previous && sightingBefore(previous);
+    return { ...seen, ...(before ? { before } : {}), at: Date.parse(s.firstSeenAt), created: true };
+  }
+  if (!s.previousSeenAt) return undefined;
+  return { ...seen, before: sightingBefore(s, s.previousSeenAt), at: Date.parse(s.lastSeenAt), created: false };
+}
+
+/** What an audit's recorded result adds to the rollups (the worker sums a message's: rollup-items.ts). */
+export async function rollupFiguresOf(
+  store: SnapshotStore,
+  result: RecordResult,
+  runId: string,
+  now: Date,
+  rules: ReliabilityRules,
+): Promise<SightingFigures | undefined> {
+  // A redelivery's own earlier write needs the snapshot before it (gone or expired: no time before it counts).
+  const sighting = await sightingOf(result, runId, (id) =>
+    store.get(id, now).catch((error) => {
+      if (isStoreOutage(error)) throw error;
+      return undefined;
+    }),
+  );
+  return sighting && foldSighting(sighting, rules);
 }

@@ -1,25 +1,24 @@
 /**
- * After each audit of a release with a `helm-status/slo` objective (in the manifest the worker already loaded):
+ * After each audit of a release with an objective (its `helm-status/slo` annotation in the manifest the worker
+ * already loaded, or the cluster registry's `slo`):
  * its burn state over the last 3 days of history (shared/snapshots/slo.ts), and, when the state changed since the
  * last notification, one notification: a log line, and the Slack webhook when configured. The state is swapped
  * conditionally in the store first, so of racing or redelivered audits exactly one notifies, and a steady state
  * never notifies again. Each audit counts the release's state in an EMF metric with two bounded dimensions
  * (cluster, state: ok | ticket | page). A failure here is logged and counted, never fails the audit.
  */
+import type { ClusterSummary } from "../clusters/connector.ts";
+import { registryObjectives } from "../clusters/scope.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { defaultRules } from "../snapshots/reliability.ts";
-import {
-  type BurnState,
-  LONGEST_BURN_WINDOW_MS,
-  objectiveFromManifest,
-  type SloReport,
-  sloReport,
-} from "../snapshots/slo.ts";
+import { type BurnState, LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import type { ChangeEventDeps } from "./change-events.ts";
 
 export interface SloWatchDeps extends ChangeEventDeps {
+  /** The registry, for its `slo` objectives (a release's annotation comes first). */
+  clusters?: { list(): ClusterSummary[] };
   retentionDays: number;
   /** The audits' period (the timeline's gap threshold); default 5 minutes. */
   auditIntervalSeconds?: number;
@@ -34,7 +33,11 @@ export async function watchSlo(
   release: ReleaseKey,
   manifest: string,
 ): Promise<BurnState | undefined> {
-  const { objective } = objectiveFromManifest(manifest);
+  const { objective } = objectiveOf(
+    manifest,
+    release,
+    deps.clusters && registryObjectives(deps.clusters, release.cluster),
+  );
   if (objective === undefined) return undefined;
   try {
     const now = deps.clock.now();

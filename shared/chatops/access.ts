@@ -20,17 +20,7 @@
  * Several bindings may match one request: the grants add up, and the defaults
  * come from the first matching binding that has them (file order).
  */
-import {
-  asRecord,
-  attempt,
-  Grants,
-  includes,
-  type Names,
-  parseGrant,
-  parseNames,
-  parseRuleDocument,
-  readRuleDocument,
-} from "../access/grants.ts";
+import { attempt, defineAccessMap, Grants, includes, type Names, parseGrant, parseNames } from "../access/grants.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 import { ChatopsConfigError } from "./errors.ts";
 import { CHAT_PLATFORMS, type ChatPlatformRecord, chatPlatform } from "./platforms.ts";
@@ -91,61 +81,38 @@ export function resolveAccess(map: AccessMap, caller: ChatCaller): ChannelAccess
   );
 }
 
-/** CHATOPS_ACCESS (inline) or CHATOPS_ACCESS_FILE; neither is the empty map (everything denied). */
-export function loadAccessMap(env: Record<string, string | undefined>): AccessMap {
-  const document = readRuleDocument(env, "CHATOPS_ACCESS", "CHATOPS_ACCESS_FILE", ChatopsConfigError);
-  return document ? parseAccessMap(document.text, document.source) : EMPTY_ACCESS;
-}
-
 const PLATFORMS = Object.values(CHAT_PLATFORMS);
 const WORKSPACE_FIELDS = [...new Set(PLATFORMS.map((platform) => platform.workspaceField))];
 const BINDING_FIELDS = [...WORKSPACE_FIELDS, "channel", "channels", "users", "clusters", "namespaces", "defaults"];
-const NAMES = PLATFORMS.map((platform) => platform.name);
+
+const CHAT_ACCESS = defineAccessMap<AccessBinding>({
+  inline: "CHATOPS_ACCESS",
+  file: "CHATOPS_ACCESS_FILE",
+  ConfigError: ChatopsConfigError,
+  lists: PLATFORMS.map((platform) => platform.name),
+  fields: () => BINDING_FIELDS,
+  describe: (name) => `an object {${CHAT_PLATFORMS[name].workspaceField}, channels, clusters, ...}`,
+  parse: (record, name, where, problems) => parseBinding(record, CHAT_PLATFORMS[name], where, problems),
+});
+
+/** CHATOPS_ACCESS (inline) or CHATOPS_ACCESS_FILE; neither is the empty map (everything denied). */
+export function loadAccessMap(env: Record<string, string | undefined>): AccessMap {
+  return CHAT_ACCESS.load(env);
+}
 
 /** Parses and validates the whole document, reporting every problem at once. */
 export function parseAccessMap(text: string, source: string): AccessMap {
-  const document = parseRuleDocument(text, source, ChatopsConfigError);
-  if (document === null || document === undefined) return EMPTY_ACCESS;
-  const problems: string[] = [];
-  if (typeof document !== "object" || Array.isArray(document)) {
-    const lists = NAMES.map((name) => `"${name}"`).join(" and/or ");
-    throw new ChatopsConfigError(`${source}: expected an object with ${lists} lists of bindings`);
-  }
-  const root = document as Record<string, unknown>;
-  for (const key of Object.keys(root)) {
-    if (!NAMES.includes(key)) problems.push(`unknown key "${key}" (allowed: ${NAMES.join(", ")})`);
-  }
-  const map: Record<ChatPlatform, AccessBinding[]> = {};
-  for (const platform of PLATFORMS) {
-    map[platform.name] = [];
-    const list = root[platform.name];
-    if (list === undefined || list === null) continue;
-    if (!Array.isArray(list)) {
-      problems.push(`"${platform.name}" must be a list of bindings`);
-      continue;
-    }
-    list.forEach((item, index) => {
-      const binding = parseBinding(item, platform, `${platform.name}[${index}]`, problems);
-      if (binding) map[platform.name].push(binding);
-    });
-  }
-  if (problems.length > 0) throw new ChatopsConfigError(`${source}: ${problems.join("; ")}`);
-  return map;
+  return CHAT_ACCESS.parse(text, source);
 }
 
 function parseBinding(
-  item: unknown,
+  record: Record<string, unknown>,
   platform: ChatPlatformRecord,
   where: string,
   problems: string[],
 ): AccessBinding | undefined {
   const teamKey = platform.workspaceField;
-  const record = asRecord(item, where, `an object {${teamKey}, channels, clusters, ...}`, problems);
-  if (!record) return undefined;
   const before = problems.length;
-  for (const key of Object.keys(record)) {
-    if (!BINDING_FIELDS.includes(key)) problems.push(`${where}: unknown field "${key}"`);
-  }
   for (const wrongKey of WORKSPACE_FIELDS.filter((field) => field !== teamKey)) {
     if (record[wrongKey] !== undefined)
       problems.push(`${where}: ${platform.name} bindings name a "${teamKey}", not a "${wrongKey}"`);

@@ -20,6 +20,14 @@ export interface ClusterEntry {
   certificateAuthority?: string;
   /** The release sync's switch (docs/sync.md); absent = every namespace. */
   sync?: SyncPolicy;
+  /** Availability objectives (shares, e.g. 0.995) for releases without a `helm-status/slo` annotation (docs/history.md). */
+  slo?: RegistryObjectives;
+}
+
+/** The registry's objectives for a cluster: a default, and per release (`namespace/name`). */
+export interface RegistryObjectives {
+  default?: number;
+  releases?: Record<string, number>;
 }
 
 /** Whether and where the release sync may read a cluster's Helm storage. */
@@ -33,6 +41,8 @@ export interface SyncPolicy {
 export interface ClusterSummary {
   name: string;
   region: string;
+  /** The registry's SLO objectives for its releases, when it gives any. */
+  slo?: RegistryObjectives;
 }
 
 /**

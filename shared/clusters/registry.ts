@@ -6,9 +6,10 @@
  */
 import { parse } from "yaml";
 import { inlineOrFile } from "../input/env.ts";
+import { OBJECTIVE_RULE, parseObjective } from "../input/objective.ts";
 import { firstLine } from "../input/values.ts";
-import { CLUSTER_NAME } from "../release/validation.ts";
-import type { ClusterEntry, SyncPolicy } from "./connector.ts";
+import { CLUSTER_NAME, validateNewReleaseName } from "../release/validation.ts";
+import type { ClusterEntry, RegistryObjectives, SyncPolicy } from "./connector.ts";
 import { ClusterRegistryError } from "./errors.ts";
 
 /** A Kubernetes namespace name (DNS-1123 label). */
@@ -90,8 +91,8 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   const named = typeof record.name === "string" && record.name ? `${where} ("${record.name}")` : where;
   for (const key of Object.keys(record)) {
     // `access` is deploy-time only (EKS access entries, infra/eks-access.cjs validates it): the runtime ignores it.
-    if (!(FIELDS as readonly string[]).includes(key) && key !== "access" && key !== "sync") {
-      throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")}, sync)`);
+    if (!(FIELDS as readonly string[]).includes(key) && key !== "access" && key !== "sync" && key !== "slo") {
+      throw new ClusterRegistryError(`${named}: unknown field "${key}" (allowed: ${FIELDS.join(", ")}, sync, slo)`);
     }
   }
   const text = (field: Field, required: boolean): string | undefined => {
@@ -144,7 +145,46 @@ export function validateClusterEntry(item: unknown, where: string): ClusterEntry
   if (certificateAuthority !== undefined) entry.certificateAuthority = certificateAuthority;
   const sync = syncPolicyOf(record.sync, named);
   if (sync !== undefined) entry.sync = sync;
+  const slo = objectivesOf(record.slo, named);
+  if (slo !== undefined) entry.slo = slo;
   return entry;
+}
+
+/**
+ * `slo`: the availability objective of the cluster's releases that carry no `helm-status/slo` annotation, as
+ * `"99.5"` (every release) or `{default: "99.5", releases: {"namespace/name": "99.9"}}` (docs/history.md).
+ */
+function objectivesOf(value: unknown, named: string): RegistryObjectives | undefined {
+  if (value === undefined || value === null) return undefined;
+  const rule = 'expected a percentage such as "99.5", or {default: "99.5", releases: {"namespace/name": "99.9"}}';
+  const share = (given: unknown, field: string): number => {
+    const objective = parseObjective(given);
+    if (objective === undefined) {
+      throw new ClusterRegistryError(`${named}: field "${field}" ${JSON.stringify(given)} ${OBJECTIVE_RULE}`);
+    }
+    return objective;
+  };
+  if (typeof value === "string" || typeof value === "number") return { default: share(value, "slo") };
+  const record = nestedObject(value, "slo", ["default", "releases"], rule, named);
+  const objectives: RegistryObjectives = {};
+  if (record.default !== undefined) objectives.default = share(record.default, "slo.default");
+  if (record.releases !== undefined) {
+    const releases = record.releases;
+    if (releases === null || typeof releases !== "object" || Array.isArray(releases)) {
+      throw new ClusterRegistryError(`${named}: field "slo.releases" must map "namespace/name" to a percentage`);
+    }
+    objectives.releases = {};
+    for (const [key, given] of Object.entries(releases)) {
+      const [namespace, name, ...rest] = key.split("/");
+      if (rest.length > 0 || !NAMESPACE.test(namespace ?? "") || !isReleaseName(name)) {
+        throw new ClusterRegistryError(
+          `${named}: field "slo.releases" key ${JSON.stringify(key)} is not "namespace/name"`,
+        );
+      }
+      objectives.releases[key] = share(given, `slo.releases.${key}`);
+    }
+  }
+  return objectives;
 }
 
 /**
@@ -156,15 +196,7 @@ function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
   if (value === undefined || value === null || value === true) return undefined;
   if (value === false) return { enabled: false };
   const rule = "expected false, true or {namespaces: [NAMESPACE, ...]} (optionally enabled: false)";
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new ClusterRegistryError(`${named}: field "sync" is invalid: ${rule}`);
-  }
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== "namespaces" && key !== "enabled") {
-      throw new ClusterRegistryError(`${named}: field "sync" has an unknown key "${key}": ${rule}`);
-    }
-  }
+  const record = nestedObject(value, "sync", ["namespaces", "enabled"], rule, named);
   if (record.enabled !== undefined && typeof record.enabled !== "boolean") {
     throw new ClusterRegistryError(`${named}: field "sync.enabled" must be true or false`);
   }
@@ -181,6 +213,34 @@ function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
     policy.namespaces = [...new Set(namespaces as string[])].sort();
   }
   return policy;
+}
+
+/** An object-valued field (`sync`, `slo`) with only the `keys` its `rule` names. */
+function nestedObject(
+  value: unknown,
+  field: string,
+  keys: readonly string[],
+  rule: string,
+  named: string,
+): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ClusterRegistryError(`${named}: field "${field}" is invalid: ${rule}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!keys.includes(key)) {
+      throw new ClusterRegistryError(`${named}: field "${field}" has an unknown key "${key}": ${rule}`);
+    }
+  }
+  return value as Record<string, unknown>;
+}
+
+function isReleaseName(name: string | undefined): boolean {
+  try {
+    validateNewReleaseName(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

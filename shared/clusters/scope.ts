@@ -2,7 +2,7 @@ import { AccessDeniedError } from "../access/errors.ts";
 import type { Grants } from "../access/grants.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
-import type { ClusterSummary } from "./connector.ts";
+import type { ClusterSummary, RegistryObjectives } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
 /**
@@ -47,7 +47,15 @@ export function inScope(scope: ClusterScope, cluster: string, namespace?: string
 
 /** A registry's entries as a scope (names only are compared). */
 export function registryScope(entries: readonly ClusterSummary[]): ClusterScope {
-  return { list: () => entries.map(({ name, region }) => ({ name, region })) };
+  return { list: () => entries.map(({ name, region, slo }) => ({ name, region, ...(slo ? { slo } : {}) })) };
+}
+
+/** The registry's SLO objectives for `cluster` (none without a registry or an `slo` field). */
+export function registryObjectives(
+  registry: { list(): ClusterSummary[] } | "any",
+  cluster: string,
+): RegistryObjectives | undefined {
+  return registry === "any" ? undefined : registry.list().find((entry) => entry.name === cluster)?.slo;
 }
 
 /** The registry as one person may see it: only the clusters their grants reach, every check by their grants. */

@@ -181,7 +181,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
 
   return {
     list(): ClusterSummary[] {
-      return [...entries.values()].map(({ name, region }) => ({ name, region }));
+      return [...entries.values()].map(({ name, region, slo }) => ({ name, region, ...(slo ? { slo } : {}) }));
     },
 
     async access(cluster: string): Promise<ClusterAccess> {

@@ -10,9 +10,11 @@
  * and no write is billed on more than its own ~0.2 KB; a run whose every part is done is sealed (its totals
  * written onto the run item once), so listing old runs reads one item each.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../ports.ts";
+import { backoffDelay, sleep } from "../retry.ts";
 import type { Item, Table } from "../store/dynamodb-table.ts";
+import { StoreUnavailableError } from "../store/errors.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
@@ -25,6 +27,9 @@ const RUN_PK = "RUN";
 const partsKey = (runId: string) => `RUN#${runId}`;
 /** Bounds the marker pages: a run of 100,000 parts' markers is a few 1 MB pages. */
 const MAX_MARKER_PAGES = 50;
+const CONFLICT_RETRY = { maxAttempts: 8, baseMs: 50, capMs: 2_000 };
+/** DynamoDB's limit of actions per TransactWriteItems. */
+const MAX_TRANSACTION = 100;
 
 interface Markers {
   sent: { part: string; releases: number; cluster: string }[];
@@ -90,16 +95,51 @@ export class DynamoDbAuditRuns {
     );
   }
 
-  async completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean> {
-    const done = await this.#t.conditional(
-      new PutCommand({
-        TableName: this.#t.name,
-        Item: { PK: partsKey(runId), SK: `DONE#${partId}`, ...tally, at, expiresAt: this.#expiresAt(Date.parse(at)) },
-        ConditionExpression: "attribute_not_exists(PK)",
-      }),
+  /**
+   * The DONE marker, and with it (one transaction) the message's other writes (its rollup adds): all or nothing,
+   * so a redelivered message, whose marker exists, adds nothing twice. Transactions touching the same rollup item
+   * at once conflict: retried, boundedly (the message is redelivered past that).
+   */
+  async completeMessage(
+    runId: string,
+    partId: string,
+    tally: MessageTally,
+    at: string,
+    withIt: object[] = [],
+  ): Promise<boolean> {
+    const marker = {
+      TableName: this.#t.name,
+      Item: { PK: partsKey(runId), SK: `DONE#${partId}`, ...tally, at, expiresAt: this.#expiresAt(Date.parse(at)) },
+      ConditionExpression: "attribute_not_exists(PK)",
+    };
+    if (withIt.length === 0) {
+      const done = await this.#t.conditional(new PutCommand(marker));
+      if (done) this.#t.stats.items += 1;
+      return done;
+    }
+    // A transaction holds 100 actions; a message touching more days (100 releases recovering from incidents begun
+    // on as many days) writes the rest after it, once the marker is written: at most once, not exactly once.
+    const [inTransaction, after] = [withIt.slice(0, MAX_TRANSACTION - 1), withIt.slice(MAX_TRANSACTION - 1)];
+    for (let attempt = 1; attempt <= CONFLICT_RETRY.maxAttempts; attempt++) {
+      const reasons = await this.#t.transact([{ Put: marker }, ...inTransaction]);
+      if (!reasons) {
+        this.#t.stats.items += 1 + inTransaction.length;
+        for (const action of after as { Update: UpdateCommandInput }[]) {
+          await this.#t.send(new UpdateCommand(action.Update));
+          this.#t.stats.items += 1;
+        }
+        return true;
+      }
+      if (reasons[0] === "ConditionalCheckFailed") return false;
+      if (!reasons.includes("TransactionConflict")) {
+        throw new StoreUnavailableError(`completing an audit message failed: ${reasons.join(", ")}`);
+      }
+      await sleep(backoffDelay(attempt, CONFLICT_RETRY));
+    }
+    throw new StoreUnavailableError(
+      `completing an audit message conflicted ${CONFLICT_RETRY.maxAttempts} times (its rollup items are busy)`,
+      "StoreThrottled",
     );
-    if (done) this.#t.stats.items += 1;
-    return done;
   }
 
   async getRun(runId: string): Promise<AuditRun> {

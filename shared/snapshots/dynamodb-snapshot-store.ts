@@ -10,7 +10,6 @@ import {
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
-  TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type { HealthStatus } from "../health/index.ts";
@@ -31,6 +30,8 @@ import {
   runIdFor,
   type Snapshot,
 } from "./model.ts";
+import { dayStart } from "./rollup.ts";
+import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
   FleetFilter,
@@ -64,6 +65,7 @@ const position = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 export class DynamoDbSnapshotStore implements SnapshotStore {
   readonly #t: Table;
   readonly #runs: DynamoDbAuditRuns;
+  readonly #retentionDays: number;
 
   constructor(options: DynamoDbSnapshotStoreOptions) {
     this.#t = new Table(
@@ -71,7 +73,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       { tableName: options.tableName, region: options.region, endpoint: options.endpoint },
       { countWriteUnits: true },
     );
-    this.#runs = new DynamoDbAuditRuns(this.#t, options.retentionDays ?? 90, options.clock ?? systemClock);
+    this.#retentionDays = options.retentionDays ?? 90;
+    this.#runs = new DynamoDbAuditRuns(this.#t, this.#retentionDays, options.clock ?? systemClock);
   }
 
   /** Items and write units written so far (the bench's figures). */
@@ -98,7 +101,9 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     const update = {
       TableName: this.#t.name,
       Key: { PK: partitionKey(snapshot.release), SK: `S#${snapshot.runId}` },
-      UpdateExpression: "SET lastSeenAt = :at, lastRunId = :run, expiresAt = :exp ADD seenCount :one",
+      // previousSeenAt: the sighting this one follows (a redelivered audit's rollup needs it: rollup.ts).
+      UpdateExpression:
+        "SET previousSeenAt = lastSeenAt, lastSeenAt = :at, lastRunId = :run, expiresAt = :exp ADD seenCount :one",
       // A later sighting: another run, observed later (not "a greater run id": see isLaterSighting).
       ConditionExpression: "digest = :digest AND lastRunId <> :run AND lastSeenAt < :at AND attribute_exists(FLEETPK)",
       ExpressionAttributeValues: {
@@ -172,7 +177,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
         },
       });
     }
-    const done = await this.#t.conditional(new TransactWriteCommand({ TransactItems: actions as never }));
+    const done = (await this.#t.transact(actions)) === undefined;
     if (done) this.#t.stats.items += actions.length;
     return done ? "ok" : "conflict";
   }
@@ -277,8 +282,69 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     return this.#runs.finishPlanning(runId, plannedAt);
   }
 
-  completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean> {
-    return this.#runs.completeMessage(runId, partId, tally, at);
+  completeMessage(
+    runId: string,
+    partId: string,
+    tally: MessageTally,
+    at: string,
+    rollups: readonly RollupDay[] = [],
+  ): Promise<boolean> {
+    return this.#runs.completeMessage(
+      runId,
+      partId,
+      tally,
+      at,
+      rollups.map((r) => this.#rollupAdd(r)),
+    );
+  }
+
+  /** One day item of a cluster: ADD of every figure the message had (names aliased: any text may be one). */
+  #rollupAdd(rollup: RollupDay): object {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ":exp": Math.floor(dayStart(rollup.day) / 1000) + (this.#retentionDays + 1) * 86_400,
+    };
+    const adds = Object.entries(rollup.values).map(([name, value], i) => {
+      names[`#a${i}`] = name;
+      values[`:a${i}`] = value;
+      return `#a${i} :a${i}`;
+    });
+    return {
+      Update: {
+        TableName: this.#t.name,
+        Key: { PK: `${ROLLUP_PREFIX}${rollup.day}`, SK: `C#${rollup.cluster}` },
+        UpdateExpression: `SET expiresAt = :exp${adds.length > 0 ? ` ADD ${adds.join(", ")}` : ""}`,
+        ...(adds.length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      },
+    };
+  }
+
+  async rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
+    const found: RollupDay[] = [];
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    await Promise.all(
+      days.map((day) =>
+        this.#t.queryAll(
+          {
+            TableName: this.#t.name,
+            KeyConditionExpression: cluster ? "PK = :pk AND SK = :sk" : "PK = :pk AND begins_with(SK, :sk)",
+            ExpressionAttributeValues: { ":pk": `${ROLLUP_PREFIX}${day}`, ":sk": cluster ? `C#${cluster}` : "C#" },
+            ConsistentRead: true,
+          },
+          (item) => {
+            if (Number(item.expiresAt) <= nowSeconds) return;
+            const values: Record<string, number> = {};
+            for (const [name, value] of Object.entries(item)) {
+              if (isRollupAttribute(name) && typeof value === "number") values[name] = value;
+            }
+            found.push({ day, cluster: String(item.SK).slice(2), values });
+          },
+          ROLLUP_PAGES,
+        ),
+      ),
+    );
+    return found.sort((a, b) => a.day.localeCompare(b.day) || a.cluster.localeCompare(b.cluster));
   }
 
   getRun(runId: string): Promise<AuditRun> {
@@ -290,11 +356,9 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 
   async claimNotification(id: string, now: Date, staleMs = 300_000): Promise<boolean> {
-    const { release, runId } = parseSnapshotId(id);
     return this.#t.conditional(
       new UpdateCommand({
-        TableName: this.#t.name,
-        Key: { PK: partitionKey(release), SK: `S#${runId}` },
+        ...this.#summaryItem(id),
         UpdateExpression: "SET notifyState = :sending, notifyAt = :now",
         ConditionExpression:
           "attribute_exists(PK) AND (attribute_not_exists(notifyState) OR notifyState = :failed OR (notifyState = :sending AND notifyAt < :stale))",
@@ -309,15 +373,19 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 
   async finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void> {
-    const { release, runId } = parseSnapshotId(id);
     await this.#t.send(
       new UpdateCommand({
-        TableName: this.#t.name,
-        Key: { PK: partitionKey(release), SK: `S#${runId}` },
+        ...this.#summaryItem(id),
         UpdateExpression: "SET notifyState = :state, notifyAt = :now",
         ExpressionAttributeValues: { ":state": outcome, ":now": now.getTime() },
       }),
     );
+  }
+
+  /** The table and key of a snapshot's summary item (its notification state lives there). */
+  #summaryItem(id: string) {
+    const { release, runId } = parseSnapshotId(id);
+    return { TableName: this.#t.name, Key: { PK: partitionKey(release), SK: `S#${runId}` } };
   }
 
   async sloState(release: ReleaseKey, now: Date): Promise<string | undefined> {
@@ -350,6 +418,11 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 }
 
+/** Rollup items: PK = ROLLUP#<day>, SK = C#<cluster> (table-schema.ts). */
+const ROLLUP_PREFIX = "ROLLUP#";
+/** Bounds one day's Query: 1 MB pages of cluster items (a thousand clusters fit in a few). */
+const ROLLUP_PAGES = 100;
+
 /** A release's SLO burn state item, beside its snapshots (outside the S# range every listing reads). */
 const SLO_STATE = "SLOSTATE";
 
@@ -367,6 +440,7 @@ function summaryFrom(item: Item): Snapshot {
     lastSeenAt: item.lastSeenAt,
     seenCount: item.seenCount,
     expiresAt: item.expiresAt,
+    ...(typeof item.previousSeenAt === "string" ? { previousSeenAt: item.previousSeenAt } : {}),
   };
   return checkSnapshot(id, snapshot);
 }

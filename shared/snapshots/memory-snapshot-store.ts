@@ -3,6 +3,7 @@ import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError, SnapshotNotFoundError } from "./errors.ts";
 import { type AuditRun, driftCountOf, type FleetEntry, parseSnapshotId, type Snapshot } from "./model.ts";
+import type { RollupDay } from "./rollup-items.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type {
   FleetFilter,
@@ -38,6 +39,8 @@ export class MemorySnapshotStore implements SnapshotStore {
   readonly #runs = new Map<string, StoredRun>();
   readonly #notify = new Map<string, { state: "sending" | "sent" | "failed"; at: number }>();
   readonly #slo = new Map<string, { state: string; expiresAt: number }>();
+  /** Rollup day items by `<day>#<cluster>` (kept as long as the store: tests and one-shot audits). */
+  readonly #rollups = new Map<string, RollupDay>();
 
   async latest(release: ReleaseKey): Promise<Snapshot | undefined> {
     const list = this.#snapshots.get(releaseId(release));
@@ -52,6 +55,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     if (!last || last.id !== snapshot.id || last.digest !== snapshot.digest || !isLaterSighting(last, seen)) {
       return "conflict";
     }
+    last.previousSeenAt = last.lastSeenAt;
     last.lastSeenAt = seen.observedAt;
     last.lastRunId = seen.runId;
     last.expiresAt = seen.expiresAt;
@@ -156,14 +160,34 @@ export class MemorySnapshotStore implements SnapshotStore {
     this.#run(runId).plannedAt ??= plannedAt;
   }
 
-  async completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean> {
+  async completeMessage(
+    runId: string,
+    partId: string,
+    tally: MessageTally,
+    at: string,
+    rollups: readonly RollupDay[] = [],
+  ): Promise<boolean> {
     const run = this.#run(runId);
     if (run.doneParts.has(partId)) return false;
     run.doneParts.add(partId);
+    for (const add of rollups) {
+      const key = `${add.day}#${add.cluster}`;
+      const stored = this.#rollups.get(key) ?? { day: add.day, cluster: add.cluster, values: {} };
+      for (const [name, value] of Object.entries(add.values)) stored.values[name] = (stored.values[name] ?? 0) + value;
+      this.#rollups.set(key, stored);
+    }
     // Only the planner's own parts count (a worker may finish a part before its SENT is recorded).
     if (run.sentParts.has(partId)) addTally(run, tally, at);
     else run.unsentDone.set(partId, { ...tally, at });
     return true;
+  }
+
+  async rollups(days: readonly string[], cluster: string | undefined, _now: Date): Promise<RollupDay[]> {
+    const wanted = new Set(days);
+    return [...this.#rollups.values()]
+      .filter((r) => wanted.has(r.day) && (cluster === undefined || r.cluster === cluster))
+      .sort((a, b) => a.day.localeCompare(b.day) || a.cluster.localeCompare(b.cluster))
+      .map(clone);
   }
 
   async getRun(runId: string): Promise<AuditRun> {

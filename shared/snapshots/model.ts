@@ -9,6 +9,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { MissingReason } from "../status/report.ts";
 import { InvalidSnapshotIdError } from "./errors.ts";
+import type { RollupState } from "./rollup.ts";
 
 export interface SnapshotResource {
   apiVersion: string;
@@ -99,6 +100,10 @@ export interface Snapshot extends Omit<Observation, "observedAt" | "text"> {
   text?: string;
   /** The stored text was cut to fit the item budget. */
   textTruncated?: boolean;
+  /** The sighting before the last one (set by each extend): a redelivered audit's rollup needs it (rollup.ts). */
+  previousSeenAt?: string;
+  /** What the per-day rollups need of the history before it (rollup.ts), set when it is created. */
+  rollup?: RollupState;
 }
 
 /** The latest health of one release: what the fleet view lists. */

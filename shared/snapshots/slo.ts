@@ -1,11 +1,14 @@
 /**
  * A release's availability objective and its error-budget burn, from the timeline (pure). The objective is a
- * release annotation or label `helm-status/slo: "99.5"` in its manifest; a malformed one is ignored with a note.
+ * release annotation or label `helm-status/slo: "99.5"` in its manifest, or the cluster's registry entry (`slo`);
+ * a malformed annotation is ignored with a note (a malformed registry entry stops the start, like any other field).
  * Burn rates are the SRE workbook's multiwindow, multi-burn-rate alerts (chapter 5, table 5-8): the share of
  * covered time not Current over a window, divided by the share the objective allows; gaps count in neither.
  *   page:   1 h and 5 min both burning > 14.4 (2% of a 30-day budget in an hour), or 6 h and 30 min > 6 (5% in 6 h);
  *   ticket: 3 d and 6 h both > 1 (10% in 3 days).
  */
+import type { RegistryObjectives } from "../clusters/connector.ts";
+import { OBJECTIVE_RULE, parseObjective } from "../input/objective.ts";
 import { coveredTime, type TimelinePiece } from "./timeline.ts";
 
 export const SLO_KEY = "helm-status/slo";
@@ -31,6 +34,8 @@ export interface SloReport {
   /** Per window ending now: bad share / allowed share; null when the audits covered none of it. */
   burnRates: Record<BurnWindow, number | null>;
   state: BurnState;
+  /** Where the objective comes from: the release's `helm-status/slo` annotation or label, or the cluster registry. */
+  source?: "annotation" | "registry";
 }
 
 /** `helm-status/slo: "99.5"` (annotation or label) in a manifest: the objective, or why it is ignored. */
@@ -48,14 +53,27 @@ export function objectiveFromManifest(manifest: string): { objective?: number; n
         .join(", ")})`,
     };
   }
-  const value = distinct[0];
-  const percent = /^\d{1,2}(\.\d{1,4})?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(percent > 0 && percent < 100)) {
-    return {
-      note: `${SLO_KEY} ignored: ${JSON.stringify(value.slice(0, 40))} is not a percentage above 0 and below 100 (e.g. "99.5")`,
-    };
-  }
-  return { objective: Math.round(percent * 10_000) / 1_000_000 };
+  const objective = parseObjective(distinct[0]);
+  if (objective === undefined)
+    return { note: `${SLO_KEY} ignored: ${JSON.stringify(distinct[0].slice(0, 40))} ${OBJECTIVE_RULE}` };
+  return { objective };
+}
+
+/**
+ * A release's objective: its own annotation first (the team that owns it knows best), then the registry's entry
+ * for `namespace/name`, then the registry's default for the cluster. `source` says which, for the report.
+ */
+export function objectiveOf(
+  manifest: string | undefined,
+  release: { namespace: string; name: string },
+  registry: RegistryObjectives | undefined,
+): { objective?: number; source?: "annotation" | "registry"; note?: string } {
+  const own = manifest === undefined ? {} : objectiveFromManifest(manifest);
+  if (own.objective !== undefined) return { objective: own.objective, source: "annotation" };
+  const fromRegistry = registry?.releases?.[`${release.namespace}/${release.name}`] ?? registry?.default;
+  if (fromRegistry !== undefined)
+    return { objective: fromRegistry, source: "registry", ...(own.note ? { note: own.note } : {}) };
+  return own;
 }
 
 /** The burn of `objective` over the report window [since, until) and over each burn window ending at `now`. */

@@ -8,6 +8,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import type { AuditRun, FleetEntry, Snapshot } from "./model.ts";
+import type { RollupDay } from "./rollup-items.ts";
 
 export interface SnapshotQuery extends PageRequest {
   /** Snapshots seen at or after (lastSeenAt >= since). */
@@ -74,9 +75,18 @@ export interface SnapshotStore {
   finishPlanning(runId: string, plannedAt: string): Promise<void>;
   /**
    * Records one message's tally once (a redelivered message adds nothing); answers whether it was new. Only the
-   * parts the planner sent (recordSent, before or after) count into the run's totals.
+   * parts the planner sent (recordSent, before or after) count into the run's totals. `rollups` are added to the
+   * day items (rollup-items.ts) with it, all or nothing: never twice for one message.
    */
-  completeMessage(runId: string, partId: string, tally: MessageTally, at: string): Promise<boolean>;
+  completeMessage(
+    runId: string,
+    partId: string,
+    tally: MessageTally,
+    at: string,
+    rollups?: readonly RollupDay[],
+  ): Promise<boolean>;
+  /** The rollup day items of `days` (UTC, YYYY-MM-DD), of one cluster or of all; expired ones hidden. */
+  rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]>;
   getRun(runId: string): Promise<AuditRun>;
   listRuns(page: PageRequest): Promise<Page<AuditRun>>;
 

@@ -9,6 +9,8 @@
  *   PK = RUN, SK = R#<runId>   an audit run (start, end of planning; its totals once sealed)
  *   PK = RUN#<runId>, SK = SENT#<part> | DONE#<part>   one small marker per message sent / completed
  *     (the done marker is the message's idempotency record; a run's counters are their sums)
+ *   PK = ROLLUP#<YYYY-MM-DD>, SK = C#<cluster>   the reliability figures of one cluster's day, ADDed to in the
+ *     transaction of each message's DONE marker (rollup-items.ts); a fleet report reads one partition per day
  *   FLEET index: FLEETPK = HEALTH#<overall>, FLEETSK = <cluster>#<namespace>#<name>, only on each release's
  *     latest snapshot: "what is Failed right now" is one Query per health, never a Scan.
  *   TTL: expiresAt (epoch seconds) on snapshots, bodies, runs and their markers (SNAPSHOT_RETENTION_DAYS).

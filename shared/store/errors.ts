@@ -72,3 +72,10 @@ export class StoreConfigError extends ValidationError {
     super(message, "InvalidStoreConfig");
   }
 }
+
+/** Errors that mean "our storage is down", not "this release or cluster is broken". */
+export function isStoreOutage(error: unknown): boolean {
+  return (
+    error instanceof StoreUnavailableError || error instanceof StoreTimeoutError || error instanceof StoreForbiddenError
+  );
+}

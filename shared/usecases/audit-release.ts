@@ -13,7 +13,7 @@ import { type ChangeEventDeps, publishChange } from "../audit/change-events.ts";
 import type { ClusterLimiter } from "../audit/cluster-limiter.ts";
 import type { LatestSnapshotCache } from "../audit/latest-cache.ts";
 import { observationFromError, observationFromReport } from "../audit/observation.ts";
-import { type RecordResult, recordObservation } from "../audit/record.ts";
+import { type RecordResult, recordObservation, rollupFiguresOf } from "../audit/record.ts";
 import { watchSlo } from "../audit/slo-watch.ts";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { inScope } from "../clusters/scope.ts";
@@ -22,13 +22,11 @@ import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
 import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
+import { defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
+import type { SightingFigures } from "../snapshots/rollup.ts";
+import { rollupAdds } from "../snapshots/rollup-items.ts";
 import type { MessageTally } from "../snapshots/snapshot-store.ts";
-import {
-  ReleaseNotFoundError,
-  StoreForbiddenError,
-  StoreTimeoutError,
-  StoreUnavailableError,
-} from "../store/errors.ts";
+import { isStoreOutage, ReleaseNotFoundError } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
 import { readClusterRevisions } from "../sync/freshness.ts";
 import { answerStoredOrNewer, readReleaseState } from "./status.ts";
@@ -64,12 +62,8 @@ export interface MessageOutcome {
   releases: ReleaseOutcome[];
 }
 
-/** Errors that mean "our storage is down", not "this release or cluster is broken". */
-export function isStoreOutage(error: unknown): boolean {
-  return (
-    error instanceof StoreUnavailableError || error instanceof StoreTimeoutError || error instanceof StoreForbiddenError
-  );
-}
+/** Moved to shared/store/errors.ts (the rollups' redelivery path needs it too); still exported from here. */
+export { isStoreOutage } from "../store/errors.ts";
 
 export async function auditMessage(
   deps: AuditDeps,
@@ -78,21 +72,26 @@ export async function auditMessage(
 ): Promise<MessageOutcome> {
   refuseUnplannable(deps, message);
   const loaded = await loadMessageReleases(deps, message);
+  const rules = defaultRules((deps.auditIntervalSeconds ?? 300) * 1000);
   const results = await Promise.allSettled(
     message.releases.map((target, i) =>
-      deps.limiter.run(message.cluster, () => auditOne(deps, message, target, loaded[i], options)),
+      deps.limiter.run(message.cluster, () => auditOne(deps, message, target, loaded[i], rules, options)),
     ),
   );
   const failure = results.find((r) => r.status === "rejected");
   if (failure) throw (failure as PromiseRejectedResult).reason;
-  const releases = results.map((r) => (r as PromiseFulfilledResult<ReleaseOutcome>).value);
+  const audited = results.map((r) => (r as PromiseFulfilledResult<Audited>).value);
+  const releases = audited.map((a) => a.outcome);
   const tally: MessageTally = {
     done: releases.length,
     failed: releases.filter((r) => r.health === "Unknown").length,
     unhealthy: releases.filter((r) => r.health !== undefined && r.health !== "Current").length,
     changed: releases.filter((r) => r.changed).length,
   };
-  await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString());
+  // The message's additions to the per-day rollups, written with its DONE marker (once per message).
+  const sightings = audited.flatMap((a) => (a.figures ? [{ release: a.release, figures: a.figures }] : []));
+  const rollups = rollupAdds(message.cluster, sightings);
+  await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString(), rollups);
   return { tally, releases };
 }
 
@@ -125,15 +124,25 @@ async function loadMessageReleases(
 
 const pick = ({ namespace, name }: AuditMessage["releases"][number]) => ({ namespace, name });
 
+/** One release's outcome, and what its sighting adds to the rollups (none: gone, or another run's write). */
+interface Audited {
+  outcome: ReleaseOutcome;
+  release: { cluster: string; namespace: string; name: string };
+  figures?: SightingFigures;
+}
+
 async function auditOne(
   deps: AuditDeps,
   message: AuditMessage,
   target: AuditMessage["releases"][number],
   loaded: LatestRead | { error: unknown },
+  rules: ReliabilityRules,
   options: { deadline?: number },
-): Promise<ReleaseOutcome> {
+): Promise<Audited> {
   const key = { cluster: message.cluster, namespace: target.namespace, name: target.name };
-  if ("error" in loaded && loaded.error instanceof ReleaseNotFoundError) return { ...key, outcome: "gone" };
+  if ("error" in loaded && loaded.error instanceof ReleaseNotFoundError) {
+    return { outcome: { ...key, outcome: "gone" }, release: key };
+  }
   // The worker's cached latest snapshot, or else read it while the cluster is: the writes are conditional on
   // it, so a cached or early read is as safe as one just before (record.ts re-reads when a condition fails).
   const cached = deps.latestCache?.get(key);
@@ -155,7 +164,7 @@ async function auditOne(
       error,
     );
   }
-  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays, { latest });
+  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays, { latest, rules });
   deps.latestCache?.set(result.snapshot);
   const createdHere = result.snapshot.runId === message.runId && result.snapshot.previousId !== undefined;
   if (result.outcome === "created" && result.previous) {
@@ -167,21 +176,32 @@ async function auditOne(
   }
   // A release with a helm-status/slo objective: its burn state, notified once per change (never fails the audit).
   if (!("error" in loaded)) await watchSlo(deps, key, loaded.release.manifest);
+  const figures = await rollupFiguresOf(deps.snapshots, result, message.runId, deps.clock.now(), rules);
   return {
-    ...key,
-    outcome: result.outcome,
-    changed: result.outcome === "created" && result.previous !== undefined,
-    health: result.snapshot.health.overall,
-    snapshotId: result.snapshot.id,
+    outcome: {
+      ...key,
+      outcome: result.outcome,
+      changed: result.outcome === "created" && result.previous !== undefined,
+      health: result.snapshot.health.overall,
+      snapshotId: result.snapshot.id,
+    },
+    release: key,
+    ...(figures ? { figures } : {}),
   };
 }
 
 /**
  * The release's live state, checked for freshness like a status (one LIST of its Helm storage in the same wave
  * as the GETs): a revision helm wrote since the last sync is read and audited instead of the stored one, so the
- * snapshot after a helm change is the cluster's truth without waiting for the sync (docs/sync.md).
+ * snapshot after a helm change is the cluster's truth without waiting for the sync (docs/sync.md). Exported for
+ * the sync bench, which weighs it against `readReleaseState` alone (the audit's read before the check).
  */
-function auditedState(deps: AuditDeps, cluster: string, stored: Release, deadline: number | undefined) {
+export function auditedState(
+  deps: Pick<AuditDeps, "kube" | "logger">,
+  cluster: string,
+  stored: Release,
+  deadline: number | undefined,
+) {
   const request = { cluster, namespace: stored.namespace, name: stored.name, deadline, wantLatest: true };
   const live = (release: Release) =>
     readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline });

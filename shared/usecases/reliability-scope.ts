@@ -1,20 +1,32 @@
 /**
- * The reliability report of many releases: a namespace, a cluster, a chart or the whole fleet. The releases are
- * the ones the fleet index lists (every audited release, no Scan), each read as its own bounded Query of
- * snapshots, and their additive totals summed (ratios from the sums: availability is covered-time weighted).
- * The worst releases are listed so a report says where to look.
+ * The reliability report of many releases: a namespace, a cluster, a chart or the whole fleet.
+ *
+ * - Fleet, cluster and namespace: the per-day rollups the audit worker adds to as it records (reliability-rollup.ts,
+ *   docs/history.md "Rollups"): one item per cluster and UTC day, so 30 days of 50 clusters is 1,500 small items
+ *   whatever the number of releases; the worst releases are re-read one by one (a bounded few).
+ * - A chart: the releases the fleet index lists whose latest revision is of that chart, each read as its own
+ *   bounded Query of snapshots, their additive totals summed (ratios from the sums). Bounded at MAX_SCOPE_RELEASES
+ *   (a chart's day figures would make every message's rollup write as big as the cluster's number of charts).
  */
 import { inScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateNamespace } from "../release/validation.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
-import { addTotals, deriveRatios, emptyTotals, releaseReliability } from "../snapshots/reliability.ts";
+import {
+  addTotals,
+  deriveRatios,
+  emptyTotals,
+  type ReliabilityRules,
+  type ReliabilityTotals,
+  releaseReliability,
+} from "../snapshots/reliability.ts";
 import {
   figuresOf,
   type ReliabilityDeps,
   type ReliabilityFigures,
   type ReportRules,
+  type ReportWindow,
   readCovering,
   reportRules,
   resolveWindow,
@@ -22,6 +34,7 @@ import {
   type WindowRequest,
   windowDocument,
 } from "./reliability.ts";
+import { totalsFromRollups } from "./reliability-rollup.ts";
 
 export interface ScopeRequest extends WindowRequest {
   cluster?: string;
@@ -41,15 +54,19 @@ export interface ReleaseRow {
 /** The documented document of GET /fleet/reliability and `reliability [--cluster C] [--chart N] -o json`. */
 export interface ScopeReliabilityReport extends ReliabilityFigures {
   scope: { cluster?: string; namespace?: string; chart?: string };
+  /** From the rollups: the most releases the audits saw in one day; for a chart: its audited releases. */
   releases: number;
   window: ReturnType<typeof windowDocument>;
   notes: string[];
-  /** The releases with the lowest availability (then most incidents), at most WORST_LISTED. */
+  /**
+   * The releases with the lowest availability (then most incidents), at most WORST_LISTED, each with its own
+   * report's figures; from the rollups, among the ones with the most time not in Current.
+   */
   worst: ReleaseRow[];
   rules: ReportRules;
 }
 
-/** Releases one report reads one by one; the per-day rollups (docs/history.md) are the way past it. */
+/** Releases a chart report reads one by one (the other scopes read the rollups). */
 export const MAX_SCOPE_RELEASES = 2000;
 export const WORST_LISTED = 10;
 const CONCURRENCY = 8;
@@ -65,14 +82,51 @@ export async function reliabilityOfScope(
   if (chart !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]{0,252}$/.test(chart)) {
     throw new InvalidHistoryQueryError(`chart ${JSON.stringify(chart.slice(0, 60))} is not a chart name`);
   }
-  const window = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
   const rules = rulesOf(deps);
+  const scope = {
+    ...(request.cluster ? { cluster: request.cluster } : {}),
+    ...(namespace ? { namespace } : {}),
+    ...(chart ? { chart } : {}),
+  };
+  const asked = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
+  if (!chart) {
+    const read = await totalsFromRollups(deps, { cluster: request.cluster, namespace }, asked);
+    const worst = await releaseRows(deps, read.worstCandidates, read.window, rules);
+    return {
+      scope,
+      releases: read.releases,
+      window: windowDocument(read.window),
+      notes: [...read.window.notes, ...read.notes, ...worst.notes],
+      ...figuresOf(read.totals),
+      worst: worst.rows.slice(0, WORST_LISTED),
+      rules: reportRules(rules),
+    };
+  }
   let releases = (await audited(deps, request.cluster)).filter((r) => !namespace || r.namespace === namespace);
-  if (chart) releases = await ofChart(deps, releases, chart);
+  releases = await ofChart(deps, releases, chart);
+  const read = await releaseRows(deps, releases, asked, rules);
+  if (releases.length === 0) read.notes.push("no audited release matches");
+  return {
+    scope,
+    releases: releases.length,
+    window: windowDocument(asked),
+    notes: [...asked.notes, ...read.notes],
+    ...figuresOf(read.totals),
+    worst: read.rows.slice(0, WORST_LISTED),
+    rules: reportRules(rules),
+  };
+}
 
+/** Each release's report over the window, read one by one (bounded concurrency), summed, worst first. */
+async function releaseRows(
+  deps: ReliabilityDeps,
+  releases: readonly ReleaseKey[],
+  window: ReportWindow,
+  rules: ReliabilityRules,
+): Promise<{ totals: ReliabilityTotals; rows: ReleaseRow[]; notes: string[] }> {
   const totals = emptyTotals();
   const rows: ReleaseRow[] = [];
-  const notes = [...window.notes];
+  const notes: string[] = [];
   let next = 0;
   const worker = async () => {
     while (next < releases.length) {
@@ -98,24 +152,11 @@ export async function reliabilityOfScope(
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  if (releases.length === 0) notes.push("no audited release matches");
   rows.sort(
     (a, b) =>
       (a.availability ?? 2) - (b.availability ?? 2) || b.incidents - a.incidents || keyOf(a).localeCompare(keyOf(b)),
   );
-  return {
-    scope: {
-      ...(request.cluster ? { cluster: request.cluster } : {}),
-      ...(namespace ? { namespace } : {}),
-      ...(chart ? { chart } : {}),
-    },
-    releases: releases.length,
-    window: windowDocument(window),
-    notes,
-    ...figuresOf(totals),
-    worst: rows.slice(0, WORST_LISTED),
-    rules: reportRules(rules),
-  };
+  return { totals, rows, notes };
 }
 
 const keyOf = (row: ReleaseRow) => `${row.release.cluster}/${row.release.namespace}/${row.release.name}`;

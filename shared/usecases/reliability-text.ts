@@ -58,14 +58,14 @@ export function releaseReliabilityText(report: ReleaseReliabilityReport): string
   const { cluster, namespace, name } = report.release;
   let out = figureLines(["RELEASE", `${namespace}/${name} on ${cluster}`], report.window, report);
   if (report.slo) {
-    const { objective, budgetRemaining, burnRates, state } = report.slo;
+    const { objective, budgetRemaining, burnRates, state, source } = report.slo;
     const burns = Object.entries(burnRates)
       .map(([w, rate]) => `${w} ${rate === null ? "-" : rate.toFixed(1)}`)
       .join(", ");
     out += alignLines([
       [
         "SLO",
-        `${formatShare(objective)}: ${formatShare(budgetRemaining)} of the error budget left; burn ${burns} (${state})`,
+        `${formatShare(objective)}${source === "registry" ? " (registry)" : ""}: ${formatShare(budgetRemaining)} of the error budget left; burn ${burns} (${state})`,
       ],
     ]);
   }

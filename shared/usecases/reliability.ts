@@ -5,7 +5,7 @@
  * index lists (reliability-scope.ts). The figures are defined in shared/history/reliability.ts and
  * docs/history.md "Reliability".
  */
-import { releaseInScope } from "../clusters/scope.ts";
+import { registryObjectives, releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
@@ -18,7 +18,7 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
-import { LONGEST_BURN_WINDOW_MS, objectiveFromManifest, type SloReport, sloReport } from "../snapshots/slo.ts";
+import { LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
@@ -154,7 +154,7 @@ export async function reliabilityOfRelease(
   const release = releaseInScope(deps.clusters, key);
   const window = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
   const rules = rulesOf(deps);
-  const objective = await objectiveOf(deps, release);
+  const objective = await releaseObjective(deps, release);
   // Burn rates look back 3 days from now, whatever the window: read that far when the window ends now.
   const burnSince = new Date(window.now.getTime() - LONGEST_BURN_WINDOW_MS);
   const withSlo = objective.objective !== undefined && window.observedUntil >= window.now;
@@ -171,8 +171,10 @@ export async function reliabilityOfRelease(
   if (objective.note) allNotes.push(objective.note);
   let slo: SloReport | undefined;
   if (objective.objective !== undefined) {
-    if (withSlo) slo = sloReport(buildTimeline(snapshots, span.now, rules).pieces, objective.objective, span);
-    else allNotes.push("the window ends before now: no burn rates (they end now)");
+    if (withSlo) {
+      const report = sloReport(buildTimeline(snapshots, span.now, rules).pieces, objective.objective, span);
+      slo = { ...report, source: objective.source ?? "annotation" };
+    } else allNotes.push("the window ends before now: no burn rates (they end now)");
   }
   if (result.firstObservedAt && Date.parse(result.firstObservedAt) > window.observedSince.getTime()) {
     allNotes.push(`the audits first saw this release at ${result.firstObservedAt}: time before that is not covered`);
@@ -190,15 +192,18 @@ export async function reliabilityOfRelease(
   };
 }
 
-/** The release's objective from its latest revision's manifest (none for a release no longer stored). */
-async function objectiveOf(deps: ReliabilityDeps, release: ReleaseKey): Promise<{ objective?: number; note?: string }> {
-  if (!deps.releases) return {};
+/**
+ * The release's objective: its latest revision's annotation, else the cluster's registry entry (a release no
+ * longer stored keeps the registry's).
+ */
+async function releaseObjective(deps: ReliabilityDeps, release: ReleaseKey): Promise<ReturnType<typeof objectiveOf>> {
+  let manifest: string | undefined;
   try {
-    return objectiveFromManifest((await deps.releases.getLatest(release)).manifest);
+    if (deps.releases) manifest = (await deps.releases.getLatest(release)).manifest;
   } catch (error) {
-    if (error instanceof ReleaseNotFoundError) return {};
-    throw error;
+    if (!(error instanceof ReleaseNotFoundError)) throw error;
   }
+  return objectiveOf(manifest, release, registryObjectives(deps.clusters, release.cluster));
 }
 
 export function windowDocument(window: ReportWindow) {

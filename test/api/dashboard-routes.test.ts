@@ -12,11 +12,10 @@ import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { DashboardConfig } from "../../functions/api/dashboard-config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { recordObservation } from "../../shared/audit/record.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { observe, run } from "../history/fixtures.ts";
+import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
@@ -36,13 +35,19 @@ const clusters = {
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 await store.putRevision("us", makeRelease({ name: "db", namespace: "data" }));
-// Two audits of each release, 20 and 10 minutes before the handler's "now": the history routes have data.
+// Audits of each release 20 (Failed), 15 and 10 minutes before the handler's "now", as the worker
+// records them (with the rollups): the history routes have data, the fleet report a worst list.
 const snapshots = new MemorySnapshotStore();
 for (const release of [
   { cluster: "eu", namespace: "shop", name: "api" },
   { cluster: "us", namespace: "data", name: "db" },
 ]) {
-  for (const minutes of [-20, -10]) await recordObservation(snapshots, observe(release, run(minutes)), 90);
+  for (const minutes of [-20, -15, -10]) {
+    await recordAudited(
+      snapshots,
+      observe(release, run(minutes), { podHealth: minutes === -20 ? "Failed" : "Current" }),
+    );
+  }
 }
 
 function handlerWith(dashboard: Partial<DashboardConfig>) {

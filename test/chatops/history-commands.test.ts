@@ -9,7 +9,6 @@ import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { createChatWorker } from "../../functions/chatops/worker.ts";
 import { type ResponseUrlReceiver, startResponseUrlReceiver } from "../../local/chatops-receiver.ts";
 import { sqsRecordFrom } from "../../local/queue/lambda-event.ts";
-import { recordObservation } from "../../shared/audit/record.ts";
 import { parseAccessMap } from "../../shared/chatops/access.ts";
 import { parseChatCommand } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
@@ -17,7 +16,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
-import { NOW, observe, run } from "../history/fixtures.ts";
+import { NOW, observe, recordAudited, run } from "../history/fixtures.ts";
 
 let receiver: ResponseUrlReceiver;
 const snapshots = new MemorySnapshotStore();
@@ -32,10 +31,10 @@ slack:
 before(async () => {
   receiver = await startResponseUrlReceiver();
   const api = { cluster: "eu", namespace: "shop", name: "api" };
-  await recordObservation(snapshots, observe(api, run(0)), 90);
-  await recordObservation(snapshots, observe(api, run(5), { podHealth: "Failed", restarts: "3" }), 90);
-  await recordObservation(snapshots, observe({ cluster: "us", namespace: "shop", name: "web" }, run(5)), 90);
-  await recordObservation(
+  await recordAudited(snapshots, observe(api, run(0)), 90);
+  await recordAudited(snapshots, observe(api, run(5), { podHealth: "Failed", restarts: "3" }), 90);
+  await recordAudited(snapshots, observe({ cluster: "us", namespace: "shop", name: "web" }, run(5)), 90);
+  await recordAudited(
     snapshots,
     observe({ cluster: "us", namespace: "kube-system", name: "dns" }, run(5), { podHealth: "Failed" }),
     90,

@@ -194,3 +194,32 @@ test("endpoint + certificateAuthority: both or neither, a PEM bundle in base64 (
     /field "endpoint" "http:\/\/10.0.0.1" is invalid/,
   );
 });
+
+test("slo: a percentage for every release, or a default and per-release objectives; bad ones stop the start", () => {
+  const read = (slo: unknown) =>
+    parseClusterRegistry(JSON.stringify([{ name: "eu", region: "eu-west-1", slo }]), "CLUSTERS")[0];
+  assert.deepEqual(read("99.5").slo, { default: 0.995 });
+  assert.deepEqual(read(99.9).slo, { default: 0.999 });
+  assert.deepEqual(read({ default: "99", releases: { "shop/api": "99.95" } }).slo, {
+    default: 0.99,
+    releases: { "shop/api": 0.9995 },
+  });
+  assert.deepEqual(read({ releases: { "shop/api": 99.5 } }).slo, { releases: { "shop/api": 0.995 } });
+  assert.equal(read(null).slo, undefined);
+  const refused: [unknown, RegExp][] = [
+    ["lots", /field "slo" "lots" is not a percentage above 0 and below 100/],
+    [100, /field "slo" 100 is not a percentage/],
+    [{ target: "99" }, /field "slo" has an unknown key "target"/],
+    [{ releases: { api: "99" } }, /key "api" is not "namespace\/name"/],
+    [{ releases: { "Shop/api": "99" } }, /key "Shop\/api" is not "namespace\/name"/],
+    [{ releases: { "shop/api": "0" } }, /field "slo.releases.shop\/api" "0" is not a percentage/],
+    [["99"], /field "slo" is invalid/],
+  ];
+  for (const [slo, message] of refused) {
+    assert.throws(
+      () => read(slo),
+      (error: Error) => error instanceof ClusterRegistryError && message.test(error.message),
+      JSON.stringify(slo),
+    );
+  }
+});

@@ -192,6 +192,13 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   assert.ok(seen >= 2, `the stretch was seen by ${seen} audit runs: ${label}`);
   await stripe.focus();
   assert.match((await page.locator("figure.timeline figcaption").allInnerTexts()).join("\n"), /Failed .* revision 2/);
+  // The range's reliability figures: the report's own use case (the CLI's `reliability`), never healthy while Failed.
+  const reliability = page.locator("section.reliability", { hasText: "Reliability over 1h" });
+  await reliability.waitFor();
+  const figures = (await reliability.allInnerTexts()).join("\n");
+  assert.match(figures, /Availability\s+0\.0%/);
+  assert.match(figures, /Incidents\s+1 \(1 open\)/);
+  assert.match(figures, /Coverage\s+\d+(\.\d+)?%/);
   await page.screenshot({ path: join(artifacts, "release-api.png"), fullPage: true });
   await keyboardReachesEverything(page);
 
@@ -207,7 +214,7 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   await page.screenshot({ path: join(artifacts, "release-web.png"), fullPage: true });
 
   for (const [name, hash, ready] of [
-    ["timeline", "#/timeline?range=1h", "figure.timeline svg"],
+    ["timeline", "#/timeline?range=1h", "section.reliability dd"],
     ["audits", "#/audits", "main table tbody tr"],
     ["diff", "#/diff/demo-eu/shop/api", "main select"],
   ] as const) {

@@ -24,6 +24,8 @@ import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-stor
 import { runIdFor } from "../../shared/snapshots/model.ts";
 import { StoreUnavailableError } from "../../shared/store/errors.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { reliabilityOfRelease } from "../../shared/usecases/reliability.ts";
+import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { drainBodies, freshQueue, type LocalSqs, queueDepth, startTestSqs } from "../support/fauxqs.ts";
 
@@ -172,6 +174,34 @@ test("a change is a new snapshot with its changes, logged once and posted to Sla
   const run = await p.snapshots.getRun("20261202T110500Z");
   assert.equal(run.changed, 1);
   assert.equal(run.done, run.planned);
+  // The worker's rollups (added with each message's DONE marker): the twice-delivered message counted once, so the
+  // cluster's events from the rollups are the per-release reports' (api's incident recovered once).
+  const deps = {
+    snapshots: p.snapshots,
+    clusters: "any" as const,
+    clock: { now: () => new Date() },
+    settings: { auditIntervalSeconds: 300, retentionDays: 90 },
+  };
+  const fromRollups = await reliabilityOfScope(deps, { since: "1d", cluster: "demo-eu" });
+  const releases = (await p.snapshots.fleet({ cluster: "demo-eu" }, new Date())).items;
+  const perRelease = { incidents: 0, recovered: 0, deploys: 0 };
+  for (const entry of releases) {
+    const report = await reliabilityOfRelease(deps, entry.release, { since: "1d" });
+    perRelease.incidents += report.incidents.count;
+    perRelease.recovered += report.incidents.recovered;
+    perRelease.deploys += report.deploys.count;
+  }
+  assert.ok(perRelease.recovered >= 1);
+  assert.deepEqual(
+    {
+      incidents: fromRollups.incidents.count,
+      recovered: fromRollups.incidents.recovered,
+      deploys: fromRollups.deploys.count,
+    },
+    perRelease,
+  );
+  assert.equal(fromRollups.releases, releases.length);
+  assert.ok(fromRollups.worst.some((row) => row.release.name === "api"));
 });
 
 test("an unreachable cluster makes one Unknown snapshot per release; a store outage fails only its messages", async () => {

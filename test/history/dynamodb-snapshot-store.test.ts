@@ -11,6 +11,7 @@ import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { observe, run, uniqueRelease } from "./fixtures.ts";
+import { rollupContract } from "./rollup-contract.ts";
 import { staleHintContract } from "./stale-hint-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
@@ -50,6 +51,7 @@ snapshotStoreContract("dynamodb-local", async () => open(), {
 });
 
 staleHintContract("dynamodb-local", async () => open());
+rollupContract("dynamodb-local", async () => open());
 
 test("dynamodb-local: a stable release costs one small item update per run", async () => {
   const store = open();

@@ -1,18 +1,17 @@
 /**
- * The reliability and status-as-it-was use cases over a history written by the real rules (recordObservation on
+ * The reliability and status-as-it-was use cases over a history written by the real rules (recordAudited on
  * the memory store): the report's window handling and bad input, and `status --at` between two audits, in a gap,
  * before the first audit, past retention and in the future.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { recordObservation } from "../../shared/audit/record.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { reliabilityOfRelease } from "../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";
 import { diffAt, statusAt, statusAtText } from "../../shared/usecases/status-at.ts";
 import { makeRelease } from "../store/fixtures.ts";
-import { observe, run } from "./fixtures.ts";
+import { observe, recordAudited, run } from "./fixtures.ts";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-01-01T00:00:00Z");
@@ -32,7 +31,7 @@ async function history(options: { retentionDays?: number; nowMinutes?: number } 
     if (m > 120 && m < 180) continue;
     const failed = m >= 65 && m <= 80;
     // The gap's far side differs (revision 3) so it is a new snapshot, as after an upgrade nobody audited.
-    await recordObservation(
+    await recordAudited(
       snapshots,
       observe(api, run(m), { podHealth: failed ? "Failed" : "Current", revision: m >= 180 ? 3 : 2 }),
       options.retentionDays ?? 90,
@@ -103,11 +102,12 @@ describe("reliability report use case", () => {
   test("the fleet's report adds the releases up and lists the worst first", async () => {
     const { deps, api } = await history();
     const other = { cluster: "us", namespace: "web", name: "front" };
-    for (let m = 0; m <= 240; m += 5) await recordObservation(deps.snapshots, observe(other, run(m)), 90);
+    for (let m = 0; m <= 240; m += 5) await recordAudited(deps.snapshots, observe(other, run(m)), 90);
     const fleet = await reliabilityOfScope(deps, { since: at(0) });
     assert.equal(fleet.releases, 2);
-    // api: 162 of 182 covered minutes Current; front: 242 of 242.
-    assert.equal(fleet.availability, (162 + 242) / (182 + 242));
+    // api: 160 of 180 covered minutes Current; front: 240 of 240 (the rollups count up to the latest audit, at
+    // minute 240; a release's own report holds its health on to now, 242).
+    assert.equal(fleet.availability, (160 + 240) / (180 + 240));
     assert.deepEqual(fleet.worst[0].release, api);
     assert.equal(fleet.incidents.count, 1);
     const us = await reliabilityOfScope(deps, { since: at(0), cluster: "us" });

@@ -57,3 +57,38 @@ test("the burn state is notified once per change, never again while it holds, an
   // A second worker that read the old state loses the swap and stays quiet.
   assert.equal(await snapshots.swapSloState(api, "page", "ok", new Date(now), 0), "conflict");
 });
+
+test("a release without an annotation takes the registry's objective: per release first, then the cluster's default", async () => {
+  const snapshots = new MemorySnapshotStore();
+  const posts: { text: string }[] = [];
+  let now = T0;
+  const registry = (slo?: { default?: number; releases?: Record<string, number> }) => ({
+    list: () => [{ name: "eu", region: "eu-west-1", ...(slo ? { slo } : {}) }],
+  });
+  const deps = {
+    snapshots,
+    clock: { now: () => new Date(now) },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    metrics: { count() {} },
+    slack: { post: async (body: unknown) => void posts.push(body as { text: string }) },
+    retentionDays: 90,
+    clusters: registry({ default: 0.9, releases: { "shop/api": 0.995 } }),
+  };
+  const api = { cluster: "eu", namespace: "shop", name: "api" };
+  const bare = "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n";
+  for (let m = 0; m <= 60; m += 5) {
+    now = T0 + m * MIN;
+    await recordObservation(snapshots, observe(api, run(m), { podHealth: m >= 55 ? "Failed" : "Current" }), 90);
+  }
+  // 5 of the last 60 minutes Failed: 99.5% pages (the registry's per-release entry), 90% would not.
+  assert.equal(await watchSlo(deps, api, bare), "page");
+  assert.deepEqual(
+    posts.map((p) => p.text),
+    ["shop/api on eu: SLO 99.5% ok → page"],
+  );
+  assert.equal(await watchSlo({ ...deps, clusters: registry({ default: 0.9 }) }, api, bare), "ok");
+  // The release's own annotation wins over the registry.
+  assert.equal(await watchSlo({ ...deps, clusters: registry({ default: 0.9 }) }, api, manifest), "page");
+  // No registry objective and no annotation: no SLO at all.
+  assert.equal(await watchSlo({ ...deps, clusters: registry() }, api, bare), undefined);
+});

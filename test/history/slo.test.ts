@@ -94,6 +94,7 @@ test("the release report carries the SLO of its manifest's annotation, and says 
   };
   const report = await reliabilityOfRelease(deps, api, { since: "1h" });
   assert.equal(report.slo?.objective, 0.995);
+  assert.equal(report.slo?.source, "annotation");
   assert.equal(report.slo?.state, "page"); // the last 7 minutes of 62 Failed: 5 min and 1 h both far over 14.4
   assert.equal(report.slo?.burnRates["5m"], 200);
   assert.match(
@@ -108,4 +109,14 @@ test("the release report carries the SLO of its manifest's annotation, and says 
   const malformed = await reliabilityOfRelease(deps, api, { since: "1h" });
   assert.equal(malformed.slo, undefined);
   assert.match(malformed.notes.join("\n"), /helm-status\/slo ignored: "lots" is not a percentage/);
+  // The registry's objective stands in for the malformed annotation, and the note still says why that was ignored.
+  const registry = { list: () => [{ name: "eu", region: "eu-west-1", slo: { default: 0.9 } }] };
+  const fromRegistry = await reliabilityOfRelease({ ...deps, clusters: registry }, api, { since: "1h" });
+  assert.equal(fromRegistry.slo?.objective, 0.9);
+  assert.equal(fromRegistry.slo?.source, "registry");
+  // 7 of 62 covered minutes Failed against a 10% budget: 5 m burns 10x (under 14.4: no page), 6 h and 3 d 1.13x: a ticket.
+  assert.equal(fromRegistry.slo?.state, "ticket");
+  assert.equal(fromRegistry.slo?.burnRates["5m"], 10);
+  assert.match(releaseReliabilityText(fromRegistry), /^SLO\s+90\.0% \(registry\): /m);
+  assert.match(fromRegistry.notes.join("\n"), /helm-status\/slo ignored: "lots"/);
 });

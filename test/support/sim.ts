@@ -22,3 +22,23 @@ export function simulatedEksForFile(
     return sim;
   };
 }
+
+/**
+ * The environment of a CLI run against `sim` through the registry and EKS auth, with DynamoDB Local as its store:
+ * what a user exports after `npm start`, minus everything of the test process.
+ */
+export function simCliEnv(
+  sim: SimulatedEks,
+  options: { home: string; dynamoEndpoint: string; table: string },
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: options.home,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: options.dynamoEndpoint,
+    RELEASES_TABLE: options.table,
+    CLUSTERS: JSON.stringify(sim.registryEntries()),
+  };
+}

@@ -18,6 +18,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-loc
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { simCliEnv } from "../support/sim.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
@@ -92,16 +93,7 @@ before(async () => {
   await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
   chart = join(home, "demo");
   await helmOk(["create", chart]);
-  cliEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    RELEASES_TABLE: TABLE,
-    CLUSTERS: JSON.stringify(sim.registryEntries()),
-  };
+  cliEnv = simCliEnv(sim, { home, dynamoEndpoint: dynamo.endpoint, table: TABLE });
   const client = new DynamoDBClient({
     region: "us-east-1",
     endpoint: dynamo.endpoint,

@@ -1,22 +1,9 @@
 /** Recent audit runs: when, how long, how many releases, and what failed. */
+import type { AuditRun } from "../../../shared/snapshots/model.ts";
 import { getJson, query } from "../api.ts";
 import { duration, when } from "../format.ts";
 import { href, type Route } from "../route.ts";
 import { Loading, Problem, useLoad } from "../ui.tsx";
-
-interface AuditRun {
-  runId: string;
-  startedAt: string;
-  plannedAt?: string;
-  planned: number;
-  clusters: string[];
-  messages: number;
-  done: number;
-  failed: number;
-  unhealthy: number;
-  changed: number;
-  durationMs?: number;
-}
 
 export function AuditsPage({ route }: { route: Route }) {
   const cursor = route.query.get("cursor") ?? "";

@@ -1,4 +1,5 @@
 /** Two snapshots of a release (two points on its timeline) and what changed between them. */
+import type { SnapshotDiff, SnapshotSummary } from "../../../shared/usecases/snapshots.ts";
 import { getJson, query, releasePath } from "../api.ts";
 import { when } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
@@ -6,36 +7,21 @@ import { Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
 
 type Key = { cluster: string; namespace: string; name: string };
 
-interface Summary {
-  id: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  revision: number;
-  health: { overall: string; message: string };
-}
-
-interface Diff {
-  from: string;
-  to: string;
-  changes: { kind: string; subject?: string; from?: string | number; to?: string | number }[];
-  diff: string;
-}
-
 export function DiffPage({ route }: { route: Route }) {
   const key = route.release as Key;
   const base = releasePath(key);
-  const list = useLoad(base, () => getJson<{ snapshots: Summary[] }>(`${base}/snapshots?since=90d&limit=200`));
+  const list = useLoad(base, () => getJson<{ snapshots: SnapshotSummary[] }>(`${base}/snapshots?since=90d&limit=200`));
   const snapshots = list.data?.snapshots ?? [];
   const to = route.query.get("to") ?? snapshots[0]?.id ?? "";
   const index = snapshots.findIndex((s) => s.id === to);
   const from = route.query.get("from") ?? (index >= 0 ? (snapshots[index + 1]?.id ?? "") : "");
   const diff = useLoad(`${to}|${from}`, async () =>
     to && from
-      ? getJson<Diff>(`${base}/snapshots/${encodeURIComponent(to)}/diff${query({ against: from })}`)
+      ? getJson<SnapshotDiff>(`${base}/snapshots/${encodeURIComponent(to)}/diff${query({ against: from })}`)
       : undefined,
   );
   const pick = (which: "from" | "to", id: string) => navigate(href("diff", key, { from, to, [which]: id }));
-  const option = (s: Summary) => (
+  const option = (s: SnapshotSummary) => (
     <option key={s.id} value={s.id}>
       {when(s.firstSeenAt)} — {s.health.overall}, revision {s.revision}
     </option>

@@ -4,11 +4,14 @@
  * redacted manifest. Secret values never reach the page: the API redacts them before they leave the core.
  */
 import { useState } from "preact/hooks";
+import type { HelmHistoryElement } from "../../../shared/render/tables/release-tables.ts";
+import type { ReleaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, getText, query, releasePath } from "../api.ts";
 import { ago, DEFAULT_RANGE, when } from "../format.ts";
+import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { parseStatusText, type TextTable } from "../status-text.ts";
-import { ReleaseTimelineChart, type Stripe, type TimelineEvent } from "../timeline-chart.tsx";
+import { ReleaseTimelineChart } from "../timeline-chart.tsx";
 import { Health, Loading, Problem, Section, TextTableView, useLoad } from "../ui.tsx";
 import { RangePicker } from "./timeline.tsx";
 
@@ -39,15 +42,6 @@ interface StatusJson {
       benign?: string;
     }[];
   };
-}
-
-interface HistoryEntry {
-  revision: number;
-  updated: string;
-  status: string;
-  chart: string;
-  app_version: string;
-  description: string;
 }
 
 /** Helm's group key: the version without its API group, then the kind (`v1/Deployment`). */
@@ -105,12 +99,8 @@ export function ReleasePage({ route }: { route: Route }) {
     const [json, text] = await Promise.all([getJson<StatusJson>(`${base}/status${q}`), getText(`${base}/status${q}`)]);
     return { json, text, parsed: parseStatusText(text) };
   });
-  const history = useLoad(base, () => getJson<{ history: HistoryEntry[] }>(`${base}/history?max=50`));
-  const timeline = useLoad(`${base}~${range}`, () =>
-    getJson<{ since: string; until: string; stripes: Stripe[]; events: TimelineEvent[] }>(
-      `${base}/timeline?since=${range}`,
-    ),
-  );
+  const history = useLoad(base, () => getJson<{ history: HelmHistoryElement[] }>(`${base}/history?max=50`));
+  const timeline = useLoad(`${base}~${range}`, () => getJson<ReleaseTimeline>(`${base}/timeline?since=${range}`));
   const [copied, setCopied] = useState("");
   const [manifest, setManifest] = useState<string | undefined>();
 
@@ -165,6 +155,7 @@ export function ReleasePage({ route }: { route: Route }) {
         {timeline.data && (
           <ReleaseTimelineChart {...timeline.data} onPick={(id) => navigate(href("diff", key, { to: id }))} />
         )}
+        <ReliabilitySummary path={`${base}/reliability`} range={range} />
       </Section>
 
       <Section title="Status" id="status">

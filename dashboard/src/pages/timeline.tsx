@@ -1,18 +1,11 @@
 /** The fleet over time: how many releases (of those the person may see) were Failed, InProgress, Unknown. */
+import type { FleetTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, query } from "../api.ts";
 import { DEFAULT_RANGE, RANGES } from "../format.ts";
+import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
 import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
-
-interface FleetTimeline {
-  since: string;
-  until: string;
-  buckets: string[];
-  counts: Record<string, number[]>;
-  releases: number;
-  truncated: boolean;
-}
 
 export function RangePicker({ value, link }: { value: string; link: (range: string) => string }) {
   return (
@@ -54,6 +47,7 @@ export function TimelinePage({ route, clusters }: { route: Route; clusters: stri
           </p>
         </>
       )}
+      <ReliabilitySummary path="/fleet/reliability" range={range} cluster={cluster || undefined} />
     </main>
   );
 }

@@ -14,7 +14,7 @@ import { StaticFiles } from "../static-files.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
 import { DASHBOARD_API_PREFIX } from "../viewer.ts";
 import { historyDeps } from "./history.ts";
-import { annotateRelease, releaseKey } from "./releases.ts";
+import { releaseRoute } from "./releases.ts";
 
 export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
   const settings = deps.dashboard ?? LOCKED_DASHBOARD;
@@ -69,17 +69,9 @@ export function dashboardRoutes(deps: ApiDeps): RouteDefinition[] {
       return json(timeline);
     }),
 
-    defineRoute(
-      "GET",
-      "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/timeline",
-      async (event, context) => {
-        const key = releaseKey(event);
-        const query = event.queryStringParameters;
-        onlyKnownQuery(query, ["since", "until"]);
-        annotateRelease(context, key);
-        const timeline = await releaseTimeline(history(context), key, { since: query?.since, until: query?.until });
-        return json(timeline);
-      },
-    ),
+    releaseRoute("/timeline", { query: ["since", "until"] }, async ({ key, query, context }) => {
+      const timeline = await releaseTimeline(history(context), key, { since: query?.since, until: query?.until });
+      return json(timeline);
+    }),
   ];
 }

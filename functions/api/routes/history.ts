@@ -22,9 +22,7 @@ import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
 import { scopeFor } from "../viewer.ts";
-import { annotateRelease, releaseKey } from "./releases.ts";
-
-const SNAPSHOTS = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots";
+import { releaseRoute } from "./releases.ts";
 
 /**
  * The history use cases' dependencies, in the caller's scope (the registry; on the dashboard's mount, narrowed
@@ -54,37 +52,29 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
       | "yaml";
 
   return [
-    defineRoute("GET", SNAPSHOTS, async (event, context) => {
-      const key = releaseKey(event);
-      const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["since", "until", "limit", "cursor", "output"]);
-      annotateRelease(context, key);
-      const page = await listSnapshots(history(context), key, {
-        since: query?.since,
-        until: query?.until,
-        limit: optionalLimit(query, "limit", 1000),
-        cursor: optionalCursor(query),
-      });
-      return structured(page, documentFormat(event));
-    }),
+    releaseRoute(
+      "/snapshots",
+      { query: ["since", "until", "limit", "cursor", "output"] },
+      async ({ key, query, event, context }) => {
+        const page = await listSnapshots(history(context), key, {
+          since: query?.since,
+          until: query?.until,
+          limit: optionalLimit(query, "limit", 1000),
+          cursor: optionalCursor(query),
+        });
+        return structured(page, documentFormat(event));
+      },
+    ),
 
-    defineRoute("GET", `${SNAPSHOTS}/{id}`, async (event, context) => {
-      const key = releaseKey(event);
-      const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["output"]);
+    releaseRoute("/snapshots/{id}", { query: ["output"] }, async ({ key, query, event, context }) => {
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotateRelease(context, key);
       const snapshot = await showSnapshot(history(context), snapshotIdParam(event), key);
       if (format === "table") return text(snapshot.text ?? "", MEDIA_TYPES.table);
       return structured(detailOf(snapshot), format as "json" | "yaml");
     }),
 
-    defineRoute("GET", `${SNAPSHOTS}/{id}/diff`, async (event, context) => {
-      const key = releaseKey(event);
-      const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["against", "output"]);
+    releaseRoute("/snapshots/{id}/diff", { query: ["against", "output"] }, async ({ key, query, event, context }) => {
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotateRelease(context, key);
       const result = await diffSnapshots(history(context), snapshotIdParam(event), query?.against, key);
       if (format === "table") return text(result.diff, MEDIA_TYPES.table);
       return structured(result, format as "json" | "yaml");

@@ -1,3 +1,4 @@
+import type { ReleaseKey } from "../../../shared/release/model.ts";
 import {
   helmHistoryElements,
   helmListElements,
@@ -21,7 +22,7 @@ import {
   revisionParam,
 } from "../params.ts";
 import { json, structured, text } from "../respond.ts";
-import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
+import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "../types.ts";
 import { scopeFor } from "../viewer.ts";
 
 const PAGE_MAX = 1000;
@@ -57,15 +58,10 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       list(event, context, true),
     ),
 
-    defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/history", async (event, context) => {
-      const key = releaseKey(event);
-      const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["max", "cursor", "output"]);
+    releaseRoute("/history", { query: ["max", "cursor", "output"] }, async ({ key, query, event, context }) => {
       const options = { max: optionalLimit(query, "max", PAGE_MAX), cursor: optionalCursor(query) };
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      annotateRelease(context, key, {
-        sizeHint: "ask for fewer revisions with ?max=",
-      });
+      annotate(context, { sizeHint: "ask for fewer revisions with ?max=" });
       // Metadata only: the use case never returns the user-supplied values.
       const page = await releaseHistory({ store, clusters: scopeFor(deps, context) }, key, options);
       if (format === "table") return text(renderHelmHistory(page.items));
@@ -74,17 +70,14 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       return structured({ history, ...(page.cursor ? { cursor: page.cursor } : {}) }, format);
     }),
 
-    defineRoute(
-      "GET",
-      "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/revisions/{revision}/manifest",
-      async (event, context) => {
-        const key = releaseKey(event, "content");
+    releaseRoute(
+      "/revisions/{revision}/manifest",
+      { query: ["output"], content: true },
+      async ({ key, query, event, context }) => {
         const revision = revisionParam(event.pathParameters);
-        const query = event.queryStringParameters;
-        onlyKnownQuery(query, ["output"]);
         // The manifest is YAML text; JSON wraps it with its identity for programs.
         const format = chooseOutput(query?.output, event.headers?.accept, ["yaml", "json", "table"], "yaml");
-        annotateRelease(context, key, {
+        annotate(context, {
           revision,
           sizeHint: "send Accept-Encoding: gzip (manifests compress well) or read it with the CLI",
         });
@@ -99,20 +92,43 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
   ];
 }
 
-/** The release a path names; `content` routes (status, manifest) word a bad name as helm status / get do. */
-export function releaseKey(event: ApiEvent, use: "history" | "content" = "history") {
+/** One release's path; its routes add a suffix (`/status`, `/history`, `/snapshots/{id}`, …). */
+export const RELEASE_PATH = "/clusters/{cluster}/namespaces/{namespace}/releases/{name}";
+
+/** What a release route's handler is given. */
+export interface ReleaseRequest {
+  key: ReleaseKey;
+  query: ApiEvent["queryStringParameters"];
+  event: ApiEvent;
+  context: ApiContext;
+}
+
+/**
+ * A GET on one release (`RELEASE_PATH` + `suffix`), the same first steps for every one: the release the path
+ * names, the query checked against `query` (400 naming an unknown parameter), the release on the request's log
+ * line; then `fn`. `content` routes (status, manifest) word a bad release name as helm status / get do.
+ */
+export function releaseRoute(
+  suffix: string,
+  options: { query: readonly string[]; content?: boolean },
+  fn: (request: ReleaseRequest) => Promise<ApiResult>,
+): RouteDefinition {
+  return defineRoute("GET", `${RELEASE_PATH}${suffix}`, async (event, context) => {
+    const key = releaseKey(event, options.content ? "content" : "history");
+    const query = event.queryStringParameters;
+    onlyKnownQuery(query, options.query);
+    annotateRelease(context, key);
+    return fn({ key, query, event, context });
+  });
+}
+
+function releaseKey(event: ApiEvent, use: "history" | "content"): ReleaseKey {
   const path = event.pathParameters;
   const name = use === "content" ? contentReleaseNameParam(path) : releaseNameParam(path);
   return { cluster: clusterParam(path), namespace: namespaceParam(path), name };
 }
 
-type Annotations = Parameters<typeof annotate>[1];
-
-/** A release route's log line and metrics: the cluster and `namespace/name` it read, and what else it learnt. */
-export function annotateRelease(
-  context: Parameters<typeof annotate>[0],
-  key: { cluster: string; namespace: string; name: string },
-  more: Annotations = {},
-): void {
-  annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}`, ...more });
+/** A release route's log line and metrics: the cluster and `namespace/name` it read. */
+function annotateRelease(context: ApiContext, key: ReleaseKey): void {
+  annotate(context, { cluster: key.cluster, release: `${key.namespace}/${key.name}` });
 }

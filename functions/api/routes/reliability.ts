@@ -12,30 +12,22 @@ import { onlyKnownQuery } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
 import { historyDeps } from "./history.ts";
-import { annotateRelease, releaseKey } from "./releases.ts";
+import { releaseRoute } from "./releases.ts";
 
 const format = (event: ApiEvent) =>
   chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
 
 export function reliabilityRoutes(deps: ApiDeps): RouteDefinition[] {
   return [
-    defineRoute(
-      "GET",
-      "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/reliability",
-      async (event, context) => {
-        const key = releaseKey(event);
-        const query = event.queryStringParameters;
-        onlyKnownQuery(query, ["since", "until", "output"]);
-        annotateRelease(context, key);
-        const output = format(event);
-        const report = await reliabilityOfRelease(historyDeps(deps, context), key, {
-          since: query?.since,
-          until: query?.until,
-        });
-        if (output === "table") return text(releaseReliabilityText(report), MEDIA_TYPES.table);
-        return structured(report, output as "json" | "yaml");
-      },
-    ),
+    releaseRoute("/reliability", { query: ["since", "until", "output"] }, async ({ key, query, event, context }) => {
+      const output = format(event);
+      const report = await reliabilityOfRelease(historyDeps(deps, context), key, {
+        since: query?.since,
+        until: query?.until,
+      });
+      if (output === "table") return text(releaseReliabilityText(report), MEDIA_TYPES.table);
+      return structured(report, output as "json" | "yaml");
+    }),
 
     defineRoute("GET", "/fleet/reliability", async (event, context) => {
       const query = event.queryStringParameters;

@@ -1,15 +1,15 @@
 import { renderStatusJson, renderStatusYaml } from "../../../shared/render/status/json.ts";
 import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
-import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
+import { annotate, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
-import { onlyKnownQuery, optionalDrift, optionalRevision } from "../params.ts";
+import { optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
 import { scopeFor } from "../viewer.ts";
-import { annotateRelease, releaseKey } from "./releases.ts";
+import { releaseRoute } from "./releases.ts";
 import { statusAsItWas } from "./status-at.ts";
 
 /**
@@ -20,35 +20,36 @@ import { statusAsItWas } from "./status-at.ts";
 export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
   const logger = loggerPort(deps.logger);
   return [
-    defineRoute("GET", "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status", async (event, context) => {
-      const key = releaseKey(event, "content");
-      const query = event.queryStringParameters;
-      onlyKnownQuery(query, ["revision", "output", "drift", "at", "against"]);
-      if (query?.at !== undefined || query?.against !== undefined) return statusAsItWas(deps, event, context, key);
-      const revision = optionalRevision(query);
-      const drift = optionalDrift(query);
-      const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
-      annotateRelease(context, key, {
-        revision,
-        sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
-      });
-      const report = await releaseStatus(
-        { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
-        {
-          ...key,
+    releaseRoute(
+      "/status",
+      { query: ["revision", "output", "drift", "at", "against"], content: true },
+      async ({ key, query, event, context }) => {
+        if (query?.at !== undefined || query?.against !== undefined) return statusAsItWas(deps, event, context, key);
+        const revision = optionalRevision(query);
+        const drift = optionalDrift(query);
+        const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
+        annotate(context, {
           revision,
-          deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
-          drift,
-        },
-      );
-      annotate(context, {
-        revision: report.release.version,
-        resourceCount: report.resources.length + report.missing.length,
-        partial: !report.complete,
-      });
-      if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
-      if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
-      return text(renderStatusJson(report), MEDIA_TYPES.json);
-    }),
+          sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
+        });
+        const report = await releaseStatus(
+          { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
+          {
+            ...key,
+            revision,
+            deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
+            drift,
+          },
+        );
+        annotate(context, {
+          revision: report.release.version,
+          resourceCount: report.resources.length + report.missing.length,
+          partial: !report.complete,
+        });
+        if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
+        if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
+        return text(renderStatusJson(report), MEDIA_TYPES.json);
+      },
+    ),
   ];
 }

@@ -1,0 +1,28 @@
+/** The sync's settings: the worker's SYNC_* variables and the CLI's --lease, each checked with a message naming it. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LambdaConfigError } from "../../functions/_shared/config.ts";
+import { syncConfigFromEnv } from "../../functions/sync/deps.ts";
+import { runCli } from "../support/cli.ts";
+
+const base = { AWS_REGION: "eu-west-1", CLUSTERS: "[]" };
+
+test("SYNC_LEASE_SECONDS sets the worker's lease (default 60 s); a bad value names the variable", () => {
+  assert.equal(syncConfigFromEnv(base).settings.leaseMs, 60_000);
+  assert.equal(syncConfigFromEnv({ ...base, SYNC_LEASE_SECONDS: "15" }).settings.leaseMs, 15_000);
+  for (const value of ["0", "soon", "901"]) {
+    assert.throws(
+      () => syncConfigFromEnv({ ...base, SYNC_LEASE_SECONDS: value }),
+      (error: unknown) => error instanceof LambdaConfigError && /SYNC_LEASE_SECONDS/.test(error.message),
+      value,
+    );
+  }
+});
+
+test("cli sync --lease takes whole seconds, at least 1", async () => {
+  for (const value of ["0", "1.5", "x"]) {
+    const run = await runCli(["sync", "--cluster", "c", "--lease", value], { PATH: process.env.PATH });
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, new RegExp(`invalid --lease "${value.replace(".", "\\.")}": must be an integer >= 1`));
+  }
+});
