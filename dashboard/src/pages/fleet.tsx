@@ -1,34 +1,13 @@
 /** Every release of every cluster the person may see, worst health first; filters and pages in the URL. */
 import { useEffect, useState } from "preact/hooks";
+import type { FleetRowsPage } from "../../../shared/usecases/fleet-rows.ts";
 import { getJson, query } from "../api.ts";
 import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import { ClusterSelect, HEALTHS, Health, Loading, Problem } from "../ui.tsx";
 
-interface FleetRow {
-  cluster: string;
-  namespace: string;
-  name: string;
-  revision: number;
-  status: string;
-  chart?: string;
-  appVersion?: string;
-  lastDeployed?: string;
-  health: string;
-  healthMessage?: string;
-  since?: string;
-  checkedAt?: string;
-  auditedRevision?: number;
-  driftCount?: number;
-}
-
-interface FleetPage {
-  releases: FleetRow[];
-  /** Absent from a page asked for with counts=false when they would need the whole fleet read. */
-  counts?: Record<string, number>;
-  total?: number;
-  cursor?: string;
-}
+/** The API's page (counts and total absent when the rows were asked for alone and came from the index). */
+type FleetPage = FleetRowsPage;
 
 const PAGE = 50;
 
