@@ -85,6 +85,7 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     },
     text: renderStatusText(report),
     ...(report.drift ? driftOf(report.drift) : {}),
+    ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
   };
 }
 
@@ -107,6 +108,12 @@ function driftOf(drift: DriftReport): Pick<Observation, "drift" | "driftTotal"> 
     return entry;
   });
   return drift.fields.length > DRIFT_KEPT ? { drift: kept, driftTotal: drift.fields.length } : { drift: kept };
+}
+
+function storedFreshness(freshness: NonNullable<StatusReport["freshness"]>): NonNullable<Observation["freshness"]> {
+  return freshness.clusterRevision === undefined
+    ? { state: freshness.state }
+    : { state: freshness.state, clusterRevision: freshness.clusterRevision };
 }
 
 /** A cluster that could not be read: one Unknown snapshot saying why, instead of failing the batch. */

@@ -70,13 +70,16 @@ export async function recordObservation(
         runId: observation.runId,
         observedAt: observation.observedAt,
         expiresAt,
+        ...(observation.freshness ? { freshness: observation.freshness } : {}),
       });
       if (outcome === "ok") {
+        const { freshness: _was, ...rest } = live;
         return {
           outcome: "extended",
           extendedFrom: live,
           snapshot: {
-            ...live,
+            ...rest,
+            ...(observation.freshness ? { freshness: observation.freshness } : {}),
             lastSeenAt: observation.observedAt,
             previousSeenAt: live.lastSeenAt,
             lastRunId: observation.runId,

@@ -29,6 +29,7 @@ import {
   parseSnapshotId,
   runIdFor,
   type Snapshot,
+  type StoredFreshness,
 } from "./model.ts";
 import { dayStart } from "./rollup.ts";
 import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
@@ -98,12 +99,12 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 
   async extend(snapshot: Snapshot, seen: SeenAgain): Promise<WriteOutcome> {
+    const fresh = freshnessUpdate(seen.freshness);
     const update = {
       TableName: this.#t.name,
       Key: { PK: partitionKey(snapshot.release), SK: `S#${snapshot.runId}` },
       // previousSeenAt: the sighting this one follows (a redelivered audit's rollup needs it: rollup.ts).
-      UpdateExpression:
-        "SET previousSeenAt = lastSeenAt, lastSeenAt = :at, lastRunId = :run, expiresAt = :exp ADD seenCount :one",
+      UpdateExpression: `SET previousSeenAt = lastSeenAt, lastSeenAt = :at, lastRunId = :run, expiresAt = :exp${fresh.set} ADD seenCount :one${fresh.remove}`,
       // A later sighting: another run, observed later (not "a greater run id": see isLaterSighting).
       ConditionExpression: "digest = :digest AND lastRunId <> :run AND lastSeenAt < :at AND attribute_exists(FLEETPK)",
       ExpressionAttributeValues: {
@@ -112,6 +113,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
         ":exp": seen.expiresAt,
         ":one": 1,
         ":digest": snapshot.digest,
+        ...fresh.values,
       },
     };
     const done = await this.#t.conditional(new UpdateCommand(update));
@@ -121,7 +123,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
 
   async create(next: Snapshot & { text: string }, previous?: Snapshot): Promise<WriteOutcome> {
     const pk = partitionKey(next.release);
-    const { text, resources, ...summaryDoc } = next;
+    // The freshness is per sighting (an extend replaces it): item attributes, not the document.
+    const { text, resources, freshness, ...summaryDoc } = next;
     const packed = packText(text);
     const summary: Item = {
       PK: pk,
@@ -143,6 +146,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       healthMessage: next.health.message,
       revision: next.revision,
       driftCount: driftCountOf(next),
+      ...(freshness ? { freshnessState: freshness.state } : {}),
+      ...(freshness?.clusterRevision !== undefined ? { clusterRevision: freshness.clusterRevision } : {}),
       [FLEET_INDEX.partitionKey]: `HEALTH#${next.health.overall}`,
       [FLEET_INDEX.sortKey]: position(next.release),
     };
@@ -441,8 +446,34 @@ function summaryFrom(item: Item): Snapshot {
     seenCount: item.seenCount,
     expiresAt: item.expiresAt,
     ...(typeof item.previousSeenAt === "string" ? { previousSeenAt: item.previousSeenAt } : {}),
+    ...freshnessFrom(item),
   };
   return checkSnapshot(id, snapshot);
+}
+
+/** The freshness attributes of a summary item (or its FLEET index copy). */
+function freshnessFrom(item: Item): { freshness?: StoredFreshness } {
+  if (typeof item.freshnessState !== "string") return {};
+  const state = item.freshnessState as StoredFreshness["state"];
+  return {
+    freshness: typeof item.clusterRevision === "number" ? { state, clusterRevision: item.clusterRevision } : { state },
+  };
+}
+
+/** An extend's SET / REMOVE of the freshness attributes: this sighting's, or none. */
+function freshnessUpdate(freshness: StoredFreshness | undefined) {
+  const values: Record<string, unknown> = {};
+  const removed: string[] = [];
+  let set = "";
+  if (freshness) {
+    set += ", freshnessState = :fs";
+    values[":fs"] = freshness.state;
+  } else removed.push("freshnessState");
+  if (freshness?.clusterRevision !== undefined) {
+    set += ", clusterRevision = :cr";
+    values[":cr"] = freshness.clusterRevision;
+  } else removed.push("clusterRevision");
+  return { set, remove: removed.length ? ` REMOVE ${removed.join(", ")}` : "", values };
 }
 
 function briefResource(resource: Snapshot["resources"][number]): Snapshot["resources"][number] {
@@ -515,5 +546,6 @@ function fleetEntryFrom(item: Item): FleetEntry {
     since: String(item.firstSeenAt),
     lastSeenAt: String(item.lastSeenAt),
     ...(typeof item.driftCount === "number" ? { driftCount: item.driftCount } : {}),
+    ...freshnessFrom(item),
   };
 }

@@ -60,6 +60,8 @@ export class MemorySnapshotStore implements SnapshotStore {
     last.lastRunId = seen.runId;
     last.expiresAt = seen.expiresAt;
     last.seenCount += 1;
+    if (seen.freshness) last.freshness = clone(seen.freshness);
+    else delete last.freshness;
     return "ok";
   }
 
@@ -266,6 +268,7 @@ export function fleetEntryOf(snapshot: Snapshot): FleetEntry {
     since: snapshot.firstSeenAt,
     lastSeenAt: snapshot.lastSeenAt,
     driftCount: driftCountOf(snapshot),
+    ...(snapshot.freshness ? { freshness: snapshot.freshness } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
 import type { DriftedField } from "../drift/types.ts";
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import type { MissingReason } from "../status/report.ts";
+import type { Freshness, MissingReason } from "../status/report.ts";
 import { InvalidSnapshotIdError } from "./errors.ts";
 import type { RollupState } from "./rollup.ts";
 
@@ -81,6 +81,19 @@ export interface Observation {
   driftTotal?: number;
   /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
   text: string;
+  /** The stored revision against the cluster's Helm storage at this audit (absent: not checked, e.g. not read). */
+  freshness?: StoredFreshness;
+}
+
+/**
+ * How fresh the store's revision was at an audit (status/report.ts's Freshness, without its words): `matches`,
+ * or the cluster held a newer one (`read-now`: audited, `cluster-newer`: not read), or none (`not-in-cluster`)...
+ * Per sighting: an extend updates it (it is not part of the digest).
+ */
+export interface StoredFreshness {
+  state: Freshness["state"];
+  /** The cluster's highest revision of the release (0: none), when it was checked. */
+  clusterRevision?: number;
 }
 
 export interface Snapshot extends Omit<Observation, "observedAt" | "text"> {
@@ -119,6 +132,8 @@ export interface FleetEntry {
    * no snapshot read; absent on an entry written before it was (its snapshot has the figure: driftCountOf).
    */
   driftCount?: number;
+  /** The stored revision's freshness at the last audit (absent: not checked, or an entry from before it was kept). */
+  freshness?: StoredFreshness;
 }
 
 /** How many fields a snapshot saw drifted (its kept list is bounded; driftTotal is the real count). */

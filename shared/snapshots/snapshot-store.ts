@@ -7,7 +7,7 @@
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
-import type { AuditRun, FleetEntry, Snapshot } from "./model.ts";
+import type { AuditRun, FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
 import type { RollupDay } from "./rollup-items.ts";
 
 export interface SnapshotQuery extends PageRequest {
@@ -38,6 +38,8 @@ export interface SeenAgain {
   runId: string;
   observedAt: string;
   expiresAt: number;
+  /** This sighting's freshness check (replaces the snapshot's; absent: removed). */
+  freshness?: StoredFreshness;
 }
 
 export interface MessageTally {

@@ -34,6 +34,8 @@ export const FLEET_ATTRIBUTES = [
   "lastSeenAt",
   "expiresAt",
   "driftCount",
+  "freshnessState",
+  "clusterRevision",
 ];
 
 export const SNAPSHOTS_TABLE: TableDefinition = {

@@ -4,7 +4,7 @@
  */
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
-import { driftCountOf, type FleetEntry, HEALTH_SEVERITY } from "../snapshots/model.ts";
+import { driftCountOf, type FleetEntry, HEALTH_SEVERITY, type StoredFreshness } from "../snapshots/model.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 
 /** A release's health, or `NotAudited` when no audit has seen it yet. */
@@ -41,6 +41,11 @@ export interface FleetRow {
   snapshotId?: string;
   /** Fields changed behind Helm's back at the last audit. */
   driftCount?: number;
+  /**
+   * The stored revision against the cluster's Helm storage at the last audit (`checkedAt`): `matches`, or the
+   * cluster had `clusterRevision` (newer: not synced yet; 0: the release is gone from the cluster).
+   */
+  freshness?: StoredFreshness;
 }
 
 export interface FleetPage {
@@ -78,6 +83,7 @@ export function rowOf(release: ReleaseSummary, entry: FleetEntry | undefined): F
     row.auditedRevision = entry.revision;
     row.snapshotId = entry.snapshotId;
     if (entry.driftCount !== undefined) row.driftCount = entry.driftCount;
+    if (entry.freshness) row.freshness = { ...entry.freshness };
   }
   return row;
 }

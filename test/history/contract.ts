@@ -214,6 +214,27 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       });
     });
 
+    test("a sighting's freshness check: written with the snapshot, replaced by each extend, on its fleet entry", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease(`fr${process.pid}${Math.floor(Math.random() * 1e6)}`);
+      const newer = { state: "cluster-newer" as const, clusterRevision: 3 };
+      await recordObservation(store, observe(release, run(0), { freshness: newer }), 90);
+      assert.deepEqual((await store.latest(release))?.freshness, newer);
+      const entry = async () => (await store.fleet({ cluster: release.cluster }, NOW)).items[0];
+      assert.deepEqual((await entry()).freshness, newer);
+      const matches = { state: "matches" as const, clusterRevision: 2 };
+      const again = await recordObservation(store, observe(release, run(5), { freshness: matches }), 90);
+      assert.equal(again.outcome, "extended", "not part of the digest");
+      assert.deepEqual(again.snapshot.freshness, matches);
+      assert.deepEqual((await store.latest(release))?.freshness, matches);
+      assert.deepEqual((await entry()).freshness, matches);
+      await recordObservation(store, observe(release, run(10), { freshness: { state: "not-checked" } }), 90);
+      assert.deepEqual((await entry()).freshness, { state: "not-checked" }, "no cluster revision: none kept");
+      await recordObservation(store, observe(release, run(15)), 90);
+      assert.equal((await store.latest(release))?.freshness, undefined, "not checked at all: none");
+      assert.equal((await entry()).freshness, undefined);
+    });
+
     test("fleet by namespace and by a set of clusters; each entry's drift count", async () => {
       const store = await makeStore();
       const cluster = `fc${process.pid}${Math.floor(Math.random() * 1e6)}`;

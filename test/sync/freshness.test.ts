@@ -201,6 +201,7 @@ describe("freshness at audit time", { concurrency: false }, () => {
   test("the store is the cluster's: the stored revision is audited", async () => {
     const snapshot = await auditOnce(new MemorySnapshotStore(), "same");
     assert.equal(snapshot.revision, 2);
+    assert.deepEqual(snapshot.freshness, { state: "matches", clusterRevision: 2 }, "kept for the fleet's row");
     assert.ok(!snapshot.resources.some((r) => r.name === "web-new"));
   });
 
@@ -211,6 +212,7 @@ describe("freshness at audit time", { concurrency: false }, () => {
     cluster().apply([encodeHelmSecret(release(2, "superseded")), encodeHelmSecret(release(3))]);
     const snapshot = await auditOnce(snapshots, "2-after");
     assert.equal(snapshot.revision, 3);
+    assert.deepEqual(snapshot.freshness, { state: "read-now", clusterRevision: 3 });
     assert.equal(snapshot.releaseStatus, "deployed");
     assert.ok(
       snapshot.resources.some((r) => r.name === "web-new"),
@@ -225,5 +227,6 @@ describe("freshness at audit time", { concurrency: false }, () => {
     cluster().deny({ resource: "secrets", verb: "list" });
     const snapshot = await auditOnce(new MemorySnapshotStore(), "denied");
     assert.equal(snapshot.revision, 2);
+    assert.equal(snapshot.freshness?.state, "not-checked");
   });
 });

@@ -281,7 +281,17 @@ test("rows without counts: the index answers the join's pages, reading the page,
     assert.deepEqual(fromIndex.releases, joined.releases, JSON.stringify(query));
     assert.equal(fromIndex.cursor, joined.cursor, JSON.stringify(query));
   }
+  await recordObservation(
+    history,
+    observe({ cluster: "eu", namespace: "shop", name: "r00" }, run(5), {
+      revision: 1,
+      health: { overall: "Failed", message: "Failed" },
+      freshness: { state: "cluster-newer", clusterRevision: 3 },
+    }),
+    90,
+  );
   const web = (await fleetReleases(both, { health: "Failed", counts: false })).releases.find((r) => r.name === "r00");
+  assert.deepEqual(web?.freshness, { state: "cluster-newer", clusterRevision: 3 }, "the last audit's check");
   assert.equal(web?.revision, 2, "the stored revision");
   assert.equal(web?.auditedRevision, 1, "the revision the audit read");
   // Past the audited releases come the never-audited ones: the join lists them.

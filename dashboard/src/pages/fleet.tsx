@@ -135,6 +135,7 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
                         (audited {r.auditedRevision})
                       </span>
                     ) : null}
+                    <Freshness row={r} />
                   </td>
                   <td>
                     {r.chart}
@@ -161,5 +162,38 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
         </nav>
       ) : null}
     </main>
+  );
+}
+
+/** The stored revision against the cluster's Helm storage at the last audit; nothing when they matched. */
+function Freshness({ row }: { row: FleetRowsPage["releases"][number] }) {
+  const f = row.freshness;
+  if (!f || f.state === "matches") return null;
+  const checked = row.checkedAt ? ` (checked ${ago(row.checkedAt)})` : "";
+  if (f.state === "not-in-cluster") {
+    return (
+      <span class="stale" title={`the cluster's Helm storage no longer held this release${checked}`}>
+        {" "}
+        · not in the cluster
+      </span>
+    );
+  }
+  if (f.state === "not-checked" || f.clusterRevision === undefined) {
+    return (
+      <span class="muted" title={`the audit could not read the cluster's Helm storage${checked}`}>
+        {" "}
+        · not checked
+      </span>
+    );
+  }
+  const newer = f.clusterRevision > row.revision;
+  return (
+    <span
+      class="stale"
+      title={`the cluster's Helm storage held revision ${f.clusterRevision}${newer ? ": not synced yet" : ""}${checked}`}
+    >
+      {" "}
+      · cluster {f.clusterRevision}
+    </span>
   );
 }
