@@ -12,7 +12,6 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type { HealthStatus } from "../health/index.ts";
 import { type Clock, systemClock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { StoreLocation } from "../store/dynamodb-errors.ts";
@@ -20,6 +19,8 @@ import { type Item, Table, type WriteStats } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { DynamoDbAuditRuns } from "./dynamodb-audit-runs.ts";
+import { DynamoDbRollups } from "./dynamodb-rollups.ts";
+import { briefResource, fleetEntryFrom, fleetQuery, freshnessUpdate, summaryFrom } from "./dynamodb-snapshot-items.ts";
 import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
 import {
   type AuditRun,
@@ -29,14 +30,11 @@ import {
   parseSnapshotId,
   runIdFor,
   type Snapshot,
-  type StoredFreshness,
 } from "./model.ts";
-import { dayStart } from "./rollup.ts";
-import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
-import { checkSnapshot, decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
+import type { RollupDay } from "./rollup-items.ts";
+import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
   FleetFilter,
-  FleetScopeFilter,
   MessageTally,
   SeenAgain,
   SnapshotQuery,
@@ -66,6 +64,7 @@ const position = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 export class DynamoDbSnapshotStore implements SnapshotStore {
   readonly #t: Table;
   readonly #runs: DynamoDbAuditRuns;
+  readonly #rollups: DynamoDbRollups;
   readonly #retentionDays: number;
 
   constructor(options: DynamoDbSnapshotStoreOptions) {
@@ -76,6 +75,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     );
     this.#retentionDays = options.retentionDays ?? 90;
     this.#runs = new DynamoDbAuditRuns(this.#t, this.#retentionDays, options.clock ?? systemClock);
+    this.#rollups = new DynamoDbRollups(this.#t, this.#retentionDays);
   }
 
   /** Items and write units written so far (the bench's figures). */
@@ -299,57 +299,12 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       partId,
       tally,
       at,
-      rollups.map((r) => this.#rollupAdd(r)),
+      rollups.map((r) => this.#rollups.add(r)),
     );
   }
 
-  /** One day item of a cluster: ADD of every figure the message had (names aliased: any text may be one). */
-  #rollupAdd(rollup: RollupDay): object {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {
-      ":exp": Math.floor(dayStart(rollup.day) / 1000) + (this.#retentionDays + 1) * 86_400,
-    };
-    const adds = Object.entries(rollup.values).map(([name, value], i) => {
-      names[`#a${i}`] = name;
-      values[`:a${i}`] = value;
-      return `#a${i} :a${i}`;
-    });
-    return {
-      Update: {
-        TableName: this.#t.name,
-        Key: { PK: `${ROLLUP_PREFIX}${rollup.day}`, SK: `C#${rollup.cluster}` },
-        UpdateExpression: `SET expiresAt = :exp${adds.length > 0 ? ` ADD ${adds.join(", ")}` : ""}`,
-        ...(adds.length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-      },
-    };
-  }
-
-  async rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
-    const found: RollupDay[] = [];
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    await Promise.all(
-      days.map((day) =>
-        this.#t.queryAll(
-          {
-            TableName: this.#t.name,
-            KeyConditionExpression: cluster ? "PK = :pk AND SK = :sk" : "PK = :pk AND begins_with(SK, :sk)",
-            ExpressionAttributeValues: { ":pk": `${ROLLUP_PREFIX}${day}`, ":sk": cluster ? `C#${cluster}` : "C#" },
-            ConsistentRead: true,
-          },
-          (item) => {
-            if (Number(item.expiresAt) <= nowSeconds) return;
-            const values: Record<string, number> = {};
-            for (const [name, value] of Object.entries(item)) {
-              if (isRollupAttribute(name) && typeof value === "number") values[name] = value;
-            }
-            found.push({ day, cluster: String(item.SK).slice(2), values });
-          },
-          ROLLUP_PAGES,
-        ),
-      ),
-    );
-    return found.sort((a, b) => a.day.localeCompare(b.day) || a.cluster.localeCompare(b.cluster));
+  rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
+    return this.#rollups.read(days, cluster, now);
   }
 
   getRun(runId: string): Promise<AuditRun> {
@@ -423,129 +378,5 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   }
 }
 
-/** Rollup items: PK = ROLLUP#<day>, SK = C#<cluster> (table-schema.ts). */
-const ROLLUP_PREFIX = "ROLLUP#";
-/** Bounds one day's Query: 1 MB pages of cluster items (a thousand clusters fit in a few). */
-const ROLLUP_PAGES = 100;
-
 /** A release's SLO burn state item, beside its snapshots (outside the S# range every listing reads). */
 const SLO_STATE = "SLOSTATE";
-
-function summaryFrom(item: Item): Snapshot {
-  const id = typeof item.snapshotId === "string" ? item.snapshotId : String(item.PK);
-  let doc: Record<string, unknown>;
-  try {
-    doc = JSON.parse(String(item.doc));
-  } catch (error) {
-    throw new SnapshotCorruptError(id, "its document is not JSON", { cause: error });
-  }
-  const snapshot = {
-    ...doc,
-    lastRunId: item.lastRunId,
-    lastSeenAt: item.lastSeenAt,
-    seenCount: item.seenCount,
-    expiresAt: item.expiresAt,
-    ...(typeof item.previousSeenAt === "string" ? { previousSeenAt: item.previousSeenAt } : {}),
-    ...freshnessFrom(item),
-  };
-  return checkSnapshot(id, snapshot);
-}
-
-/** The freshness attributes of a summary item (or its FLEET index copy). */
-function freshnessFrom(item: Item): { freshness?: StoredFreshness } {
-  if (typeof item.freshnessState !== "string") return {};
-  const state = item.freshnessState as StoredFreshness["state"];
-  return {
-    freshness: typeof item.clusterRevision === "number" ? { state, clusterRevision: item.clusterRevision } : { state },
-  };
-}
-
-/** An extend's SET / REMOVE of the freshness attributes: this sighting's, or none. */
-function freshnessUpdate(freshness: StoredFreshness | undefined) {
-  const values: Record<string, unknown> = {};
-  const removed: string[] = [];
-  let set = "";
-  if (freshness) {
-    set += ", freshnessState = :fs";
-    values[":fs"] = freshness.state;
-  } else removed.push("freshnessState");
-  if (freshness?.clusterRevision !== undefined) {
-    set += ", clusterRevision = :cr";
-    values[":cr"] = freshness.clusterRevision;
-  } else removed.push("clusterRevision");
-  return { set, remove: removed.length ? ` REMOVE ${removed.join(", ")}` : "", values };
-}
-
-function briefResource(resource: Snapshot["resources"][number]): Snapshot["resources"][number] {
-  const brief = {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    name: resource.name,
-    health: resource.health,
-    message: "",
-    cells: {},
-  };
-  return resource.namespace ? { ...brief, namespace: resource.namespace } : brief;
-}
-
-/** The FLEET index Query of one health, narrowed by the filter (key condition where it can, else filters). */
-function fleetQuery(
-  table: string,
-  health: HealthStatus,
-  filter: FleetScopeFilter,
-  now: Date,
-  after?: string,
-): QueryCommandInput {
-  const values: Record<string, unknown> = { ":pk": `HEALTH#${health}`, ":now": Math.floor(now.getTime() / 1000) };
-  const names: Record<string, string> = {};
-  const filters = ["expiresAt > :now"];
-  let key = "FLEETPK = :pk";
-  // FLEETSK is <cluster>#<namespace>#<name>: a cluster (and its namespace) is a key prefix.
-  const prefix = filter.cluster ? `${filter.cluster}#${filter.namespace ? `${filter.namespace}#` : ""}` : undefined;
-  if (prefix !== undefined && after !== undefined) {
-    key += " AND FLEETSK BETWEEN :after AND :last";
-    values[":after"] = after;
-    values[":last"] = `${prefix}\uffff`;
-  } else if (prefix !== undefined) {
-    key += " AND begins_with(FLEETSK, :prefix)";
-    values[":prefix"] = prefix;
-  } else if (after !== undefined) {
-    key += " AND FLEETSK > :after";
-    values[":after"] = after;
-  }
-  if (filter.namespace && !filter.cluster) {
-    filters.push("#ns = :ns");
-    names["#ns"] = "namespace";
-    values[":ns"] = filter.namespace;
-  }
-  if (filter.clusters) {
-    // No cluster wanted: a condition nothing meets (DynamoDB has no empty IN list).
-    const wanted = filter.clusters.length ? filter.clusters : ["#"];
-    filters.push(`#cluster IN (${wanted.map((_, i) => `:c${i}`).join(", ")})`);
-    names["#cluster"] = "cluster";
-    wanted.forEach((c, i) => {
-      values[`:c${i}`] = c;
-    });
-  }
-  return {
-    TableName: table,
-    IndexName: FLEET_INDEX.name,
-    KeyConditionExpression: key,
-    FilterExpression: filters.join(" AND "),
-    ExpressionAttributeValues: values,
-    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-  };
-}
-
-function fleetEntryFrom(item: Item): FleetEntry {
-  return {
-    release: { cluster: String(item.cluster), namespace: String(item.namespace), name: String(item.name) },
-    health: { overall: item.overall as FleetEntry["health"]["overall"], message: String(item.healthMessage ?? "") },
-    revision: Number(item.revision),
-    snapshotId: String(item.snapshotId),
-    since: String(item.firstSeenAt),
-    lastSeenAt: String(item.lastSeenAt),
-    ...(typeof item.driftCount === "number" ? { driftCount: item.driftCount } : {}),
-    ...freshnessFrom(item),
-  };
-}
