@@ -3,7 +3,9 @@
  *
  * - Fleet, cluster and namespace: the per-day rollups the audit worker adds to as it records (reliability-rollup.ts,
  *   docs/history.md "Rollups"): one item per cluster and UTC day, so 30 days of 50 clusters is 1,500 small items
- *   whatever the number of releases; the worst releases are re-read one by one (a bounded few).
+ *   whatever the number of releases; the worst releases are re-read one by one (a bounded few). The rollups'
+ *   grain is a UTC day: a window that is not whole days (the last hour, 6 hours) over a small scope (at most
+ *   EXACT_SCOPE_RELEASES, the rollups say how many) is read release by release instead, exactly as asked.
  * - A chart: the releases the fleet index lists whose latest revision is of that chart, each read as its own
  *   bounded Query of snapshots, their additive totals summed (ratios from the sums). Bounded at MAX_SCOPE_RELEASES
  *   (a chart's day figures would make every message's rollup write as big as the cluster's number of charts).
@@ -68,6 +70,8 @@ export interface ScopeReliabilityReport extends ReliabilityFigures {
 
 /** Releases a chart report reads one by one (the other scopes read the rollups). */
 export const MAX_SCOPE_RELEASES = 2000;
+/** Up to this many releases, a window that is not whole UTC days is answered exactly, release by release. */
+export const EXACT_SCOPE_RELEASES = 100;
 export const WORST_LISTED = 10;
 const CONCURRENCY = 8;
 const CHART_LOOKUP_BATCH = 100;
@@ -89,8 +93,17 @@ export async function reliabilityOfScope(
     ...(chart ? { chart } : {}),
   };
   const asked = resolveWindow(request, deps.clock.now(), deps.settings.retentionDays);
+  let releases: ReleaseKey[] | undefined;
   if (!chart) {
     const read = await totalsFromRollups(deps, { cluster: request.cluster, namespace }, asked);
+    const exactBelow = deps.settings.exactScopeReleases ?? EXACT_SCOPE_RELEASES;
+    const wholeDays =
+      read.window.observedSince.getTime() === asked.observedSince.getTime() &&
+      read.window.observedUntil.getTime() === asked.observedUntil.getTime();
+    if (!wholeDays && read.releases <= exactBelow) {
+      releases = await audited(deps, request.cluster, namespace, exactBelow);
+    }
+    if (releases) return exactReport(deps, scope, releases, asked, rules, "release by release");
     const worst = await releaseRows(deps, read.worstCandidates, read.window, rules);
     return {
       scope,
@@ -102,10 +115,27 @@ export async function reliabilityOfScope(
       rules: reportRules(rules),
     };
   }
-  let releases = (await audited(deps, request.cluster)).filter((r) => !namespace || r.namespace === namespace);
-  releases = await ofChart(deps, releases, chart);
+  releases = await audited(deps, request.cluster, namespace, MAX_SCOPE_RELEASES);
+  if (!releases) {
+    throw new InvalidHistoryQueryError(
+      `more than ${MAX_SCOPE_RELEASES} audited releases in scope: narrow the report with a cluster, namespace or chart`,
+    );
+  }
+  return exactReport(deps, scope, await ofChart(deps, releases, chart), asked, rules);
+}
+
+/** The report summed from each release's own report over the window as asked. */
+async function exactReport(
+  deps: ReliabilityDeps,
+  scope: ScopeReliabilityReport["scope"],
+  releases: readonly ReleaseKey[],
+  asked: ReportWindow,
+  rules: ReliabilityRules,
+  why?: string,
+): Promise<ScopeReliabilityReport> {
   const read = await releaseRows(deps, releases, asked, rules);
   if (releases.length === 0) read.notes.push("no audited release matches");
+  else if (why) read.notes.unshift(`read ${why} (${releases.length}): the window exactly as asked, not whole UTC days`);
   return {
     scope,
     releases: releases.length,
@@ -161,23 +191,28 @@ async function releaseRows(
 
 const keyOf = (row: ReleaseRow) => `${row.release.cluster}/${row.release.namespace}/${row.release.name}`;
 
-/** Every audited release (the fleet index, one Query per health), in scope (registry and grants), bounded. */
-async function audited(deps: ReliabilityDeps, cluster: string | undefined): Promise<ReleaseKey[]> {
+/**
+ * Every audited release (the fleet index, one Query per health) in scope (registry, grants, namespace); undefined
+ * as soon as there are more than `max`.
+ */
+async function audited(
+  deps: ReliabilityDeps,
+  cluster: string | undefined,
+  namespace: string | undefined,
+  max: number,
+): Promise<ReleaseKey[] | undefined> {
   const releases: ReleaseKey[] = [];
   let cursor: string | undefined;
   do {
-    const page = await deps.snapshots.fleet({ cluster, limit: 1000, cursor }, deps.clock.now());
+    const page = await deps.snapshots.fleet({ cluster, limit: Math.min(1000, max + 1), cursor }, deps.clock.now());
     releases.push(
       ...page.items
         .filter((e) => inScope(deps.clusters, e.release.cluster, e.release.namespace))
+        .filter((e) => !namespace || e.release.namespace === namespace)
         .map((e: FleetEntry) => e.release),
     );
     cursor = page.cursor;
-    if (releases.length > MAX_SCOPE_RELEASES) {
-      throw new InvalidHistoryQueryError(
-        `more than ${MAX_SCOPE_RELEASES} audited releases in scope: narrow the report with a cluster, namespace or chart`,
-      );
-    }
+    if (releases.length > max) return undefined;
   } while (cursor);
   return releases;
 }

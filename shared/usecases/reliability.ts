@@ -29,6 +29,11 @@ export interface ReliabilitySettings {
   auditIntervalSeconds: number;
   /** SNAPSHOT_RETENTION_DAYS: nothing older is kept. */
   retentionDays: number;
+  /**
+   * Up to this many releases, a fleet/cluster/namespace report whose window is not whole UTC days reads each
+   * release (the window exactly as asked) instead of the day rollups; default EXACT_SCOPE_RELEASES.
+   */
+  exactScopeReleases?: number;
 }
 
 export interface ReliabilityDeps extends HistoryDeps {

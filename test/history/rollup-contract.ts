@@ -213,8 +213,20 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
       );
       assert.deepEqual(eu.window.observedSince, "2027-01-01T00:00:00.000Z");
       assert.deepEqual(eu.notes, []);
-      // A window from mid-day before the rollups: whole days, and it says where the rollups begin.
-      const earlier = await reliabilityOfScope(deps, { since: "2026-12-31T12:00:00Z", cluster: api.cluster });
+      // A window from mid-day over a small scope: each release read, the window exactly as asked (not whole days).
+      const midDay = { since: "2026-12-31T12:00:00Z" };
+      const exact = await reliabilityOfScope(deps, { ...midDay, cluster: api.cluster });
+      assert.equal(exact.window.observedSince, "2026-12-31T12:00:00.000Z");
+      assert.match(exact.notes.join("\n"), /read release by release \(2\): the window exactly as asked/);
+      const eachMidDay = async (...keys: (typeof api)[]) => {
+        let coveredMs = 0;
+        for (const key of keys) coveredMs += (await reliabilityOfRelease(deps, key, midDay)).coveredMs;
+        return coveredMs;
+      };
+      assert.equal(exact.coveredMs, await eachMidDay(api, web));
+      // Past the exact bound (0 here), the rollups answer: whole days, and it says where the rollups begin.
+      const rollupsOnly = { ...deps, settings: { ...deps.settings, exactScopeReleases: 0 } };
+      const earlier = await reliabilityOfScope(rollupsOnly, { ...midDay, cluster: api.cluster });
       assert.equal(earlier.window.observedSince, "2026-12-31T00:00:00.000Z");
       assert.match(earlier.notes.join("\n"), /whole UTC days: 2026-12-31T00:00:00.000Z to 2027-01-02T02:00:00.000Z/);
       assert.match(earlier.notes.join("\n"), /the rollups begin on 2027-01-01/);
