@@ -13,6 +13,7 @@ import { digestOf } from "../snapshots/digest.ts";
 import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
 import { isRunAhead, type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
 import { defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
+import { expiresAtFor } from "../snapshots/retention.ts";
 import { foldSighting, type Sighting, type SightingBefore, type SightingFigures } from "../snapshots/rollup.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { isStoreOutage } from "../store/errors.ts";
@@ -28,11 +29,6 @@ export interface RecordResult {
 }
 
 const MAX_ATTEMPTS = 5;
-const DAY_SECONDS = 86_400;
-
-export function expiresAtFor(observedAt: string, retentionDays: number): number {
-  return Math.floor(Date.parse(observedAt) / 1000) + retentionDays * DAY_SECONDS;
-}
 
 /** Whether `latest` already covers `observation`: same run, a later (real) run, or a later observation. */
 function alreadyCovered(latest: Snapshot, observation: Observation): boolean {
@@ -55,7 +51,7 @@ export async function recordObservation(
 ): Promise<RecordResult> {
   const rules = hint.rules ?? defaultRules(300_000);
   const digest = digestOf(observation);
-  const expiresAt = expiresAtFor(observation.observedAt, retentionDays);
+  const expiresAt = expiresAtFor(Date.parse(observation.observedAt), retentionDays);
   const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
   for (let attempt = 1; ; attempt++) {
     const hinted = attempt === 1 && hint.latest !== undefined;

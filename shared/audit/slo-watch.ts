@@ -12,6 +12,7 @@ import { registryObjectives } from "../clusters/scope.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { defaultRules } from "../snapshots/reliability.ts";
+import { expiresAtFor } from "../snapshots/retention.ts";
 import { type BurnState, LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import type { ChangeEventDeps } from "./change-events.ts";
@@ -24,7 +25,6 @@ export interface SloWatchDeps extends ChangeEventDeps {
   auditIntervalSeconds?: number;
 }
 
-const DAY_SECONDS = 86_400;
 const MAX_READ = 1000;
 
 /** The release's burn state after this audit (undefined without an objective); notifies on a change. */
@@ -52,7 +52,7 @@ export async function watchSlo(
     deps.metrics.count("SloBurnState", 1, { cluster: release.cluster, state: report.state });
     // Nothing stored means "ok, never notified": a release that starts ok says nothing.
     if (report.state === (stored ?? "ok")) return report.state;
-    const expiresAt = Math.floor(now.getTime() / 1000) + deps.retentionDays * DAY_SECONDS;
+    const expiresAt = expiresAtFor(now.getTime(), deps.retentionDays);
     if ((await deps.snapshots.swapSloState(release, stored, report.state, now, expiresAt)) !== "ok")
       return report.state;
     await notify(deps, release, report, stored ?? "ok");

@@ -19,6 +19,7 @@ import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
 import type { AuditRun } from "./model.ts";
+import { expiresAtFor } from "./retention.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type { MessageTally } from "./snapshot-store.ts";
 import { durationOf } from "./store-rules.ts";
@@ -48,7 +49,7 @@ export class DynamoDbAuditRuns {
   }
 
   #expiresAt(at: number): number {
-    return Math.floor(at / 1000) + this.#retentionDays * 86_400;
+    return expiresAtFor(at, this.#retentionDays);
   }
 
   async startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {

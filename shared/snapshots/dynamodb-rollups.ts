@@ -5,6 +5,7 @@
  */
 
 import type { Table } from "../store/dynamodb-table.ts";
+import { expiresAtFor } from "./retention.ts";
 import { dayStart } from "./rollup.ts";
 import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
 
@@ -25,7 +26,7 @@ export class DynamoDbRollups {
   add(rollup: RollupDay): object {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {
-      ":exp": Math.floor(dayStart(rollup.day) / 1000) + (this.#retentionDays + 1) * 86_400,
+      ":exp": expiresAtFor(dayStart(rollup.day), this.#retentionDays + 1),
     };
     const adds = Object.entries(rollup.values).map(([name, value], i) => {
       names[`#a${i}`] = name;

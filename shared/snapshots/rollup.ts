@@ -18,6 +18,7 @@
  */
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
 import type { ReliabilityRules } from "./reliability.ts";
+import { DAY_MS } from "./retention.ts";
 import { gapThresholdMs } from "./timeline.ts";
 
 /** The additive figures of one day (all optional: an item only holds what was added). */
@@ -80,7 +81,6 @@ export interface SightingFigures {
 
 const INCIDENT_HEALTHS = new Set<HealthStatus>(["Failed", "Unknown", "NotFound"]);
 const WORST_FIRST: HealthStatus[] = ["Failed", "Unknown", "NotFound", "Terminating", "InProgress", "Current"];
-const DAY_MS = 86_400_000;
 /** Undecided deploys carried at most (a release deploying more often than this during one incident is rare). */
 const MAX_CARRIED_DEPLOYS = 20;
 

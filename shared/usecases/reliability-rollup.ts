@@ -14,11 +14,11 @@
 import { type ClusterScope, inScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { ReliabilityTotals } from "../snapshots/reliability.ts";
+import { DAY_MS } from "../snapshots/retention.ts";
 import { dayOf, dayStart, daysBetween } from "../snapshots/rollup.ts";
 import { type NamespaceFilter, sumRollups } from "../snapshots/rollup-items.ts";
 import type { ReliabilityDeps, ReportWindow } from "./reliability.ts";
 
-const DAY_MS = 86_400_000;
 /** Releases re-read for the worst list: twice the rows listed, so a little coverage cannot crowd it. */
 const WORST_CANDIDATES = 20;
 

@@ -18,6 +18,7 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
+import { retainedSince } from "../snapshots/retention.ts";
 import { LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
@@ -61,7 +62,6 @@ export interface ReportWindow {
 }
 
 export const DEFAULT_WINDOW = "30d";
-const DAY_MS = 86_400_000;
 
 /** since/until (RFC 3339 or a duration ago), checked and cut to retention and now, saying so. */
 export function resolveWindow(request: WindowRequest, now: Date, retentionDays: number): ReportWindow {
@@ -72,7 +72,7 @@ export function resolveWindow(request: WindowRequest, now: Date, retentionDays: 
   }
   if (since >= now) throw new InvalidHistoryQueryError(`since (${since.toISOString()}) is in the future`);
   const notes: string[] = [];
-  const retained = new Date(now.getTime() - retentionDays * DAY_MS);
+  const retained = retainedSince(now, retentionDays);
   let observedSince = since;
   if (since < retained) {
     observedSince = retained;

@@ -9,6 +9,7 @@ import { releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
+import { retainedSince } from "../snapshots/retention.ts";
 import { gapThresholdMs } from "../snapshots/timeline.ts";
 import { type ReliabilityDeps, rulesOf } from "./reliability.ts";
 import { detailOf, diffSnapshots, parseTime, type SnapshotDiff } from "./snapshots.ts";
@@ -24,8 +25,6 @@ export interface StatusAt {
   /** The first line to print before the text: which snapshot, when observed. */
   header: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** `--at`: RFC 3339, or a duration ago written either way (`2h`, `-2h`). */
 export function parseAt(name: string, value: string | undefined, now: Date): Date {
@@ -93,7 +92,7 @@ async function coveringSnapshot(
   now: Date,
 ): Promise<{ snapshot: Snapshot; coverage: Coverage }> {
   const when = at.toISOString();
-  const retained = new Date(now.getTime() - deps.settings.retentionDays * DAY_MS);
+  const retained = retainedSince(now, deps.settings.retentionDays);
   if (at < retained) {
     throw new NoSnapshotCoverageError(
       `no snapshot covers ${when}: it is past the history's retention (${deps.settings.retentionDays} days, kept since ${retained.toISOString()})`,

@@ -11,6 +11,7 @@ import type { ReleaseKey } from "../release/model.ts";
 import { validateReleaseKey } from "../release/validation.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
 import type { Change, Snapshot } from "../snapshots/model.ts";
+import { DAY_MS } from "../snapshots/retention.ts";
 import { readAllPages } from "../store/paging.ts";
 import { type FleetDeps, fleetReleases } from "./fleet.ts";
 import { type HistoryDeps, parseTime } from "./snapshots.ts";
@@ -48,7 +49,7 @@ export interface ReleaseTimeline {
 }
 
 const DEFAULT_RANGE = "24h";
-const MAX_RANGE_MS = 92 * 86_400_000;
+const MAX_RANGE_MS = 92 * DAY_MS;
 
 export function timeRange(now: Date, since: string | undefined, until: string | undefined) {
   const from = parseTime("since", since || DEFAULT_RANGE, now)!;

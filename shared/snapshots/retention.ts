@@ -1,0 +1,16 @@
+/**
+ * How long the history is kept (SNAPSHOT_RETENTION_DAYS), defined once: the oldest instant a report or `--at` can
+ * still be answered for, and the expiry (DynamoDB TTL, epoch seconds) an item written at some time carries.
+ */
+export const DAY_MS = 86_400_000;
+const DAY_SECONDS = 86_400;
+
+/** The oldest instant the history still holds at `now`. */
+export function retainedSince(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * DAY_MS);
+}
+
+/** The expiry (epoch seconds) of an item written at `atMs` (epoch ms). */
+export function expiresAtFor(atMs: number, retentionDays: number): number {
+  return Math.floor(atMs / 1000) + retentionDays * DAY_SECONDS;
+}
