@@ -14,6 +14,7 @@ import { ValidationError } from "../errors.ts";
 import type { Clock } from "../ports.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+import { InvalidCursorError } from "../store/errors.ts";
 import { readAllPages } from "../store/paging.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { fleetFromIndex, indexServes } from "./fleet-index.ts";
@@ -64,12 +65,11 @@ export class FleetCache {
       : undefined;
   }
   async get(key: string, load: () => Promise<FleetRow[]>): Promise<FleetRow[]> {
-    const now = this.#now();
-    const hit = this.#entries.get(key);
-    if (hit && now - hit.at < this.#ttlMs) return (await hit.rows).map((row) => ({ ...row }));
+    const held = this.peek(key);
+    if (held) return held;
     const rows = load();
     this.#entries.delete(key);
-    this.#entries.set(key, { at: now, rows });
+    this.#entries.set(key, { at: this.#now(), rows });
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     // A failed read is not kept: the next request reads again.
     rows.catch(() => this.#entries.get(key)?.rows === rows && this.#entries.delete(key));
@@ -176,9 +176,6 @@ export function parseFleetHealths(value: string | undefined): FleetHealth[] | un
 function parseOffset(cursor: string | undefined): number {
   if (cursor === undefined || cursor === "") return 0;
   if (!/^\d{1,7}$/.test(cursor))
-    throw new ValidationError(
-      `cursor ${JSON.stringify(cursor.slice(0, 40))} is not one this listing gave`,
-      "InvalidCursor",
-    );
+    throw new InvalidCursorError(`cursor ${JSON.stringify(cursor.slice(0, 40))} is not one this listing gave`);
   return Number(cursor);
 }
