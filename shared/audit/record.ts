@@ -49,7 +49,7 @@ export async function recordObservation(
    */
   hint: { latest?: Promise<Snapshot | undefined>; rules?: ReliabilityRules } = {},
 ): Promise<RecordResult> {
-  const rules = hint.rules ?? defaultRules(300_000);
+  const rules = hint.rules ?? defaultRules();
   const digest = digestOf(observation);
   const expiresAt = expiresAtFor(Date.parse(observation.observedAt), retentionDays);
   const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);

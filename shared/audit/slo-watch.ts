@@ -11,7 +11,7 @@ import type { ClusterSummary } from "../clusters/connector.ts";
 import { registryObjectives } from "../clusters/scope.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { defaultRules } from "../snapshots/reliability.ts";
+import { DEFAULT_AUDIT_INTERVAL_SECONDS, defaultRules } from "../snapshots/reliability.ts";
 import { expiresAtFor } from "../snapshots/retention.ts";
 import { type BurnState, LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
@@ -41,7 +41,7 @@ export async function watchSlo(
   if (objective === undefined) return undefined;
   try {
     const now = deps.clock.now();
-    const rules = defaultRules((deps.auditIntervalSeconds ?? 300) * 1000);
+    const rules = defaultRules((deps.auditIntervalSeconds ?? DEFAULT_AUDIT_INTERVAL_SECONDS) * 1000);
     const since = new Date(now.getTime() - LONGEST_BURN_WINDOW_MS - gapThresholdMs(rules));
     const [page, stored] = await Promise.all([
       deps.snapshots.list(release, { since, limit: MAX_READ }, now),

@@ -15,7 +15,11 @@ import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
-import { type ReliabilitySettings, reliabilityOfRelease } from "../usecases/reliability.ts";
+import {
+  DEFAULT_RELIABILITY_SETTINGS,
+  type ReliabilitySettings,
+  reliabilityOfRelease,
+} from "../usecases/reliability.ts";
 import { reliabilityOfScope } from "../usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../usecases/reliability-text.ts";
 import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
@@ -152,7 +156,7 @@ async function run(
         releases: deps.store,
         clusters: deps.clusters,
         clock: deps.clock,
-        settings: deps.history ?? { auditIntervalSeconds: 300, retentionDays: 90 },
+        settings: deps.history ?? DEFAULT_RELIABILITY_SETTINGS,
       };
       const window = { since: target.since };
       const text = target.release

@@ -5,6 +5,8 @@
 import { createDocumentClient, type StoreConfig } from "../store/config.ts";
 import { DynamoDbSnapshotStore } from "./dynamodb-snapshot-store.ts";
 import { HistoryConfigError } from "./errors.ts";
+import { DEFAULT_AUDIT_INTERVAL_SECONDS } from "./reliability.ts";
+import { DEFAULT_RETENTION_DAYS } from "./retention.ts";
 import { DEFAULT_SNAPSHOTS_TABLE } from "./table-schema.ts";
 
 export interface SnapshotsConfig {
@@ -21,7 +23,7 @@ export function snapshotsConfigFromEnv(env: Record<string, string | undefined>):
     problems.push(`SNAPSHOTS_TABLE ${JSON.stringify(tableName.slice(0, 300))} is not a DynamoDB table name`);
   }
   const rawDays = env.SNAPSHOT_RETENTION_DAYS?.trim();
-  let retentionDays = 90;
+  let retentionDays = DEFAULT_RETENTION_DAYS;
   if (rawDays) {
     if (!/^\d{1,4}$/.test(rawDays) || Number(rawDays) < 1 || Number(rawDays) > 3650) {
       problems.push(
@@ -31,7 +33,7 @@ export function snapshotsConfigFromEnv(env: Record<string, string | undefined>):
       retentionDays = Number(rawDays);
     }
   }
-  let auditIntervalSeconds = 300;
+  let auditIntervalSeconds = DEFAULT_AUDIT_INTERVAL_SECONDS;
   try {
     auditIntervalSeconds = scheduleSeconds(env.AUDIT_SCHEDULE?.trim() || "rate(5 minutes)");
   } catch (error) {

@@ -31,6 +31,7 @@ import {
   runIdFor,
   type Snapshot,
 } from "./model.ts";
+import { DEFAULT_RETENTION_DAYS } from "./retention.ts";
 import type { RollupDay } from "./rollup-items.ts";
 import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
@@ -73,7 +74,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       { tableName: options.tableName, region: options.region, endpoint: options.endpoint },
       { countWriteUnits: true },
     );
-    this.#retentionDays = options.retentionDays ?? 90;
+    this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.#runs = new DynamoDbAuditRuns(this.#t, this.#retentionDays, options.clock ?? systemClock);
     this.#rollups = new DynamoDbRollups(this.#t, this.#retentionDays);
   }

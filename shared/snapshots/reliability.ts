@@ -34,8 +34,10 @@ export interface ReliabilityRules extends TimelineOptions {
 }
 
 const MINUTE = 60_000;
+/** AUDIT_SCHEDULE's default period, rate(5 minutes). */
+export const DEFAULT_AUDIT_INTERVAL_SECONDS = 300;
 
-export function defaultRules(intervalMs: number): ReliabilityRules {
+export function defaultRules(intervalMs = DEFAULT_AUDIT_INTERVAL_SECONDS * 1000): ReliabilityRules {
   return { intervalMs, longUnhealthyMs: 15 * MINUTE, flapWithinMs: 15 * MINUTE, changeFailureWithinMs: 60 * MINUTE };
 }
 

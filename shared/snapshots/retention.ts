@@ -2,6 +2,8 @@
  * How long the history is kept (SNAPSHOT_RETENTION_DAYS), defined once: the oldest instant a report or `--at` can
  * still be answered for, and the expiry (DynamoDB TTL, epoch seconds) an item written at some time carries.
  */
+/** SNAPSHOT_RETENTION_DAYS when unset. */
+export const DEFAULT_RETENTION_DAYS = 90;
 export const DAY_MS = 86_400_000;
 const DAY_SECONDS = 86_400;
 

@@ -22,7 +22,7 @@ import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
 import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
-import { defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
+import { DEFAULT_AUDIT_INTERVAL_SECONDS, defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
 import type { SightingFigures } from "../snapshots/rollup.ts";
 import { rollupAdds } from "../snapshots/rollup-items.ts";
 import type { MessageTally } from "../snapshots/snapshot-store.ts";
@@ -72,7 +72,7 @@ export async function auditMessage(
 ): Promise<MessageOutcome> {
   refuseUnplannable(deps, message);
   const loaded = await loadMessageReleases(deps, message);
-  const rules = defaultRules((deps.auditIntervalSeconds ?? 300) * 1000);
+  const rules = defaultRules((deps.auditIntervalSeconds ?? DEFAULT_AUDIT_INTERVAL_SECONDS) * 1000);
   const results = await Promise.allSettled(
     message.releases.map((target, i) =>
       deps.limiter.run(message.cluster, () => auditOne(deps, message, target, loaded[i], rules, options)),

@@ -10,6 +10,7 @@ import type { ReleaseKey } from "../release/model.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
 import {
+  DEFAULT_AUDIT_INTERVAL_SECONDS,
   defaultRules,
   deriveRatios,
   type Incident,
@@ -18,7 +19,7 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
-import { retainedSince } from "../snapshots/retention.ts";
+import { DEFAULT_RETENTION_DAYS, retainedSince } from "../snapshots/retention.ts";
 import { LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
@@ -36,6 +37,12 @@ export interface ReliabilitySettings {
    */
   exactScopeReleases?: number;
 }
+
+/** The settings when the history is not configured (its defaults: rate(5 minutes), 90 days). */
+export const DEFAULT_RELIABILITY_SETTINGS: ReliabilitySettings = {
+  auditIntervalSeconds: DEFAULT_AUDIT_INTERVAL_SECONDS,
+  retentionDays: DEFAULT_RETENTION_DAYS,
+};
 
 export interface ReliabilityDeps extends HistoryDeps {
   settings: ReliabilitySettings;

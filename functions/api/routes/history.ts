@@ -5,7 +5,7 @@
  */
 import { ValidationError } from "../../../shared/errors.ts";
 import { StoreUnavailableError } from "../../../shared/store/errors.ts";
-import type { ReliabilityDeps } from "../../../shared/usecases/reliability.ts";
+import { DEFAULT_RELIABILITY_SETTINGS, type ReliabilityDeps } from "../../../shared/usecases/reliability.ts";
 import {
   detailOf,
   diffSnapshots,
@@ -40,7 +40,7 @@ export function historyDeps(deps: ApiDeps, context: ApiContext): ReliabilityDeps
     releases: deps.store,
     clusters: scopeFor(deps, context),
     clock: deps.clock,
-    settings: deps.history ?? { auditIntervalSeconds: 300, retentionDays: 90 },
+    settings: deps.history ?? DEFAULT_RELIABILITY_SETTINGS,
   };
 }
 
