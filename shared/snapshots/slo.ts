@@ -22,7 +22,8 @@ export const BURN_WINDOWS = [
   { name: "3d", ms: 3 * 1440 * MIN },
 ] as const;
 export type BurnWindow = (typeof BURN_WINDOWS)[number]["name"];
-export const LONGEST_BURN_WINDOW_MS = 3 * 1440 * MIN;
+/** How far back the burn rates look (the 3-day window). */
+export const LONGEST_BURN_WINDOW_MS = Math.max(...BURN_WINDOWS.map((w) => w.ms));
 
 export type BurnState = "ok" | "ticket" | "page";
 
