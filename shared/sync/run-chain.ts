@@ -7,6 +7,7 @@
  * stop it with the cursor saved at the last page fully handled.
  */
 
+import { pool } from "../concurrency.ts";
 import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
@@ -264,15 +265,6 @@ function failureOf(record: SyncedObject) {
 function releaseKeyOf(cluster: string, release: string): ReleaseKey {
   const [namespace, name] = release.split("/");
   return { cluster, namespace, name };
-}
-
-/** Runs tasks with at most `limit` in flight. */
-export async function pool(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) await tasks[next++]();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
 }
 
 export type { Logger };

@@ -11,6 +11,7 @@
  *   (a chart's day figures would make every message's rollup write as big as the cluster's number of charts).
  */
 import { inScope, requireKnownCluster } from "../clusters/scope.ts";
+import { pool } from "../concurrency.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { validateNamespace } from "../release/validation.ts";
 import { InvalidHistoryQueryError } from "../snapshots/errors.ts";
@@ -157,31 +158,29 @@ async function releaseRows(
   const totals = emptyTotals();
   const rows: ReleaseRow[] = [];
   const notes: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < releases.length) {
-      const release = releases[next++];
-      const read = await readCovering(deps, release, window, rules);
-      const result = releaseReliability(
-        read.snapshots,
-        { since: window.observedSince.getTime(), until: window.observedUntil.getTime(), now: window.now.getTime() },
-        rules,
-      );
-      addTotals(totals, result.totals);
-      const ratios = deriveRatios(result.totals);
-      rows.push({
-        release,
-        availability: ratios.availability,
-        coverage: ratios.coverage,
-        incidents: result.totals.incidents,
-        flaps: result.totals.flaps,
-        deploys: result.totals.deploys,
-      });
-      if (read.notes.length > 0)
-        notes.push(`${release.cluster}/${release.namespace}/${release.name}: ${read.notes[0]}`);
-    }
+  const readOne = async (release: ReleaseKey) => {
+    const read = await readCovering(deps, release, window, rules);
+    const result = releaseReliability(
+      read.snapshots,
+      { since: window.observedSince.getTime(), until: window.observedUntil.getTime(), now: window.now.getTime() },
+      rules,
+    );
+    addTotals(totals, result.totals);
+    const ratios = deriveRatios(result.totals);
+    rows.push({
+      release,
+      availability: ratios.availability,
+      coverage: ratios.coverage,
+      incidents: result.totals.incidents,
+      flaps: result.totals.flaps,
+      deploys: result.totals.deploys,
+    });
+    if (read.notes.length > 0) notes.push(`${release.cluster}/${release.namespace}/${release.name}: ${read.notes[0]}`);
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await pool(
+    releases.map((release) => () => readOne(release)),
+    CONCURRENCY,
+  );
   rows.sort(
     (a, b) =>
       (a.availability ?? 2) - (b.availability ?? 2) || b.incidents - a.incidents || keyOf(a).localeCompare(keyOf(b)),
