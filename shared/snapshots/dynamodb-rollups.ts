@@ -4,6 +4,7 @@
  * DONE marker (dynamodb-audit-runs.ts) and read by the fleet, cluster and namespace reports.
  */
 
+import { pool } from "../concurrency.ts";
 import type { Table } from "../store/dynamodb-table.ts";
 import { expiresAtFor } from "./retention.ts";
 import { dayStart } from "./rollup.ts";
@@ -12,6 +13,8 @@ import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
 const ROLLUP_PREFIX = "ROLLUP#";
 /** Bounds one day's Query: 1 MB pages of cluster items (a thousand clusters fit in a few). */
 const ROLLUP_PAGES = 100;
+/** Days queried at once: a window is up to SNAPSHOT_RETENTION_DAYS (at most 3650) days, one Query each. */
+const DAYS_AT_ONCE = 16;
 
 export class DynamoDbRollups {
   readonly #t: Table;
@@ -47,26 +50,28 @@ export class DynamoDbRollups {
   async read(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
     const found: RollupDay[] = [];
     const nowSeconds = Math.floor(now.getTime() / 1000);
-    await Promise.all(
-      days.map((day) =>
-        this.#t.queryAll(
-          {
-            TableName: this.#t.name,
-            KeyConditionExpression: cluster ? "PK = :pk AND SK = :sk" : "PK = :pk AND begins_with(SK, :sk)",
-            ExpressionAttributeValues: { ":pk": `${ROLLUP_PREFIX}${day}`, ":sk": cluster ? `C#${cluster}` : "C#" },
-            ConsistentRead: true,
-          },
-          (item) => {
-            if (Number(item.expiresAt) <= nowSeconds) return;
-            const values: Record<string, number> = {};
-            for (const [name, value] of Object.entries(item)) {
-              if (isRollupAttribute(name) && typeof value === "number") values[name] = value;
-            }
-            found.push({ day, cluster: String(item.SK).slice(2), values });
-          },
-          ROLLUP_PAGES,
-        ),
+    await pool(
+      days.map(
+        (day) => () =>
+          this.#t.queryAll(
+            {
+              TableName: this.#t.name,
+              KeyConditionExpression: cluster ? "PK = :pk AND SK = :sk" : "PK = :pk AND begins_with(SK, :sk)",
+              ExpressionAttributeValues: { ":pk": `${ROLLUP_PREFIX}${day}`, ":sk": cluster ? `C#${cluster}` : "C#" },
+              ConsistentRead: true,
+            },
+            (item) => {
+              if (Number(item.expiresAt) <= nowSeconds) return;
+              const values: Record<string, number> = {};
+              for (const [name, value] of Object.entries(item)) {
+                if (isRollupAttribute(name) && typeof value === "number") values[name] = value;
+              }
+              found.push({ day, cluster: String(item.SK).slice(2), values });
+            },
+            ROLLUP_PAGES,
+          ),
       ),
+      DAYS_AT_ONCE,
     );
     return found.sort((a, b) => a.day.localeCompare(b.day) || a.cluster.localeCompare(b.cluster));
   }
