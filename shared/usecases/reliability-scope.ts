@@ -203,11 +203,14 @@ async function audited(
   const releases: ReleaseKey[] = [];
   let cursor: string | undefined;
   do {
-    const page = await deps.snapshots.fleet({ cluster, limit: Math.min(1000, max + 1), cursor }, deps.clock.now());
+    // The namespace narrows the index read itself (a key prefix with a cluster), not only what is kept.
+    const page = await deps.snapshots.fleet(
+      { cluster, ...(namespace ? { namespace } : {}), limit: Math.min(1000, max + 1), cursor },
+      deps.clock.now(),
+    );
     releases.push(
       ...page.items
         .filter((e) => inScope(deps.clusters, e.release.cluster, e.release.namespace))
-        .filter((e) => !namespace || e.release.namespace === namespace)
         .map((e: FleetEntry) => e.release),
     );
     cursor = page.cursor;
