@@ -8,13 +8,10 @@ import { parse } from "yaml";
 import { inlineOrFile } from "../input/env.ts";
 import { OBJECTIVE_RULE, parseObjective } from "../input/objective.ts";
 import { firstLine } from "../input/values.ts";
-import { CLUSTER_NAME, validateNewReleaseName } from "../release/validation.ts";
+import { CLUSTER_NAME, validateNamespace, validateNewReleaseName } from "../release/validation.ts";
 import type { ClusterEntry, RegistryObjectives, SyncPolicy } from "./connector.ts";
 import { ClusterRegistryError } from "./errors.ts";
 
-/** A Kubernetes namespace name (DNS-1123 label). */
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-/** EKS CreateCluster's rule: 1-100 characters, letters, digits, '-' and '_', starting alphanumeric. */
 /** us-east-1, eu-central-2, us-gov-west-1, cn-north-1, ap-southeast-4, us-isob-east-1. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d{1,2}$/;
 /** An IAM role (paths allowed) in any partition. */
@@ -176,7 +173,7 @@ function objectivesOf(value: unknown, named: string): RegistryObjectives | undef
     objectives.releases = {};
     for (const [key, given] of Object.entries(releases)) {
       const [namespace, name, ...rest] = key.split("/");
-      if (rest.length > 0 || !NAMESPACE.test(namespace ?? "") || !isReleaseName(name)) {
+      if (rest.length > 0 || !accepts(validateNamespace, namespace) || !accepts(validateNewReleaseName, name)) {
         throw new ClusterRegistryError(
           `${named}: field "slo.releases" key ${JSON.stringify(key)} is not "namespace/name"`,
         );
@@ -206,7 +203,7 @@ function syncPolicyOf(value: unknown, named: string): SyncPolicy | undefined {
     if (
       !Array.isArray(namespaces) ||
       namespaces.length === 0 ||
-      !namespaces.every((n) => typeof n === "string" && NAMESPACE.test(n))
+      !namespaces.every((n) => accepts(validateNamespace, n))
     ) {
       throw new ClusterRegistryError(`${named}: field "sync.namespaces" must be a non-empty list of namespace names`);
     }
@@ -234,9 +231,10 @@ function nestedObject(
   return value as Record<string, unknown>;
 }
 
-function isReleaseName(name: string | undefined): boolean {
+/** Whether `validate` (the API's own rule for a name) accepts `value`; the registry words its own error. */
+function accepts(validate: (value: unknown) => unknown, value: unknown): boolean {
   try {
-    validateNewReleaseName(name);
+    validate(value);
     return true;
   } catch {
     return false;
