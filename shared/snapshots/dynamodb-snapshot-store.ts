@@ -31,7 +31,7 @@ import {
   runIdFor,
   type Snapshot,
 } from "./model.ts";
-import { DEFAULT_RETENTION_DAYS } from "./retention.ts";
+import { DEFAULT_RETENTION_DAYS, expired } from "./retention.ts";
 import type { RollupDay } from "./rollup-items.ts";
 import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
 import type {
@@ -196,7 +196,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     ]);
     if (!summaryItem) throw new SnapshotNotFoundError(id);
     const snapshot = summaryFrom(summaryItem);
-    if (snapshot.expiresAt * 1000 <= now.getTime()) throw new SnapshotNotFoundError(id);
+    if (expired(snapshot, now)) throw new SnapshotNotFoundError(id);
     if (!bodyItem) throw new SnapshotCorruptError(id, "its body item (resources and status text) is missing");
     try {
       snapshot.resources = JSON.parse(String(bodyItem.resources));

@@ -3,6 +3,7 @@ import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 import { AuditRunNotFoundError, SnapshotNotFoundError } from "./errors.ts";
 import { type AuditRun, driftCountOf, type FleetEntry, parseSnapshotId, type Snapshot } from "./model.ts";
+import { expired } from "./retention.ts";
 import type { RollupDay } from "./rollup-items.ts";
 import { checkSnapshot, decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import type {
@@ -252,11 +253,6 @@ export class MemorySnapshotStore implements SnapshotStore {
     if (!run) throw new AuditRunNotFoundError(runId);
     return run;
   }
-}
-
-/** A cursor belongs to one listing: the release and the filters it was made with. */
-export function expired(snapshot: Pick<Snapshot, "expiresAt">, now: Date): boolean {
-  return snapshot.expiresAt * 1000 <= now.getTime();
 }
 
 export function fleetEntryOf(snapshot: Snapshot): FleetEntry {

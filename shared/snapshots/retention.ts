@@ -12,6 +12,11 @@ export function retainedSince(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);
 }
 
+/** Whether an item (its `expiresAt` in epoch seconds) is past its expiry at `now`: DynamoDB's TTL deletes late. */
+export function expired(item: { expiresAt: number }, now: Date): boolean {
+  return item.expiresAt * 1000 <= now.getTime();
+}
+
 /** The expiry (epoch seconds) of an item written at `atMs` (epoch ms). */
 export function expiresAtFor(atMs: number, retentionDays: number): number {
   return Math.floor(atMs / 1000) + retentionDays * DAY_SECONDS;

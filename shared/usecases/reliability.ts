@@ -19,7 +19,7 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
-import { DEFAULT_RETENTION_DAYS, retainedSince } from "../snapshots/retention.ts";
+import { DEFAULT_RETENTION_DAYS, expired, retainedSince } from "../snapshots/retention.ts";
 import { LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
@@ -271,7 +271,7 @@ export async function readCovering(
 /** No snapshot in the window: an unknown release is a 404; a known one answers "no audits yet". */
 async function requireRelease(deps: ReliabilityDeps, release: ReleaseKey, window: ReportWindow): Promise<void> {
   const latest = await deps.snapshots.latest(release);
-  if (latest && latest.expiresAt * 1000 > window.now.getTime()) {
+  if (latest && !expired(latest, window.now)) {
     window.notes.push("the audits did not see this release in the window");
     return;
   }

@@ -9,7 +9,7 @@ import { releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
-import { retainedSince } from "../snapshots/retention.ts";
+import { expired, retainedSince } from "../snapshots/retention.ts";
 import { gapThresholdMs } from "../snapshots/timeline.ts";
 import { type ReliabilityDeps, rulesOf } from "./reliability.ts";
 import { detailOf, diffSnapshots, parseTime, type SnapshotDiff } from "./snapshots.ts";
@@ -103,7 +103,7 @@ async function coveringSnapshot(
   const snapshot = page.items[0];
   if (!snapshot) {
     const latest = await deps.snapshots.latest(release);
-    if (latest && latest.expiresAt * 1000 > now.getTime()) {
+    if (latest && !expired(latest, now)) {
       throw new NoSnapshotCoverageError(
         `no snapshot covers ${when}: it is before the first retained audit of ${release.namespace}/${release.name}`,
       );
