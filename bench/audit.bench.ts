@@ -25,7 +25,7 @@ import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { CORES, cpuMeter, formatCores, machineBusySeconds, processCpuSeconds } from "./cpu.ts";
-import { benchRelease, machineLoad } from "./lib.ts";
+import { benchRelease, machineLoad, startWatchdog } from "./lib.ts";
 
 const RELEASES = Number(process.env.BENCH_AUDIT_RELEASES ?? 1000);
 const CLUSTERS = ["bench-a", "bench-b", "bench-c"];
@@ -33,11 +33,7 @@ const LATENCY_MS = 20;
 const WATCHDOG_MS = 10 * 60_000;
 const PROCESS_COUNTS = [1, 2, 4];
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`audit bench: over ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
+startWatchdog("audit bench", WATCHDOG_MS);
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 out(

@@ -89,6 +89,14 @@ export async function memoryGrowth<T>(fn: () => Promise<T>): Promise<MemoryGrowt
   };
 }
 
+/** A bench's bound: after `ms` it says so on stderr and exits 2 (unref'd: a finished bench exits as usual). */
+export function startWatchdog(name: string, ms: number): void {
+  setTimeout(() => {
+    process.stderr.write(`${name}: over ${ms / 60_000} minutes, giving up\n`);
+    process.exit(2);
+  }, ms).unref();
+}
+
 /** Load averages and core count, with `uptime`'s own line when it exists. */
 export function machineLoad(): string {
   const [one, five, fifteen] = loadavg().map((l) => l.toFixed(2));

@@ -19,7 +19,7 @@ import { DynamoDbSnapshotStore } from "../shared/snapshots/dynamodb-snapshot-sto
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { reliabilityOfRelease } from "../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../shared/usecases/reliability-scope.ts";
-import { machineLoad } from "./lib.ts";
+import { machineLoad, startWatchdog } from "./lib.ts";
 import { rollupFleet, writeHistory as writeStretches, writeUnitsPerAudit } from "./rollup-history.ts";
 
 const FLEET = Number(process.env.BENCH_RELIABILITY_RELEASES ?? 10_000);
@@ -29,11 +29,7 @@ const MIN = 60_000;
 const DAY = 86_400_000;
 const INTERVAL = 5 * MIN;
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`reliability bench: over ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
+startWatchdog("reliability bench", WATCHDOG_MS);
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 out(

@@ -30,7 +30,7 @@ import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { MemorySyncStateStore } from "../shared/store/sync-state-memory.ts";
 import { syncCluster } from "../shared/usecases/sync.ts";
-import { benchRelease, machineLoad } from "./lib.ts";
+import { benchRelease, machineLoad, startWatchdog } from "./lib.ts";
 import { auditWithAndWithout, type FreshnessBench, statusWithAndWithout } from "./sync-freshness.ts";
 
 const RELEASES = Number(process.env.BENCH_SYNC_RELEASES ?? 1000);
@@ -44,11 +44,7 @@ const AUDITED = Number(process.env.BENCH_SYNC_AUDITED ?? 40);
 /** The releases "after 10 upgrades" upgrades. */
 const UPGRADED = Array.from({ length: 10 }, (_, i) => i * Math.floor(RELEASES / 10));
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`sync bench: over ${WATCHDOG_MS / 60_000} minutes, giving up\n`);
-  process.exit(2);
-}, WATCHDOG_MS);
-watchdog.unref();
+startWatchdog("sync bench", WATCHDOG_MS);
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 out(

@@ -12,9 +12,6 @@ import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { startScheduledPipeline } from "./queue/scheduled-pipeline.ts";
 
 export interface LocalSync {
-  queueUrl: string;
-  /** Schedules a sync of every cluster now (what the interval does). */
-  runNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,7 +40,7 @@ export async function startLocalSync(options: {
       };
     },
   });
-  return { queueUrl: pipeline.queueUrl, runNow: pipeline.tick, stop: pipeline.stop };
+  return { stop: pipeline.stop };
 }
 
 /** The console shows a line per sync run that changed something (the Lambda logs every line as JSON). */

@@ -4,13 +4,13 @@
  * group, like a terminal), and check that it exits and leaves nothing running.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { ROOT, spawnLocalStart } from "./support/local-start.ts";
 
-const root = new URL("..", import.meta.url).pathname;
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 const dataDir = mkdtempSync(join(tmpdir(), "helm-status-start-"));
 let child: ChildProcess | undefined;
@@ -34,55 +34,29 @@ function alive(pid: number): boolean {
   }
 }
 
-function waitFor(pattern: RegExp, output: () => string, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + timeoutMs;
-    const poll = setInterval(() => {
-      const match = output().match(pattern);
-      if (match) {
-        clearInterval(poll);
-        resolve(match);
-      } else if (Date.now() > deadline || child?.exitCode !== null) {
-        clearInterval(poll);
-        reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${output()}`));
-      }
-    }, 100);
-  });
-}
-
 test("npm start serves the demo, answers a status, and stops everything on Ctrl-C", {
   skip: !hasJava && "no java for DynamoDB Local",
   timeout: 120_000,
 }, async () => {
-  child = spawn("npm", ["start", "--silent"], {
-    cwd: root,
+  const start = spawnLocalStart("npm", ["start", "--silent"], {
+    dataDir,
     env: {
-      ...process.env,
-      PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
       PORT: "0",
-      HELM_STATUS_DATA_DIR: dataDir,
-      CLUSTERS: "",
-      CLUSTERS_FILE: "",
-      AWS_ENDPOINT_URL_DYNAMODB: "",
-      RELEASES_TABLE: "",
       // A short local schedule and an early demo recovery, so the timeline shows a change within the test.
       AUDIT_INTERVAL: "5",
       DEMO_API_RECOVERS_AFTER: "7",
     },
-    detached: true, // its own process group, as a terminal's foreground job
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  child = start.child;
+  const { waitFor, output } = start;
   const exited = new Promise<string>((resolve) => child!.once("exit", (code, signal) => resolve(`${code ?? signal}`)));
   const startedAt = Date.now();
 
-  const [, url] = await waitFor(/API ready on (http:\/\/127\.0\.0\.1:\d+)/, () => output, 90_000);
+  const [, url] = await waitFor(/API ready on (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   process.stderr.write(`# npm start ready in ${Date.now() - startedAt} ms\n`);
-  const [, javaPid] = output.match(/DynamoDB Local\s+\S+ \(pid (\d+)/) ?? [];
-  assert.ok(javaPid, output);
-  assert.match(output, /curl -s '.*\/status\?output=table'/);
+  const [, javaPid] = output().match(/DynamoDB Local\s+\S+ \(pid (\d+)/) ?? [];
+  assert.ok(javaPid, output());
+  assert.match(output(), /curl -s '.*\/status\?output=table'/);
 
   const status = await fetch(`${url}/clusters/demo-eu/namespaces/shop/releases/api/status?output=table`);
   assert.equal(status.status, 200);
@@ -97,24 +71,23 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
 
   // The printed chatops curl, pasted as printed: signed, acked, and the Block Kit answer shown by the receiver.
   const [signLine] =
-    output.match(/^ {2}SLACK_SIGNING_SECRET=\S+ npm run --silent cli -- chatops sign .*\| curl -s -K -$/m) ?? [];
-  assert.ok(signLine, output);
+    output().match(/^ {2}SLACK_SIGNING_SECRET=\S+ npm run --silent cli -- chatops sign .*\| curl -s -K -$/m) ?? [];
+  assert.ok(signLine, output());
   const pasted = spawnSync("sh", ["-c", signLine], {
-    cwd: root,
-    env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+    cwd: ROOT,
+    env: { ...process.env, PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}` },
     encoding: "utf8",
     timeout: 30_000,
   });
   assert.equal(pasted.stdout, '{"response_type":"ephemeral","text":"checking shop/api on demo-eu…"}', pasted.stderr);
   await waitFor(
     /response_url receiver got an ephemeral message at \/commands\/demo: \d+ blocks, within Slack's limits/,
-    () => output,
     30_000,
   );
-  assert.match(output, /# shop\/api on demo-eu/);
+  assert.match(output(), /# shop\/api on demo-eu/);
 
   // The audits fill the status history: the demo's api release recovers and the change is recorded.
-  await waitFor(/change: shop\/api on demo-eu: Failed -> Current/, () => output, 60_000);
+  await waitFor(/change: shop\/api on demo-eu: Failed -> Current/, 60_000);
   const history = (await (await fetch(`${url}/clusters/demo-eu/namespaces/shop/releases/api/snapshots`)).json()) as {
     snapshots: { health: { overall: string }; changes: { kind: string }[] }[];
   };
@@ -135,14 +108,14 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
       .replace("/commands/demo", path)
       .replace("'status api -n shop --cluster demo-eu'", `'${command}'`);
     const asked = spawnSync("sh", ["-c", line], {
-      cwd: root,
-      env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+      cwd: ROOT,
+      env: { ...process.env, PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}` },
       encoding: "utf8",
       timeout: 30_000,
     });
     assert.match(asked.stdout, /response_type/, asked.stderr);
-    await waitFor(new RegExp(`response_url receiver got an ephemeral message at ${path}`), () => output, 30_000);
-    const shown = output.slice(output.lastIndexOf(`message at ${path}`));
+    await waitFor(new RegExp(`response_url receiver got an ephemeral message at ${path}`), 30_000);
+    const shown = output().slice(output().lastIndexOf(`message at ${path}`));
     assert.doesNotMatch(shown.slice(0, 2000), /not available/);
     assert.match(shown.slice(0, 4000), expected);
   }
@@ -155,8 +128,8 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   ]);
   process.stderr.write(`# stopped in ${Date.now() - stopAt} ms\n`);
   // npm re-raises the SIGINT it got from the terminal on itself; the script under it exits 0.
-  assert.ok(code === "0" || code === "SIGINT", `exit ${code}\n${output}`);
-  assert.match(output, /SIGINT: stopping/);
+  assert.ok(code === "0" || code === "SIGINT", `exit ${code}\n${output()}`);
+  assert.match(output(), /SIGINT: stopping/);
   // Nothing left: not the JVM (its own process group), not anything in ours.
   assert.equal(alive(Number(javaPid)), false, "DynamoDB Local still running");
   const group = spawnSync("ps", ["-o", "pid=", "-g", String(child.pid)], { encoding: "utf8" }).stdout.trim();

@@ -26,8 +26,6 @@ export interface ScheduledPipelineOptions {
 
 export interface ScheduledPipeline {
   queueUrl: string;
-  /** Runs the scheduling function now (what the interval does); its failure is a console line. */
-  tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,7 +68,6 @@ export async function startScheduledPipeline(options: ScheduledPipelineOptions):
   const timer = setInterval(tick, options.intervalSeconds * 1000);
   return {
     queueUrl,
-    tick,
     async stop() {
       clearInterval(timer);
       await poller.stop();

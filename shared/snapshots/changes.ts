@@ -33,6 +33,23 @@ export const CHANGE_DETECTORS: Record<string, ChangeDetector> = {
     }
     return changes;
   },
+  // A resource the release started or stopped managing (an upgrade's chart added or dropped it). Not while either
+  // side could not read the cluster (no resources then), nor for one that went missing or came back (`missing`).
+  resources: (a, b) => {
+    if (a.error !== undefined || b.error !== undefined) return [];
+    const brief = (r: SnapshotResource) => `${r.apiVersion.split("/").pop()}/${r.kind} ${r.name}`;
+    const missing = new Set([...a.missing, ...b.missing].map(missingKey));
+    const before = new Set(a.resources.map(resourceKey));
+    const after = new Set(b.resources.map(resourceKey));
+    return [
+      ...b.resources
+        .filter((r) => !before.has(resourceKey(r)) && !missing.has(brief(r)))
+        .map((r): Change => ({ kind: "resource-added", subject: resourceKey(r), to: r.health })),
+      ...a.resources
+        .filter((r) => !after.has(resourceKey(r)) && !missing.has(brief(r)))
+        .map((r): Change => ({ kind: "resource-removed", subject: resourceKey(r), from: r.health })),
+    ];
+  },
   missing: (a, b) => {
     const before = new Map(a.missing.map((m) => [missingKey(m), m.reason]));
     const after = new Map(b.missing.map((m) => [missingKey(m), m.reason]));
@@ -98,6 +115,10 @@ export function describeChange(change: Change): string {
       return `status ${arrow}`;
     case "resource-health":
       return `${change.subject} ${arrow}`;
+    case "resource-added":
+      return `${change.subject} added (${change.to})`;
+    case "resource-removed":
+      return `${change.subject} removed`;
     case "missing-added":
       return `${change.subject} missing (${change.to})`;
     case "missing-resolved":

@@ -6,19 +6,19 @@
  * Screenshots of every page go to test-artifacts/dashboard/ (git-ignored).
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type LocalStart, ROOT, spawnLocalStart } from "../support/local-start.ts";
 import { startOidcProvider, type TestOidcProvider } from "../support/oidc-provider.ts";
 
-const root = new URL("../..", import.meta.url).pathname;
 const CHROMIUM = "/usr/bin/chromium";
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 const skip = !hasJava ? "no java for DynamoDB Local" : !existsSync(CHROMIUM) ? "no chromium" : false;
-const artifacts = join(root, "test-artifacts", "dashboard");
+const artifacts = join(ROOT, "test-artifacts", "dashboard");
 /** The demo's one Secret value (local/demo/releases.ts), and its base64: neither may reach the browser. */
 const SECRET_VALUES = ["demo-password", "ZGVtby1wYXNzd29yZA=="];
 
@@ -27,23 +27,7 @@ let child: ChildProcess | undefined;
 let idp: TestOidcProvider | undefined;
 let browser: Browser | undefined;
 let url = "";
-let output = "";
-
-function waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + timeoutMs;
-    const poll = setInterval(() => {
-      const match = output.match(pattern);
-      if (match) {
-        clearInterval(poll);
-        resolve(match);
-      } else if (Date.now() > deadline || child?.exitCode !== null) {
-        clearInterval(poll);
-        reject(new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${output}`));
-      }
-    }, 100);
-  });
-}
+let start: LocalStart | undefined;
 
 before(async () => {
   if (skip) return;
@@ -64,17 +48,10 @@ before(async () => {
     redirectUri: `${url}/dashboard/`,
     accounts: { admin: ["platform-admins"], usonly: ["team-us"] },
   });
-  child = spawn("node", ["local/start.ts"], {
-    cwd: root,
+  start = spawnLocalStart("node", ["local/start.ts"], {
+    dataDir,
     env: {
-      ...process.env,
-      PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}`,
       PORT: String(probe),
-      HELM_STATUS_DATA_DIR: dataDir,
-      CLUSTERS: "",
-      CLUSTERS_FILE: "",
-      AWS_ENDPOINT_URL_DYNAMODB: "",
-      RELEASES_TABLE: "",
       AUDIT_INTERVAL: "5",
       DEMO_API_RECOVERS_AFTER: "0",
       DASHBOARD_OIDC_ISSUER: idp.issuer,
@@ -86,19 +63,16 @@ before(async () => {
         ],
       }),
     },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await waitFor(/Dashboard ready on (http:\/\/127\.0\.0\.1:\d+)\/dashboard\//, 120_000);
+  child = start.child;
+  await start.waitFor(/Dashboard ready on (http:\/\/127\.0\.0\.1:\d+)\/dashboard\//, 120_000);
   // Audits every 5 s: by the time a person reaches the api page, its stretch was seen by two runs or more.
   await new Promise((resolve) => setTimeout(resolve, 11_000));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], headless: true });
 });
 
 after(async () => {
-  if (!skip) writeFileSync(join(artifacts, "npm-start.log"), output);
+  if (!skip) writeFileSync(join(artifacts, "npm-start.log"), start?.output() ?? "");
   await browser?.close().catch(() => {});
   if (child?.pid && child.exitCode === null) {
     try {

@@ -7,24 +7,19 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { runCommand } from "../../bin/lib/run.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import type { SimulatedEks } from "../../local/sim/index.ts";
 import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { renderStructured } from "../../shared/render/index.ts";
-import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { type Run, runCli } from "../support/cli.ts";
+import { type HelmStack, startHelmStack } from "../support/helm-stack.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 import { completeTestPod } from "../support/test-pods.ts";
 
@@ -36,8 +31,8 @@ const CLUSTER = "fid";
 /** The simulated cluster's clock stands still, so AGE cells are the same for helm and for us whenever each reads. */
 const FROZEN = new Date();
 
+let stack: HelmStack | undefined;
 let sim: SimulatedEks;
-let dynamo: DynamoDbLocal;
 let home: string;
 let chart: string;
 let kubeconfig: string;
@@ -51,12 +46,6 @@ const MULTI_LINE = "Upgrade failed:\n  resource one is not ready\n  resource two
 
 function helmEnv(): NodeJS.ProcessEnv {
   return kubeToolsEnv(home, kubeconfig);
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
 }
 
 async function runHelm(args: string[]): Promise<Run> {
@@ -76,22 +65,7 @@ async function helmOk(args: string[]): Promise<string> {
 }
 
 /** The product's CLI in this process: the same command modules and error reporting as bin/cli.ts. */
-async function cli(args: string[], stdin = ""): Promise<Run> {
-  const [name, ...rest] = args;
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = "";
-  let stderr = "";
-  out.on("data", (c) => {
-    stdout += c;
-  });
-  err.on("data", (c) => {
-    stderr += c;
-  });
-  const file = fileURLToPath(new URL(`../../bin/commands/${name}.ts`, import.meta.url));
-  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([stdin]), env: cliEnv });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[], stdin = "") => runCli(args, cliEnv, { stdin });
 
 async function cliOk(args: string[]): Promise<string> {
   const run = await cli(args);
@@ -114,15 +88,8 @@ function sameAsHelm(ours: string, theirs: string, label: string, normalize?: (te
 
 before(async () => {
   if (!helm || !kubectl) return;
-  [sim, dynamo] = await Promise.all([
-    startSimulatedEks({ clusters: [{ name: CLUSTER }], now: () => FROZEN }),
-    startDynamoDbLocal(),
-  ]);
-  home = await mkdtemp(join(tmpdir(), "fidelity-"));
-  kubeconfig = join(home, "kubeconfig");
-  await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
-  chart = join(home, "demo");
-  await helmOk(["create", chart]);
+  stack = await startHelmStack({ helm, cluster: CLUSTER, table: TABLE, prefix: "fidelity-", now: () => FROZEN });
+  ({ sim, home, kubeconfig, chart, cliEnv } = stack);
   // Values and data that read as other types under YAML 1.1, and a line long enough to fold.
   await writeFile(
     join(chart, "templates", "yamlish.yaml"),
@@ -164,24 +131,11 @@ before(async () => {
 
   await installIssue24Releases();
 
-  cliEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    RELEASES_TABLE: TABLE,
-    CLUSTERS: JSON.stringify(sim.registryEntries()),
-  };
   // The SDK's default chain (the API's DynamoDB and EKS clients) reads these from the process.
   Object.assign(process.env, {
     AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
   });
-  const client = new DynamoDBClient({ region: "us-east-1", endpoint: dynamo.endpoint });
-  await ensureReleasesTable(client, { tableName: TABLE, region: "us-east-1", endpoint: dynamo.endpoint });
-  client.destroy();
   // What a user does: kubectl get secrets -A -l owner=helm -o json | cli import - --cluster fid
   const { stdout: secrets } = await exec(kubectl!, ["get", "secrets", "-A", "-l", "owner=helm", "-o", "json"], {
     env: helmEnv(),
@@ -258,8 +212,7 @@ async function installIssue24Releases(): Promise<void> {
 
 after(async () => {
   await apiDeps?.kube.close();
-  await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
-  if (home) await rm(home, { recursive: true, force: true });
+  await stack?.stop();
 });
 
 describe("helm v4.1.4 and this product on the same releases", {

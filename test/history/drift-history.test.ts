@@ -73,3 +73,28 @@ test("drift not compared on either side is no event; an older snapshot of a depl
     ["drift-started"],
   );
 });
+
+test("an upgrade that adds and drops resources says which; a missing one or an unreadable cluster does not", () => {
+  const before = observe(release, run(0));
+  const [service, pod] = before.resources;
+  const account = { ...service, kind: "ServiceAccount", name: "api-sa" };
+  const upgraded = observe(release, run(10), { revision: 3, resources: [pod, account] });
+  assert.deepEqual(changesBetween(before, upgraded).map(describeChange), [
+    "revision 2 -> 3",
+    "v1/ServiceAccount api-sa (shop) added (Current)",
+    "v1/Service api (shop) removed",
+  ]);
+  const gone = observe(release, run(20), {
+    resources: [pod],
+    missing: [{ apiVersion: "v1", kind: "Service", name: "api", namespace: "shop", reason: "not found" }],
+  });
+  assert.deepEqual(
+    changesBetween(before, gone).map((c) => c.kind),
+    ["missing-added"],
+  );
+  const unreadable = observe(release, run(30), { resources: [], error: "cluster unreachable" });
+  assert.deepEqual(
+    changesBetween(before, unreadable).map((c) => c.kind),
+    ["cluster-unreachable"],
+  );
+});

@@ -5,38 +5,22 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { runCommand } from "../../bin/lib/run.ts";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import { runCli } from "../support/cli.ts";
+import { type HelmStack, startHelmStack } from "../support/helm-stack.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
-import { simCliEnv } from "../support/sim.ts";
 
 const exec = promisify(execFile);
 const helm = await helmPath();
 const CLUSTER = "helm-sync";
 const TABLE = "helm-sync";
 
-let sim: SimulatedEks;
-let dynamo: DynamoDbLocal;
+let stack: HelmStack | undefined;
 let home: string;
 let chart: string;
 let kubeconfig: string;
 let cliEnv: NodeJS.ProcessEnv;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 async function helmOk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
   try {
@@ -47,22 +31,7 @@ async function helmOk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<stri
   }
 }
 
-async function cli(args: string[]): Promise<Run> {
-  const [name, ...rest] = args;
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = "";
-  let stderr = "";
-  out.on("data", (c) => {
-    stdout += c;
-  });
-  err.on("data", (c) => {
-    stderr += c;
-  });
-  const file = fileURLToPath(new URL(`../../bin/commands/${name}.ts`, import.meta.url));
-  const code = await runCommand(file, rest, { stdout: out, stderr: err, stdin: Readable.from([""]), env: cliEnv });
-  return { code, stdout, stderr };
-}
+const cli = (args: string[]) => runCli(args, cliEnv);
 
 async function syncOk(): Promise<Record<string, unknown>> {
   const run = await cli(["sync", "--cluster", CLUSTER, "-o", "json"]);
@@ -87,26 +56,11 @@ const CONFIGMAPS = { HELM_DRIVER: "configmap" };
 
 before(async () => {
   if (!helm) return;
-  [sim, dynamo] = await Promise.all([startSimulatedEks({ clusters: [{ name: CLUSTER }] }), startDynamoDbLocal()]);
-  home = await mkdtemp(join(tmpdir(), "helm-sync-"));
-  kubeconfig = join(home, "kubeconfig");
-  await writeFile(kubeconfig, sim.cluster(CLUSTER).kubeconfig(), { mode: 0o600 });
-  chart = join(home, "demo");
-  await helmOk(["create", chart]);
-  cliEnv = simCliEnv(sim, { home, dynamoEndpoint: dynamo.endpoint, table: TABLE });
-  const client = new DynamoDBClient({
-    region: "us-east-1",
-    endpoint: dynamo.endpoint,
-    credentials: { accessKeyId: "x", secretAccessKey: "x" },
-  });
-  await ensureReleasesTable(client, { tableName: TABLE, region: "us-east-1", endpoint: dynamo.endpoint });
-  client.destroy();
+  stack = await startHelmStack({ helm, cluster: CLUSTER, table: TABLE, prefix: "helm-sync-" });
+  ({ home, kubeconfig, chart, cliEnv } = stack);
 });
 
-after(async () => {
-  await Promise.allSettled([sim?.stop(), dynamo?.stop()]);
-  if (home) await rm(home, { recursive: true, force: true });
-});
+after(() => stack?.stop());
 
 describe("sync with the real helm", { skip: !helm && "no helm", concurrency: false }, () => {
   test("helm install, then sync: history and list as helm prints them, with no import", async () => {

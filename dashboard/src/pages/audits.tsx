@@ -20,7 +20,7 @@ export function AuditsPage({ route }: { route: Route }) {
       <Loading when={loading && !data} />
       {data && (
         <div class="scroll">
-          <table>
+          <table class="runs">
             <thead>
               <tr>
                 <th scope="col">Run</th>

@@ -6,9 +6,6 @@ import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import { ClusterSelect, HEALTHS, Health, Loading, Problem } from "../ui.tsx";
 
-/** The API's page (counts and total absent when the rows were asked for alone and came from the index). */
-type FleetPage = FleetRowsPage;
-
 const PAGE = 50;
 
 /**
@@ -17,11 +14,11 @@ const PAGE = 50;
  * The rows of the previous filters stay shown until the new ones arrive.
  */
 function useFleet(key: string, url: (counts: boolean) => string) {
-  const [state, setState] = useState<{ key?: string; page?: FleetPage; error?: Error }>({});
+  const [state, setState] = useState<{ key?: string; page?: FleetRowsPage; error?: Error }>({});
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, error: undefined }));
-    getJson<FleetPage>(url(false))
+    getJson<FleetRowsPage>(url(false))
       .then(async (page) => {
         if (!live) return;
         setState({ key, page });
@@ -29,7 +26,7 @@ function useFleet(key: string, url: (counts: boolean) => string) {
         // The rows are painted first; then the (slower, on a cold API) counts are asked for.
         await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
         if (!live) return;
-        const counted = await getJson<FleetPage>(url(true));
+        const counted = await getJson<FleetRowsPage>(url(true));
         if (live) setState({ key, page: counted });
       })
       .catch((error: Error) => live && setState((s) => ({ ...s, error })));

@@ -215,21 +215,18 @@ export function ReleasePage({ route }: { route: Route }) {
               </tr>
             </thead>
             <tbody>
-              {(history.data?.history ?? [])
-                .slice()
-                .reverse()
-                .map((h) => (
-                  <tr key={h.revision}>
-                    <td>
-                      <a href={link({ revision: String(h.revision) })}>{h.revision}</a>
-                    </td>
-                    <td title={h.updated}>{when(h.updated)}</td>
-                    <td>{h.status}</td>
-                    <td>{h.chart}</td>
-                    <td>{h.app_version}</td>
-                    <td>{h.description}</td>
-                  </tr>
-                ))}
+              {revisions.map((h) => (
+                <tr key={h.revision}>
+                  <td>
+                    <a href={link({ revision: String(h.revision) })}>{h.revision}</a>
+                  </td>
+                  <td title={h.updated}>{when(h.updated)}</td>
+                  <td>{h.status}</td>
+                  <td>{h.chart}</td>
+                  <td>{h.app_version}</td>
+                  <td>{h.description}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
