@@ -172,7 +172,7 @@ export async function reliabilityOfRelease(
   const withSlo = objective.objective !== undefined && window.observedUntil >= window.now;
   const readWindow = withSlo && burnSince < window.observedSince ? { ...window, observedSince: burnSince } : window;
   const { snapshots, notes } = await readCovering(deps, release, readWindow, rules);
-  if (snapshots.length === 0) await requireRelease(deps, release, window);
+  if (snapshots.length === 0) await requireRelease(deps, release, window, objective.notStored);
   const span = {
     since: window.observedSince.getTime(),
     until: window.observedUntil.getTime(),
@@ -206,16 +206,22 @@ export async function reliabilityOfRelease(
 
 /**
  * The release's objective: its latest revision's annotation, else the cluster's registry entry (a release no
- * longer stored keeps the registry's).
+ * longer stored keeps the registry's). `notStored`: the store's 404, kept so requireRelease does not read again.
  */
-async function releaseObjective(deps: ReliabilityDeps, release: ReleaseKey): Promise<ReturnType<typeof objectiveOf>> {
+async function releaseObjective(
+  deps: ReliabilityDeps,
+  release: ReleaseKey,
+): Promise<ReturnType<typeof objectiveOf> & { notStored?: ReleaseNotFoundError }> {
   let manifest: string | undefined;
+  let notStored: ReleaseNotFoundError | undefined;
   try {
     if (deps.releases) manifest = (await deps.releases.getLatest(release)).manifest;
   } catch (error) {
     if (!(error instanceof ReleaseNotFoundError)) throw error;
+    notStored = error;
   }
-  return objectiveOf(manifest, release, registryObjectives(deps.clusters, release.cluster));
+  const objective = objectiveOf(manifest, release, registryObjectives(deps.clusters, release.cluster));
+  return notStored ? { ...objective, notStored } : objective;
 }
 
 export function windowDocument(window: ReportWindow) {
@@ -269,7 +275,12 @@ export async function readCovering(
 }
 
 /** No snapshot in the window: an unknown release is a 404; a known one answers "no audits yet". */
-async function requireRelease(deps: ReliabilityDeps, release: ReleaseKey, window: ReportWindow): Promise<void> {
+async function requireRelease(
+  deps: ReliabilityDeps,
+  release: ReleaseKey,
+  window: ReportWindow,
+  notStored: ReleaseNotFoundError | undefined,
+): Promise<void> {
   const latest = await deps.snapshots.latest(release);
   if (latest && !expired(latest, window.now)) {
     window.notes.push("the audits did not see this release in the window");
@@ -279,7 +290,7 @@ async function requireRelease(deps: ReliabilityDeps, release: ReleaseKey, window
     window.notes.push("no audits of this release yet");
     return;
   }
-  // ReleaseNotFoundError (404) when the store has no such release either.
-  await deps.releases.getLatest(release);
+  // ReleaseNotFoundError (404) when the store has no such release either (releaseObjective read it already).
+  if (notStored) throw notStored;
   window.notes.push("no audits of this release yet: run `audit` or wait for the scheduled audits");
 }
