@@ -13,6 +13,16 @@ import type { StatusReport } from "../status/report.ts";
 /** Drifted fields kept per snapshot: a release with thousands must not outgrow the item. */
 export const DRIFT_KEPT = 100;
 
+/**
+ * Bytes of resource and MISSING entries (as JSON) kept per snapshot. DynamoDB items are at most 400 KB and the
+ * body item holds the resources beside the status text (up to TEXT_BUDGET_BYTES, 300 KB gzip), the summary item
+ * their brief form beside the MISSING list: a release of ~20,000 resources (issue #39 item 9) must not outgrow
+ * either, or its audit fails every delivery. Past the budget the rest are counted (`resourcesTotal`,
+ * `missingTotal`), the unhealthy ones kept first.
+ */
+export const RESOURCES_KEPT_BYTES = 48 * 1024;
+export const MISSING_KEPT_BYTES = 24 * 1024;
+
 /** Columns that say how a resource is doing; ages, IPs and ports do not. */
 export const KEY_COLUMNS = new Set([
   "READY",
@@ -66,16 +76,21 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     revision: report.release.version,
     releaseStatus: report.release.info.status,
     health: { overall: report.health.overall, message: report.health.message },
-    resources,
-    missing: report.missing.map((m) => {
-      const entry: Observation["missing"][number] = { reason: m.reason };
-      if (m.apiVersion) entry.apiVersion = m.apiVersion;
-      if (m.kind) entry.kind = m.kind;
-      if (m.name) entry.name = m.name;
-      if (m.namespace) entry.namespace = m.namespace;
-      if (m.message) entry.message = m.message;
-      return entry;
-    }),
+    ...bounded("resources", resources, RESOURCES_KEPT_BYTES, (r) => r.health !== "Current"),
+    ...bounded(
+      "missing",
+      report.missing.map((m) => {
+        const entry: Observation["missing"][number] = { reason: m.reason };
+        if (m.apiVersion) entry.apiVersion = m.apiVersion;
+        if (m.kind) entry.kind = m.kind;
+        if (m.name) entry.name = m.name;
+        if (m.namespace) entry.namespace = m.namespace;
+        if (m.message) entry.message = m.message;
+        return entry;
+      }),
+      MISSING_KEPT_BYTES,
+      () => true,
+    ),
     counters: {
       resources: report.resources.length,
       missing: report.missing.length,
@@ -87,6 +102,32 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     ...(report.drift ? driftOf(report.drift) : {}),
     ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
   };
+}
+
+/**
+ * The entries of one list that fit `budget` bytes of JSON, those `first` picks ahead of the rest, each group in
+ * report order (so the same report keeps the same entries); `<name>Total` says how many there were when cut.
+ */
+type Bounded<N extends string, T> = Record<N, T[]> & Partial<Record<`${N}Total`, number>>;
+
+function bounded<N extends "resources" | "missing", T>(
+  name: N,
+  entries: T[],
+  budget: number,
+  first: (entry: T) => boolean,
+): Bounded<N, T> {
+  let bytes = 2;
+  for (const entry of entries) bytes += JSON.stringify(entry).length + 1;
+  if (bytes <= budget) return { [name]: entries } as Bounded<N, T>;
+  const kept: T[] = [];
+  bytes = 2;
+  for (const entry of [...entries.filter(first), ...entries.filter((e) => !first(e))]) {
+    const size = JSON.stringify(entry).length + 1;
+    if (bytes + size > budget) break;
+    kept.push(entry);
+    bytes += size;
+  }
+  return { [name]: kept, [`${name}Total`]: entries.length } as Bounded<N, T>;
 }
 
 function driftOf(drift: DriftReport): Pick<Observation, "drift" | "driftTotal"> {

@@ -7,7 +7,15 @@ import type { Change, Observation, Snapshot, SnapshotDrift, SnapshotResource } f
 
 type Comparable = Pick<
   Observation,
-  "revision" | "releaseStatus" | "health" | "resources" | "missing" | "error" | "drift"
+  | "revision"
+  | "releaseStatus"
+  | "health"
+  | "resources"
+  | "missing"
+  | "error"
+  | "drift"
+  | "resourcesTotal"
+  | "missingTotal"
 >;
 export type ChangeDetector = (previous: Comparable, next: Comparable) => Change[];
 
@@ -37,6 +45,11 @@ export const CHANGE_DETECTORS: Record<string, ChangeDetector> = {
   // side could not read the cluster (no resources then), nor for one that went missing or came back (`missing`).
   resources: (a, b) => {
     if (a.error !== undefined || b.error !== undefined) return [];
+    // A list cut to its bound keeps a different few when health moves: only the count says what changed.
+    if (a.resourcesTotal !== undefined || b.resourcesTotal !== undefined) {
+      const [from, to] = [a.resourcesTotal ?? a.resources.length, b.resourcesTotal ?? b.resources.length];
+      return from === to ? [] : [{ kind: "resource-count", from, to }];
+    }
     const brief = (r: SnapshotResource) => `${r.apiVersion.split("/").pop()}/${r.kind} ${r.name}`;
     const missing = new Set([...a.missing, ...b.missing].map(missingKey));
     const before = new Set(a.resources.map(resourceKey));
@@ -51,6 +64,10 @@ export const CHANGE_DETECTORS: Record<string, ChangeDetector> = {
     ];
   },
   missing: (a, b) => {
+    if (a.missingTotal !== undefined || b.missingTotal !== undefined) {
+      const [from, to] = [a.missingTotal ?? a.missing.length, b.missingTotal ?? b.missing.length];
+      return from === to ? [] : [{ kind: "missing-count", from, to }];
+    }
     const before = new Map(a.missing.map((m) => [missingKey(m), m.reason]));
     const after = new Map(b.missing.map((m) => [missingKey(m), m.reason]));
     const changes: Change[] = [];
@@ -119,6 +136,10 @@ export function describeChange(change: Change): string {
       return `${change.subject} added (${change.to})`;
     case "resource-removed":
       return `${change.subject} removed`;
+    case "resource-count":
+      return `resources ${arrow}`;
+    case "missing-count":
+      return `missing ${arrow}`;
     case "missing-added":
       return `${change.subject} missing (${change.to})`;
     case "missing-resolved":

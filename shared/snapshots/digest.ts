@@ -37,6 +37,10 @@ export const DIGEST_PARTS: Record<string, DigestPart> = {
     o.missing
       .map((m) => [m.apiVersion ?? "", m.kind ?? "", m.namespace ?? "", m.name ?? "", m.reason])
       .sort((a, b) => a.join("|").localeCompare(b.join("|"))),
+  // A list cut to its bound (observation.ts): how many there were, so a resource added past the bound is a change.
+  // Uncut lists leave the digest as it was before the bound existed.
+  totals: (o) =>
+    o.resourcesTotal === undefined && o.missingTotal === undefined ? undefined : [o.resourcesTotal, o.missingTotal],
   error: (o) => (o.error === undefined ? null : stripTimes(o.error)),
   // Who changed which field to what; when is left out (the same drift seen again is the same snapshot).
   // No drift leaves the digest as it was before drift existed (undefined parts are left out).

@@ -70,8 +70,14 @@ export interface Observation {
   revision: number;
   releaseStatus: string;
   health: { overall: HealthStatus; message: string };
+  /** Bounded (RESOURCES_KEPT_BYTES in observation.ts, unhealthy first); `resourcesTotal` says how many there were. */
   resources: SnapshotResource[];
+  /** Set when `resources` was cut to its bound: how many resources the status had. */
+  resourcesTotal?: number;
+  /** Bounded like `resources` (MISSING_KEPT_BYTES); `missingTotal` says how many there were. */
   missing: SnapshotMissing[];
+  /** Set when `missing` was cut to its bound. */
+  missingTotal?: number;
   counters: { resources: number; missing: number; requests: number; retries: number; durationMs: number };
   /** Set when the cluster could not be read (health Unknown). */
   error?: string;

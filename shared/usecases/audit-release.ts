@@ -21,6 +21,7 @@ import { isDomainError } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
+import type { Observation } from "../snapshots/model.ts";
 import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
 import { DEFAULT_AUDIT_INTERVAL_SECONDS, defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
 import type { SightingFigures } from "../snapshots/rollup.ts";
@@ -50,7 +51,8 @@ export interface ReleaseOutcome {
   cluster: string;
   name: string;
   namespace: string;
-  outcome: RecordResult["outcome"] | "gone";
+  /** `unrecorded`: read, but its snapshot could not be stored (logged); the message's other releases still are. */
+  outcome: RecordResult["outcome"] | "gone" | "unrecorded";
   /** A new snapshot with a previous one (a first snapshot is not a change). */
   changed?: boolean;
   health?: string;
@@ -148,7 +150,7 @@ async function auditOne(
   const cached = deps.latestCache?.get(key);
   const latest = cached ? Promise.resolve(cached) : deps.snapshots.latest(key);
   latest.catch(() => {});
-  let observation: ReturnType<typeof observationFromReport>;
+  let observation: Observation;
   try {
     if ("error" in loaded) throw loaded.error;
     const report = await auditedState(deps, message.cluster, loaded.release, options.deadline);
@@ -164,7 +166,8 @@ async function auditOne(
       error,
     );
   }
-  const result = await recordObservation(deps.snapshots, observation, deps.retentionDays, { latest, rules });
+  const result = await recordOrFail(deps, observation, { latest, rules });
+  if (!result) return { outcome: { ...key, outcome: "unrecorded", health: "Unknown" }, release: key };
   deps.latestCache?.set(result.snapshot);
   const createdHere = result.snapshot.runId === message.runId && result.snapshot.previousId !== undefined;
   if (result.outcome === "created" && result.previous) {
@@ -188,6 +191,29 @@ async function auditOne(
     release: key,
     ...(figures ? { figures } : {}),
   };
+}
+
+/**
+ * The observation into the history. A store outage fails the message (SQS redelivers it); anything else is about
+ * this release's snapshot (e.g. an item DynamoDB refuses): logged, and the message's other releases are recorded
+ * instead of the whole message going to the DLQ with them (issue #39 item 9).
+ */
+async function recordOrFail(
+  deps: AuditDeps,
+  observation: Observation,
+  hint: Parameters<typeof recordObservation>[3],
+): Promise<RecordResult | undefined> {
+  try {
+    return await recordObservation(deps.snapshots, observation, deps.retentionDays, hint);
+  } catch (error) {
+    if (isStoreOutage(error)) throw error;
+    deps.logger.error("the audit's snapshot of a release could not be stored", {
+      ...observation.release,
+      resources: observation.counters.resources,
+      error: String(error),
+    });
+    return undefined;
+  }
 }
 
 /**

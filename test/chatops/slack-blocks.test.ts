@@ -10,68 +10,9 @@ import { slackLimitViolations } from "../../shared/chatops/limits.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { renderTeamsAnswer, TEAMS_MAX_TEXT } from "../../shared/chatops/teams-card.ts";
 import { renderStatusText, storedLine } from "../../shared/render/status/text.ts";
-import type { ResourceEntry, StatusReport } from "../../shared/status/report.ts";
+import type { StatusReport } from "../../shared/status/report.ts";
 import { describeFreshness } from "../../shared/sync/freshness.ts";
-
-const column = (name: string) => ({ name, type: "string", format: "", description: "", priority: 0 });
-
-function report(kinds: number, perKind: number, nameLength = 20): StatusReport {
-  const resources: ResourceEntry[] = [];
-  let index = 0;
-  for (let k = 0; k < kinds; k++) {
-    for (let i = 0; i < perKind; i++) {
-      const name = `r${k}-${i}-`.padEnd(nameLength, "x");
-      resources.push({
-        groupKey: `v1/Kind${k}`,
-        apiVersion: `example.com/v1`,
-        kind: `Kind${k}`,
-        name,
-        index: index++,
-        columns: [column("Name"), column("Age")],
-        rows: [[name, "5m"]],
-        health:
-          i === 0 && k % 7 === 0
-            ? { status: "Failed", message: "broken <!channel> `x`" }
-            : { status: "Current", message: "ok" },
-      });
-    }
-  }
-  return {
-    release: {
-      name: "huge",
-      namespace: "shop",
-      version: 7,
-      info: {
-        status: "deployed",
-        last_deployed: "2025-11-20T10:00:00Z",
-        description: "Upgrade <!here> complete",
-        notes: "line1\nline2",
-      },
-      chart: { name: "huge", version: "1.0.0", appVersion: "1" },
-      manifest: "",
-      hooks: [],
-    },
-    cluster: "prod-eu",
-    observedAt: "2025-11-20T10:05:00.123Z",
-    resources,
-    relatedPods: [],
-    missing: [{ apiVersion: "v1", kind: "ConfigMap", name: "gone", reason: "not found" }],
-    health: {
-      ruleset: "kstatus",
-      overall: "Failed",
-      message: "some not Current",
-      resources: resources.map((r) => ({
-        apiVersion: r.apiVersion,
-        kind: r.kind,
-        name: r.name,
-        status: r.health.status,
-        message: r.health.message,
-      })),
-    },
-    complete: false,
-    counters: { requests: 1, retries: 0, maxInFlight: 1, durationMs: 12 },
-  };
-}
+import { column, syntheticReport } from "../support/synthetic-report.ts";
 
 const answer = (r: StatusReport): ChatAnswer => ({
   kind: "status",
@@ -86,7 +27,7 @@ test("any size of release fits Slack's limits; what is left out is counted and t
     [60, 40, 60],
     [120, 5, 250],
   ]) {
-    const message = renderSlackAnswer(answer(report(kinds, perKind, nameLength)), {
+    const message = renderSlackAnswer(answer(syntheticReport(kinds, perKind, nameLength)), {
       apiBaseUrl: "https://api.example.com/",
     });
     assert.deepEqual(slackLimitViolations(message), [], `${kinds} kinds x ${perKind}`);
@@ -98,7 +39,7 @@ test("any size of release fits Slack's limits; what is left out is counted and t
 });
 
 test("nothing left out, nothing said: related pods with no rows are not '…and 0 more resources in 1 groups' (#25)", () => {
-  const r = report(1, 1);
+  const r = syntheticReport(1, 1);
   r.relatedPods = [
     { namespace: "shop", selector: { app: "x" }, columns: [column("Name")], rows: [], objects: [], listMetadata: {} },
   ];
@@ -107,7 +48,7 @@ test("nothing left out, nothing said: related pods with no rows are not '…and 
 });
 
 test("cluster-provided text cannot ping a channel or break out of a code block", () => {
-  const message = renderSlackAnswer(answer(report(8, 2)));
+  const message = renderSlackAnswer(answer(syntheticReport(8, 2)));
   const all = JSON.stringify(message.blocks);
   assert.doesNotMatch(all, /<!channel>|<!here>/);
   assert.match(all, /&lt;!channel&gt;/);
@@ -115,7 +56,7 @@ test("cluster-provided text cannot ping a channel or break out of a code block",
 });
 
 test("unhealthy groups and MISSING come first, rows marked", () => {
-  const message = renderSlackAnswer(answer(report(8, 3)));
+  const message = renderSlackAnswer(answer(syntheticReport(8, 3)));
   const sections = message.blocks.flatMap((b) => (b.type === "section" && b.text ? [b.text.text] : []));
   assert.match(sections[0], /Needs attention/);
   assert.match(sections[0], /ConfigMap\s+gone\s+MISSING/);
@@ -126,7 +67,7 @@ test("unhealthy groups and MISSING come first, rows marked", () => {
 });
 
 test("Teams text is Markdown within its cap", () => {
-  const message = renderTeamsAnswer(answer(report(60, 40, 60)));
+  const message = renderTeamsAnswer(answer(syntheticReport(60, 40, 60)));
   assert.equal(message.type, "message");
   assert.ok(message.text.length <= TEAMS_MAX_TEXT);
   assert.match(message.text, /cut at 20000 characters/);
@@ -134,7 +75,7 @@ test("Teams text is Markdown within its cap", () => {
 });
 
 test("the STORED line (the report's freshness) shows in Slack and Teams as in the text, and only when checked", () => {
-  const fresh = report(2, 2);
+  const fresh = syntheticReport(2, 2);
   fresh.freshness = describeFreshness({ stored: 6, answered: 7, check: { revisions: { latest: 7 } } });
   const line = storedLine(fresh.freshness);
   assert.match(line, /^STORED: .*7/);
@@ -146,7 +87,7 @@ test("the STORED line (the report's freshness) shows in Slack and Teams as in th
   assert.ok(slackContexts(fresh).includes(line), JSON.stringify(slackContexts(fresh)));
   assert.equal(renderTeamsAnswer(answer(fresh)).text.split(line).length, 2, "once in Teams");
 
-  const unchecked = report(2, 2);
+  const unchecked = syntheticReport(2, 2);
   assert.equal(unchecked.freshness, undefined);
   assert.ok(!slackContexts(unchecked).some((t) => t.includes("STORED")));
   assert.doesNotMatch(renderTeamsAnswer(answer(unchecked)).text, /STORED/);

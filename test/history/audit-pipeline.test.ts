@@ -246,6 +246,35 @@ test("an unreachable cluster makes one Unknown snapshot per release; a store out
   assert.equal(run.done, run.planned);
 });
 
+test("a snapshot the store refuses (not an outage) fails that release alone: the message's others are recorded, nothing is redelivered (#39 item 9)", async () => {
+  const logged: string[] = [];
+  const p = await pipeline({ log: { ...silentLogger, error: (message: string) => logged.push(message) } });
+  const refused = releasesOf()[0];
+  const isRefused = (r: { cluster: string; name: string }) => r.cluster === refused.cluster && r.name === refused.name;
+  const snapshots = p.snapshots as unknown as {
+    create: (next: { release: { cluster: string; name: string } }) => Promise<unknown>;
+  };
+  const create = snapshots.create.bind(p.snapshots);
+  snapshots.create = async (next) => {
+    if (isRefused(next.release)) {
+      throw Object.assign(new Error("Item size has exceeded the maximum allowed size"), {
+        name: "ValidationException",
+      });
+    }
+    return create(next as never);
+  };
+  const planned = await p.planner({ time: "2026-12-02T12:30:00Z" });
+  const outcome = await p.poller.pollOnce();
+  assert.equal(outcome.failed, 0);
+  await p.drain();
+  const run = await p.snapshots.getRun(planned.run.runId);
+  assert.equal(run.done, run.planned);
+  const fleet = await p.snapshots.fleet({}, new Date());
+  assert.ok(!fleet.items.some((entry) => isRefused(entry.release)));
+  assert.equal(fleet.items.length, run.planned - 1);
+  assert.ok(logged.includes("the audit's snapshot of a release could not be stored"));
+});
+
 test("a malformed message fails alone (it ends in the DLQ after maxReceiveCount), the rest of the batch succeeds", async () => {
   const p = await pipeline();
   await p.planner({ time: "2026-12-02T13:00:00Z" });
