@@ -5,6 +5,7 @@ import { labelsMatch } from "../kube/related-pods.ts";
 import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
+import { causesOf } from "../why/causes.ts";
 import {
   groupKeyOf,
   type MissingEntry,
@@ -138,6 +139,21 @@ export function buildStatusReport(input: ReportInput): StatusReport {
             listMetadata: related.table!.metadata ?? {},
           }));
 
+  // Why the resources that are not Current are so, from the pods already read (no request of its own).
+  const causes =
+    "failure" in input.fetched
+      ? []
+      : causesOf(
+          {
+            resources,
+            related: input.fetched.related.map((related) => ({
+              owners: related.owners,
+              objects: related.table?.rows.flatMap((row) => (row.object ? [row.object] : [])) ?? [],
+            })),
+          },
+          input.observedAt,
+        );
+
   // A document that could not be read is a resource whose state nobody knows: never Current.
   const statuses = [...health.map((entry) => entry.status), ...input.problems.map(() => "Unknown" as const)];
   const summary = uninstalled
@@ -161,6 +177,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
+    ...(causes.length > 0 ? { causes } : {}),
     ...(!input.drift || "failure" in input.fetched
       ? {}
       : {

@@ -3,6 +3,7 @@ import type { HealthAssessment, HealthStatus } from "../health/index.ts";
 import type { TableColumn } from "../kube/table.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
+import type { Cause } from "../why/causes.ts";
 
 /**
  * The status report: what the API, the CLI, the audits and chatops all get
@@ -104,6 +105,8 @@ export interface StatusReport {
   counters: StatusCounters;
   /** Fields the manifest sets that differ live, and who changed them (docs/drift.md); absent when not asked for. */
   drift?: DriftReport;
+  /** Why the resources that are not Current are so (docs/status.md "WHY"): one cause chain each; absent when none. */
+  causes?: Cause[];
   /** Whether the stored revision is the cluster's latest (docs/status.md "STORED"); absent when not checked for. */
   freshness?: Freshness;
 }

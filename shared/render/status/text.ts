@@ -141,6 +141,9 @@ function resourceGroups(report: StatusReport, showHealth: boolean): Group[] {
     ]);
     groups.push({ key: "HEALTH", body: alignLines([["KIND", "NAME", "STATUS", "MESSAGE"], ...lines]) });
   }
+  // Why, one cause chain per resource not Current (docs/status.md): after HEALTH, which names the verdicts.
+  if (showHealth && report.causes?.length)
+    groups.push({ key: "WHY", body: report.causes.map((c) => formatCell(c.text)).join("\n") });
   return groups;
 }
 

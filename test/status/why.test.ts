@@ -1,0 +1,202 @@
+/** The cause chains (shared/why): pod objects as kubelet and the scheduler write them, in words. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { renderStatusText } from "../../shared/render/status/text.ts";
+import { CAUSES_KEPT, causesOf } from "../../shared/why/causes.ts";
+import { describeContainer, podProblems } from "../../shared/why/containers.ts";
+import { syntheticReport } from "../support/synthetic-report.ts";
+
+const NOW = new Date("2026-12-04T12:00:00Z");
+
+function pod(name: string, status: Record<string, unknown>) {
+  return { apiVersion: "v1", kind: "Pod", metadata: { name, namespace: "shop" }, status };
+}
+
+const crashLooping = pod("api-1", {
+  phase: "Running",
+  containerStatuses: [
+    {
+      name: "api",
+      ready: false,
+      restartCount: 5,
+      state: { waiting: { reason: "CrashLoopBackOff", message: "back-off 2m40s restarting failed container" } },
+      lastState: { terminated: { reason: "Error", exitCode: 1, finishedAt: "2026-12-04T11:58:00Z" } },
+    },
+  ],
+});
+
+test("a crash-looping container: waiting reason, last termination with exit code and age, restarts", () => {
+  const problems = podProblems(crashLooping)!;
+  assert.equal(problems.containers.length, 1);
+  assert.equal(
+    describeContainer(problems.containers[0], NOW),
+    "container api CrashLoopBackOff, last terminated Error, exit code 1, 2m ago, 5 restarts",
+  );
+});
+
+test("OOMKilled with its signal, an image that cannot be pulled with kubelet's message, an unschedulable pod", () => {
+  const oom = podProblems(
+    pod("w-1", {
+      containerStatuses: [
+        {
+          name: "worker",
+          restartCount: 1,
+          state: { terminated: { reason: "OOMKilled", exitCode: 137, signal: 9 } },
+        },
+      ],
+    }),
+  )!;
+  assert.equal(
+    describeContainer(oom.containers[0], NOW),
+    "container worker terminated OOMKilled, exit code 137, signal 9, 1 restart",
+  );
+  const pull = podProblems(
+    pod("w-2", {
+      containerStatuses: [
+        {
+          name: "web",
+          state: { waiting: { reason: "ImagePullBackOff", message: 'Back-off pulling image "nginx:does-not-exist"' } },
+        },
+      ],
+    }),
+  )!;
+  assert.equal(
+    describeContainer(pull.containers[0], NOW),
+    'container web ImagePullBackOff: Back-off pulling image "nginx:does-not-exist"',
+  );
+  const pending = podProblems(
+    pod("w-3", {
+      phase: "Pending",
+      conditions: [
+        {
+          type: "PodScheduled",
+          status: "False",
+          reason: "Unschedulable",
+          message: "0/3 nodes are available: 3 Insufficient cpu.",
+        },
+      ],
+    }),
+  )!;
+  assert.equal(pending.unschedulable, "0/3 nodes are available: 3 Insufficient cpu.");
+});
+
+test("healthy, starting and completed containers are not causes; odd shapes say less, never throw", () => {
+  const fine = podProblems(
+    pod("ok", {
+      initContainerStatuses: [
+        { name: "migrate", ready: false, state: { terminated: { reason: "Completed", exitCode: 0 } } },
+      ],
+      containerStatuses: [
+        { name: "a", ready: true, state: { running: {} } },
+        { name: "b", ready: false, state: { waiting: { reason: "ContainerCreating" } } },
+      ],
+    }),
+  )!;
+  assert.deepEqual(fine.containers, []);
+  for (const odd of [
+    null,
+    1,
+    "x",
+    {},
+    { metadata: {} },
+    { metadata: { name: "p" }, status: { containerStatuses: [1, null, { name: 2 }] } },
+  ]) {
+    const problems = podProblems(odd);
+    assert.ok(problems === undefined || problems.containers.length === 0);
+  }
+});
+
+test("the chain: the workload not Current → its pod with a problem (+ how many more) → the worst container, init first", () => {
+  const initFailing = pod("api-2", {
+    initContainerStatuses: [
+      {
+        name: "migrate",
+        restartCount: 3,
+        state: { waiting: { reason: "CrashLoopBackOff" } },
+        lastState: { terminated: { reason: "Error", exitCode: 2 } },
+      },
+    ],
+    containerStatuses: [{ name: "api", ready: false, state: { waiting: { reason: "PodInitializing" } } }],
+  });
+  const causes = causesOf(
+    {
+      resources: [
+        {
+          index: 0,
+          apiVersion: "v1",
+          kind: "Service",
+          name: "api",
+          namespace: "shop",
+          health: { status: "Current", message: "" },
+        },
+        {
+          index: 1,
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          name: "api",
+          namespace: "shop",
+          health: { status: "Failed", message: "x" },
+        },
+        {
+          index: 2,
+          apiVersion: "apps/v1",
+          kind: "Deployment",
+          name: "quiet",
+          health: { status: "InProgress", message: "x" },
+        },
+      ],
+      related: [
+        { owners: [1], objects: [initFailing, crashLooping] },
+        {
+          owners: [2],
+          objects: [pod("quiet-1", { containerStatuses: [{ name: "q", ready: true, state: { running: {} } }] })],
+        },
+      ],
+    },
+    NOW,
+  );
+  assert.deepEqual(
+    causes.map((c) => c.text),
+    [
+      "Deployment api Failed → pod api-2 (+1 more) → init container migrate CrashLoopBackOff, last terminated Error, exit code 2, 3 restarts",
+    ],
+  );
+  assert.equal(causes[0].podsWithProblems, 2);
+  assert.equal(causes[0].pods.length, 1);
+});
+
+test("the text's WHY section follows HEALTH, one line per cause, a multi-line cell cut as kubectl cuts it; bounded per report", () => {
+  const report = syntheticReport(1, 1);
+  report.causes = [
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      name: "api",
+      health: "Failed",
+      pods: [],
+      podsWithProblems: 1,
+      text: 'Deployment api Failed → pod p → container api ErrImagePull, "line\nbreak"',
+    },
+  ];
+  const text = renderStatusText(report);
+  assert.match(
+    text,
+    /==> HEALTH\n[\s\S]*\n\n==> WHY\nDeployment api Failed → pod p → container api ErrImagePull, "line\.\.\.\n\n/,
+  );
+  assert.doesNotMatch(renderStatusText(report, { health: false }), /==> WHY/);
+  const many = causesOf(
+    {
+      resources: Array.from({ length: CAUSES_KEPT + 10 }, (_, i) => ({
+        index: i,
+        apiVersion: "v1",
+        kind: "Pod",
+        name: `p${i}`,
+        health: { status: "Failed" as const, message: "" },
+        object: crashLooping,
+      })),
+      related: [],
+    },
+    NOW,
+  );
+  assert.equal(many.length, CAUSES_KEPT);
+});
