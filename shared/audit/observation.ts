@@ -20,6 +20,9 @@ export const DRIFT_KEPT = 100;
  * either, or its audit fails every delivery. Past the budget the rest are counted (`resourcesTotal`,
  * `missingTotal`), the unhealthy ones kept first.
  */
+/** Cause chains kept per snapshot (each a few hundred bytes): why it was failing, long after the events expired. */
+export const CAUSES_KEPT_IN_SNAPSHOT = 10;
+
 export const RESOURCES_KEPT_BYTES = 48 * 1024;
 export const MISSING_KEPT_BYTES = 24 * 1024;
 
@@ -101,6 +104,7 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     text: renderStatusText(report),
     ...(report.drift ? driftOf(report.drift) : {}),
     ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
+    ...(report.causes?.length ? { causes: report.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT) } : {}),
   };
 }
 

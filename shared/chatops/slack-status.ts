@@ -10,6 +10,7 @@ import { compareGroups, storedLine } from "../render/status/text.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../render/tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
+import { CAUSES_SHOWN } from "../why/causes.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L, pluralKind } from "./limits.ts";
 import type { ResolvedCommand } from "./resolve.ts";
 import {
@@ -62,6 +63,13 @@ export function statusMessage(
     report.complete ? "" : ":hourglass_flowing_sand: some resources were not read in time",
     `read ${escapeMrkdwn(report.observedAt.replace(/\.\d+Z$/, "Z"))} in ${report.counters.durationMs} ms`,
   ]);
+
+  // Why, under the health: the cause chains (shared/why), the first few.
+  if (report.causes?.length) {
+    const shown = report.causes.slice(0, CAUSES_SHOWN).map((c) => `• ${escapeMrkdwn(c.text)}`);
+    const more = report.causes.length - shown.length;
+    b.section(`*Why*\n${shown.join("\n")}${more > 0 ? `\n• … and ${more} more` : ""}`);
+  }
 
   const attention = attentionRows(report);
   if (attention.length > 0) {

@@ -8,6 +8,7 @@
 import { renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
+import { CAUSES_SHOWN } from "../why/causes.ts";
 import type { ChatAnswer } from "./answer.ts";
 import { fleetLines, timelineLines } from "./history-views.ts";
 import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
@@ -73,6 +74,9 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
         `**STATUS** ${plain(r.info.status)} · **REVISION** ${r.version} · **LAST DEPLOYED** ${plain(deployed)} · **HEALTH** ${HEALTH_MARK[report.health.overall] ?? ""} ${report.health.overall}`,
         "",
         plain(`${report.health.ruleset}: ${report.health.message}`),
+        ...(report.causes?.length
+          ? ["", ...report.causes.slice(0, CAUSES_SHOWN).map((c) => `- ${plain(c.text)}`)]
+          : []),
         ...(report.freshness ? ["", plain(storedLine(report.freshness))] : []),
         report.complete ? "" : "\n⏳ some resources were not read in time",
       ];

@@ -5,11 +5,13 @@
  * http allowed for those, e.g. a loopback receiver in tests). The URL is a secret
  * (it grants posting): it is never logged or echoed in errors.
  */
+
 import { type AllowedHost, parseAllowHosts, postToResponseUrl } from "../notify/response-url.ts";
 import type { Logger } from "../ports.ts";
 import { describeChange } from "../snapshots/changes.ts";
 import { HistoryConfigError } from "../snapshots/errors.ts";
 import type { Snapshot } from "../snapshots/model.ts";
+import { CAUSES_SHOWN } from "../why/causes.ts";
 
 export const SLACK_WEBHOOK_HOST = "hooks.slack.com";
 
@@ -79,9 +81,10 @@ export function changeMessage(
   const from = previous?.health.overall;
   const to = snapshot.health.overall;
   const headline = `${release.namespace}/${release.name} on ${release.cluster}: ${from ? `${from} → ${to}` : to}`;
-  const lines = snapshot.changes.slice(0, MAX_LISTED_CHANGES).map((c) => `• ${mrkdwnEscape(describeChange(c))}`);
-  if (snapshot.changes.length > MAX_LISTED_CHANGES)
-    lines.push(`• … and ${snapshot.changes.length - MAX_LISTED_CHANGES} more`);
+  // A new cause is said under *Why* (with the causes that did not change): not twice.
+  const changes = snapshot.changes.filter((c) => c.kind !== "cause");
+  const lines = changes.slice(0, MAX_LISTED_CHANGES).map((c) => `• ${mrkdwnEscape(describeChange(c))}`);
+  if (changes.length > MAX_LISTED_CHANGES) lines.push(`• … and ${changes.length - MAX_LISTED_CHANGES} more`);
   const path = `/clusters/${release.cluster}/namespaces/${release.namespace}/releases/${release.name}/snapshots/${encodeURIComponent(snapshot.id)}`;
   const link = apiBaseUrl
     ? `<${apiBaseUrl.replace(/\/$/, "")}${path}|snapshot ${mrkdwnEscape(snapshot.id)}>`
@@ -100,12 +103,22 @@ export function changeMessage(
         ],
       },
       { type: "section", text: { type: "mrkdwn", text: `*What changed*\n${lines.join("\n") || "•"}`.slice(0, 3000) } },
+      ...(snapshot.causes?.length
+        ? [{ type: "section", text: { type: "mrkdwn", text: `*Why*\n${whyLines(snapshot.causes)}`.slice(0, 3000) } }]
+        : []),
       {
         type: "context",
         elements: [{ type: "mrkdwn", text: `${mrkdwnEscape(snapshot.health.message).slice(0, 500)} · ${link}` }],
       },
     ],
   };
+}
+
+function whyLines(causes: NonNullable<Snapshot["causes"]>): string {
+  return causes
+    .slice(0, CAUSES_SHOWN)
+    .map((c) => `• ${mrkdwnEscape(c.text)}`)
+    .join("\n");
 }
 
 function mrkdwnEscape(text: string): string {

@@ -3,6 +3,7 @@
  * is one more detector in CHANGE_DETECTORS; the list, the API and the Slack
  * message render any kind generically ({kind, subject, from, to}).
  */
+import { causeKey } from "./digest.ts";
 import type { Change, Observation, Snapshot, SnapshotDrift, SnapshotResource } from "./model.ts";
 
 type Comparable = Pick<
@@ -16,6 +17,7 @@ type Comparable = Pick<
   | "drift"
   | "resourcesTotal"
   | "missingTotal"
+  | "causes"
 >;
 export type ChangeDetector = (previous: Comparable, next: Comparable) => Change[];
 
@@ -62,6 +64,13 @@ export const CHANGE_DETECTORS: Record<string, ChangeDetector> = {
         .filter((r) => !after.has(resourceKey(r)) && !missing.has(brief(r)))
         .map((r): Change => ({ kind: "resource-removed", subject: resourceKey(r), from: r.health })),
     ];
+  },
+  // A resource's cause that is new or different (another reason or exit code); times and restarts are not.
+  causes: (a, b) => {
+    const before = new Set((a.causes ?? []).map(causeKey));
+    return (b.causes ?? [])
+      .filter((cause) => !before.has(causeKey(cause)))
+      .map((cause): Change => ({ kind: "cause", subject: resourceKey(cause), to: cause.text }));
   },
   missing: (a, b) => {
     if (a.missingTotal !== undefined || b.missingTotal !== undefined) {
@@ -138,6 +147,8 @@ export function describeChange(change: Change): string {
       return `${change.subject} removed`;
     case "resource-count":
       return `resources ${arrow}`;
+    case "cause":
+      return `why: ${change.to}`;
     case "missing-count":
       return `missing ${arrow}`;
     case "missing-added":

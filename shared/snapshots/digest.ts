@@ -7,6 +7,7 @@
  * here and a detector in changes.ts, nothing else.
  */
 import { createHash } from "node:crypto";
+import type { Cause } from "../why/causes.ts";
 import type { Observation } from "./model.ts";
 
 /** Restart counts climb on every crash of a crash-looping pod; the verdict (Failed) is what the history tracks. */
@@ -37,6 +38,10 @@ export const DIGEST_PARTS: Record<string, DigestPart> = {
     o.missing
       .map((m) => [m.apiVersion ?? "", m.kind ?? "", m.namespace ?? "", m.name ?? "", m.reason])
       .sort((a, b) => a.join("|").localeCompare(b.join("|"))),
+  // Why (shared/why): which container waits or ended for which reason and exit code. Restarts, ages and pod names
+  // tick by themselves (a crash loop restarts every few minutes, a new pod gets a new name): left out. No causes
+  // leave the digest as it was before they were kept.
+  causes: (o) => (o.causes?.length ? o.causes.map(causeKey).sort() : undefined),
   // A list cut to its bound (observation.ts): how many there were, so a resource added past the bound is a change.
   // Uncut lists leave the digest as it was before the bound existed.
   totals: (o) =>
@@ -51,6 +56,25 @@ export const DIGEST_PARTS: Record<string, DigestPart> = {
           .map((d) => [d.apiVersion, d.kind, d.namespace ?? "", d.name, d.field, d.live, d.changedBy ?? ""])
           .sort((a, b) => a.join("|").localeCompare(b.join("|"))),
 };
+
+/** What a cause is, without what ticks by itself: the resource, each troubled container's reasons and exit codes. */
+export function causeKey(cause: Cause): string {
+  const containers = cause.pods.flatMap((pod) => [
+    ...(pod.unschedulable !== undefined ? ["unschedulable"] : []),
+    ...pod.containers.map((c) =>
+      [
+        c.init ? "init" : "",
+        c.container,
+        c.waiting?.reason,
+        c.terminated?.reason,
+        c.terminated?.exitCode,
+        c.lastTerminated?.reason,
+        c.lastTerminated?.exitCode,
+      ].join(":"),
+    ),
+  ]);
+  return [cause.apiVersion, cause.kind, cause.namespace ?? "", cause.name, cause.health, ...containers].join("|");
+}
 
 export function digestOf(observation: Observation): string {
   const parts = Object.keys(DIGEST_PARTS)

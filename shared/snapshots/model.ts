@@ -8,6 +8,7 @@ import type { DriftedField } from "../drift/types.ts";
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Freshness, MissingReason } from "../status/report.ts";
+import type { Cause } from "../why/causes.ts";
 import { InvalidSnapshotIdError } from "./errors.ts";
 import type { RollupState } from "./rollup.ts";
 
@@ -85,6 +86,8 @@ export interface Observation {
   drift?: SnapshotDrift[];
   /** Set when `drift` was cut to its bound: how many fields drifted. */
   driftTotal?: number;
+  /** Why the resources not Current were so (shared/why), the first CAUSES_KEPT_IN_SNAPSHOT; kept past the event TTL. */
+  causes?: Cause[];
   /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
   text: string;
   /** The stored revision against the cluster's Helm storage at this audit (absent: not checked, e.g. not read). */

@@ -11,6 +11,8 @@ import { type ContainerProblem, describeContainer, oneLine, type PodProblems, po
 const PODS_NAMED = 1;
 /** Causes kept per report: a release of hundreds of broken workloads still answers in a screenful. */
 export const CAUSES_KEPT = 50;
+/** Cause chains in a chat answer or a notification: the first few say why; the text route has them all. */
+export const CAUSES_SHOWN = 3;
 
 export interface Cause {
   apiVersion: string;
