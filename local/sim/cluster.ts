@@ -167,12 +167,15 @@ export class SimCluster implements DescribableCluster {
   /** Turns a rendered manifest into plausible live state (ReplicaSets, Pods, IPs, Job completion, ...). */
   materialize(manifestYaml: string, options: MaterializeOptions = {}): KubeObject[] {
     const objects = parseObjects(manifestYaml, `manifest for cluster ${this.name}`);
-    const made = materialize(objects, { region: this.region, ...options, now: this.state.now() });
+    const exists = (kind: "ConfigMap" | "Secret", namespace: string, name: string) =>
+      this.get("v1", kind, name, namespace) !== undefined;
+    const made = materialize(objects, { region: this.region, ...options, now: this.state.now(), exists });
     const uids = new Map<string, string>();
+    const resolve = (uid: string) =>
+      uid.startsWith(OWNER_UID_PREFIX) ? (uids.get(uid.slice(OWNER_UID_PREFIX.length)) ?? uid) : uid;
     return made.map((object) => {
-      for (const ref of object.metadata?.ownerReferences ?? []) {
-        if (ref.uid.startsWith(OWNER_UID_PREFIX)) ref.uid = uids.get(ref.uid.slice(OWNER_UID_PREFIX.length)) ?? ref.uid;
-      }
+      for (const ref of object.metadata?.ownerReferences ?? []) ref.uid = resolve(ref.uid);
+      if (object.kind === "Event") resolveEventUid(object, resolve);
       const stored = this.upsert(object);
       uids.set(
         `${stored.kind}/${stored.metadata?.namespace ?? ""}/${stored.metadata?.name}`,
@@ -218,4 +221,13 @@ export class SimCluster implements DescribableCluster {
       throw error;
     }
   }
+}
+
+/** An event made with its involved object: the object's uid, also in the message (kubelet's `name_ns(uid)`). */
+function resolveEventUid(event: KubeObject, resolve: (uid: string) => string): void {
+  const involved = event.involvedObject as { uid?: string } | undefined;
+  if (!involved?.uid) return;
+  const placeholder = involved.uid;
+  involved.uid = resolve(placeholder);
+  if (typeof event.message === "string") event.message = event.message.replace(placeholder, involved.uid);
 }
