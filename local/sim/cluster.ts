@@ -143,6 +143,7 @@ export class SimCluster implements DescribableCluster {
   }
 
   get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
+    this.state.expireEvents();
     const type = this.state.typeFor(apiVersion, kind);
     if (!type) return undefined;
     const object = this.state.store.get(type, type.namespaced ? (namespace ?? "default") : undefined, name);
@@ -151,6 +152,7 @@ export class SimCluster implements DescribableCluster {
 
   /** All objects of a kind (optionally in one namespace), in the server's list order. */
   list(apiVersion: string, kind: string, namespace?: string): KubeObject[] {
+    this.state.expireEvents();
     const type = this.state.typeFor(apiVersion, kind);
     return type ? this.state.store.list(type, namespace).map((o) => structuredClone(o)) : [];
   }

@@ -46,6 +46,8 @@ export interface SimOptions {
   seed?: number;
   /** Use these keys for the IAM user instead of random ones (e.g. AWS's public dummy keys for CLI oracles). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** kube-apiserver's --event-ttl: events are deleted this long after their last write, by the `now` clock. Default 1 h. */
+  eventTtlMs?: number;
 }
 
 export interface SimulatedEks {
@@ -99,7 +101,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
     for (const [index, c] of clusterOptions.entries()) {
       const versionText = c.kubernetesVersion ?? DEFAULT_VERSION;
       const version = parseVersion(versionText);
-      const state = new ClusterState({ now, version });
+      const state = new ClusterState({ now, version, eventTtlMs: options.eventTtlMs });
       const api = new KubeApiServer({
         clusterName: c.name,
         state,

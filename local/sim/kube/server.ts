@@ -41,7 +41,7 @@ import type { ResourceType } from "./types.ts";
 export interface DenyRule {
   /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
   user?: string;
-  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`) or `*`. */
+  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`), a subresource (`pods/log`) or `*`. */
   resource: string;
   namespace?: string;
   name?: string;
@@ -316,15 +316,25 @@ export class KubeApiServer {
         userAgent: req.headers["user-agent"],
         body,
       },
-      (verb, type, namespace, name) => this.authorize(caller, verb, type, namespace, name),
+      (verb, type, namespace, name, subresource) => this.authorize(caller, verb, type, namespace, name, subresource),
     );
   }
 
-  private authorize(caller: Caller, verb: string, type: ResourceType, namespace?: string, name?: string): void {
+  private authorize(
+    caller: Caller,
+    verb: string,
+    type: ResourceType,
+    namespace?: string,
+    name?: string,
+    subresource?: string,
+  ): void {
+    const resources = [type.plural, `${type.plural}.${type.group}`];
+    // A rule for `pods/log` covers only the subresource, as in RBAC.
+    const targets = subresource ? [...resources, `${type.plural}/${subresource}`] : resources;
     const denied = this.denyRules.some(
       (rule) =>
         (!rule.user || caller.aliases.includes(rule.user)) &&
-        (rule.resource === "*" || rule.resource === type.plural || rule.resource === `${type.plural}.${type.group}`) &&
+        (rule.resource === "*" || targets.includes(rule.resource)) &&
         (!rule.namespace || rule.namespace === namespace) &&
         (!rule.name || rule.name === name) &&
         (!rule.verb || rule.verb === verb),
@@ -336,7 +346,7 @@ export class KubeApiServer {
     throw new ApiError(
       403,
       "Forbidden",
-      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${type.plural}" in API group "${type.group}" ${scope}`,
+      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${subresource ? `${type.plural}/${subresource}` : type.plural}" in API group "${type.group}" ${scope}`,
       { ...(name ? { name } : {}), group: type.group, kind: type.plural },
     );
   }
