@@ -63,7 +63,8 @@ export function parseResourcePath(pathname: string, state: ClusterState): Resour
   return { group, version, plural: rest[0], name: rest[1], subresource: rest[2] };
 }
 
-const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
+/** The Kubernetes verb of a resource request (what RBAC and the audit log name). */
+export const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
   if (method === "GET") return path.name ? "get" : watch ? "watch" : "list";
   if (method === "POST") return "create";
   if (method === "PUT") return "update";
