@@ -3,6 +3,7 @@ import type { DescribableCluster } from "./aws/endpoints.ts";
 import type { SimCredentials } from "./aws/iam.ts";
 import { mintEksToken } from "./aws/sigv4.ts";
 import { SimulatorInputError } from "./errors.ts";
+import type { AuditLog } from "./kube/audit.ts";
 import type { Faults, RequestStats } from "./kube/faults.ts";
 import { ApiError } from "./kube/negotiation.ts";
 import type { DenyRule, KubeApiServer } from "./kube/server.ts";
@@ -32,6 +33,8 @@ export class SimCluster implements DescribableCluster {
   private readonly signer: SimCredentials;
   private readonly authNow: () => Date;
   private cachedToken?: { token: string; signedAt: number };
+  /** The control-plane audit log (EKS's `audit` log type) and its CloudWatch Logs group. */
+  readonly audit: AuditLog;
 
   constructor(init: {
     name: string;
@@ -43,7 +46,9 @@ export class SimCluster implements DescribableCluster {
     api: KubeApiServer;
     signer: SimCredentials;
     authNow: () => Date;
+    audit: AuditLog;
   }) {
+    this.audit = init.audit;
     this.name = init.name;
     this.region = init.region;
     this.arn = `arn:aws:eks:${init.region}:${init.account}:cluster/${init.name}`;
@@ -62,9 +67,13 @@ export class SimCluster implements DescribableCluster {
     this.status = status;
   }
 
-  /** A bearer token the simulated IAM's admin user signed for this cluster (reused for 10 of its 15 minutes). */
-  token(): string {
+  /**
+   * A bearer token for this cluster: the simulated IAM's admin user's (reused for 10 of its 15 minutes), or
+   * signed now with other keys (an IAM user of `iam.addUser`, an AssumeRole session) to act as that identity.
+   */
+  token(credentials?: SimCredentials): string {
     const now = this.authNow().getTime();
+    if (credentials) return mintEksToken(credentials, this.name, this.region, new Date(now));
     if (!this.cachedToken || now - this.cachedToken.signedAt > TOKEN_REUSE_MS || now < this.cachedToken.signedAt) {
       this.cachedToken = { token: mintEksToken(this.signer, this.name, this.region, new Date(now)), signedAt: now };
     }
@@ -72,12 +81,12 @@ export class SimCluster implements DescribableCluster {
   }
 
   /** A kubeconfig (YAML) for kubectl/helm: server, CA data and the bearer token. */
-  kubeconfig(options: { namespace?: string } = {}): string {
+  kubeconfig(options: { namespace?: string; credentials?: SimCredentials } = {}): string {
     return stringify({
       apiVersion: "v1",
       kind: "Config",
       clusters: [{ name: this.arn, cluster: { server: this.server, "certificate-authority-data": this.caData } }],
-      users: [{ name: this.arn, user: { token: this.token() } }],
+      users: [{ name: this.arn, user: { token: this.token(options.credentials) } }],
       contexts: [
         {
           name: this.arn,
@@ -143,6 +152,7 @@ export class SimCluster implements DescribableCluster {
   }
 
   get(apiVersion: string, kind: string, name: string, namespace?: string): KubeObject | undefined {
+    this.state.expireEvents();
     const type = this.state.typeFor(apiVersion, kind);
     if (!type) return undefined;
     const object = this.state.store.get(type, type.namespaced ? (namespace ?? "default") : undefined, name);
@@ -151,6 +161,7 @@ export class SimCluster implements DescribableCluster {
 
   /** All objects of a kind (optionally in one namespace), in the server's list order. */
   list(apiVersion: string, kind: string, namespace?: string): KubeObject[] {
+    this.state.expireEvents();
     const type = this.state.typeFor(apiVersion, kind);
     return type ? this.state.store.list(type, namespace).map((o) => structuredClone(o)) : [];
   }
@@ -167,12 +178,15 @@ export class SimCluster implements DescribableCluster {
   /** Turns a rendered manifest into plausible live state (ReplicaSets, Pods, IPs, Job completion, ...). */
   materialize(manifestYaml: string, options: MaterializeOptions = {}): KubeObject[] {
     const objects = parseObjects(manifestYaml, `manifest for cluster ${this.name}`);
-    const made = materialize(objects, { region: this.region, ...options, now: this.state.now() });
+    const exists = (kind: "ConfigMap" | "Secret", namespace: string, name: string) =>
+      this.get("v1", kind, name, namespace) !== undefined;
+    const made = materialize(objects, { region: this.region, ...options, now: this.state.now(), exists });
     const uids = new Map<string, string>();
+    const resolve = (uid: string) =>
+      uid.startsWith(OWNER_UID_PREFIX) ? (uids.get(uid.slice(OWNER_UID_PREFIX.length)) ?? uid) : uid;
     return made.map((object) => {
-      for (const ref of object.metadata?.ownerReferences ?? []) {
-        if (ref.uid.startsWith(OWNER_UID_PREFIX)) ref.uid = uids.get(ref.uid.slice(OWNER_UID_PREFIX.length)) ?? ref.uid;
-      }
+      for (const ref of object.metadata?.ownerReferences ?? []) ref.uid = resolve(ref.uid);
+      if (object.kind === "Event") resolveEventUid(object, resolve);
       const stored = this.upsert(object);
       uids.set(
         `${stored.kind}/${stored.metadata?.namespace ?? ""}/${stored.metadata?.name}`,
@@ -180,6 +194,16 @@ export class SimCluster implements DescribableCluster {
       );
       return stored;
     });
+  }
+
+  /** Turns EKS's `audit` log type on or off (the log group stays once created, as on EKS). */
+  setAuditLogging(on: boolean): void {
+    this.audit.setEnabled(on);
+  }
+
+  /** The audit events written so far (delivered to CloudWatch Logs or not), oldest first. */
+  auditEvents(): Array<Record<string, unknown>> {
+    return this.audit.all().map((entry) => JSON.parse(entry.message));
   }
 
   deny(rule: DenyRule): void {
@@ -218,4 +242,13 @@ export class SimCluster implements DescribableCluster {
       throw error;
     }
   }
+}
+
+/** An event made with its involved object: the object's uid, also in the message (kubelet's `name_ns(uid)`). */
+function resolveEventUid(event: KubeObject, resolve: (uid: string) => string): void {
+  const involved = event.involvedObject as { uid?: string } | undefined;
+  if (!involved?.uid) return;
+  const placeholder = involved.uid;
+  involved.uid = resolve(placeholder);
+  if (typeof event.message === "string") event.message = event.message.replace(placeholder, involved.uid);
 }

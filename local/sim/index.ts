@@ -5,19 +5,24 @@
  */
 import { AwsEndpoint, eksHandler, stsHandler } from "./aws/endpoints.ts";
 import { type SimCredentials, SimIam } from "./aws/iam.ts";
+import { type LogsLimits, SimLogs } from "./aws/logs.ts";
 import { makeServerCertificates } from "./certs.ts";
 import { SimCluster } from "./cluster.ts";
 import { SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+import { AuditLog } from "./kube/audit.ts";
 import { seededRandom } from "./kube/faults.ts";
 import { KubeApiServer } from "./kube/server.ts";
 import { ClusterState } from "./kube/state.ts";
 
 export type { SimCredentials, SimPrincipal, SimRole, SimRoleOptions, SimUser } from "./aws/iam.ts";
 export { SimIam } from "./aws/iam.ts";
+export type { LogsLimits } from "./aws/logs.ts";
+export { SimLogs } from "./aws/logs.ts";
 export { mintEksToken } from "./aws/sigv4.ts";
 export type { ClusterStatus } from "./cluster.ts";
 export { SimCluster } from "./cluster.ts";
 export { SimulatorError, SimulatorInputError, SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+export type { AuditEntry } from "./kube/audit.ts";
 export type { Faults, RequestLogEntry, RequestStats } from "./kube/faults.ts";
 export type { DenyRule } from "./kube/server.ts";
 export { humanDuration } from "./kube/tables/common.ts";
@@ -30,6 +35,8 @@ export interface SimClusterOptions {
   region?: string;
   /** "1.34" style; decides version-dependent Table columns (default 1.34: ServiceAccount still has SECRETS). */
   kubernetesVersion?: string;
+  /** EKS's `audit` control-plane log type (docs/simulator.md, "Audit log"). Default on; off: no log group at all. */
+  auditLogging?: boolean;
 }
 
 export interface SimOptions {
@@ -46,6 +53,12 @@ export interface SimOptions {
   seed?: number;
   /** Use these keys for the IAM user instead of random ones (e.g. AWS's public dummy keys for CLI oracles). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** kube-apiserver's --event-ttl: events are deleted this long after their last write, by the `now` clock. Default 1 h. */
+  eventTtlMs?: number;
+  /** How long after a request its audit event reaches CloudWatch Logs, by the `now` clock. Default 0. */
+  auditLogLagMs?: number;
+  /** CloudWatch Logs' quotas: requests per second per action, concurrent Insights queries, time a query runs. */
+  logs?: Partial<LogsLimits>;
 }
 
 export interface SimulatedEks {
@@ -53,6 +66,10 @@ export interface SimulatedEks {
   eksEndpoint: string;
   /** http://127.0.0.1:PORT: AssumeRole and GetCallerIdentity as @aws-sdk/client-sts calls them. */
   stsEndpoint: string;
+  /** http://127.0.0.1:PORT: CloudWatch Logs (FilterLogEvents, Logs Insights) as @aws-sdk/client-cloudwatch-logs calls it. */
+  logsEndpoint: string;
+  /** The CloudWatch Logs simulator's knobs (quotas, throttling the next calls). */
+  logs: SimLogs;
   /** The simulated IAM user's keys (the user the kubeconfig tokens are signed by). */
   credentials: { accessKeyId: string; secretAccessKey: string };
   iam: SimIam;
@@ -99,8 +116,10 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
     for (const [index, c] of clusterOptions.entries()) {
       const versionText = c.kubernetesVersion ?? DEFAULT_VERSION;
       const version = parseVersion(versionText);
-      const state = new ClusterState({ now, version });
+      const state = new ClusterState({ now, version, eventTtlMs: options.eventTtlMs });
+      const audit = new AuditLog(c.name, { enabled: c.auditLogging ?? true, lagMs: options.auditLogLagMs ?? 0 });
       const api = new KubeApiServer({
+        audit,
         clusterName: c.name,
         state,
         iam,
@@ -123,17 +142,22 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
           api,
           signer,
           authNow,
+          audit,
         }),
       );
     }
     const eks = new AwsEndpoint(eksHandler(iam, () => clusters, authNow));
     const sts = new AwsEndpoint(stsHandler(iam, authNow));
-    endpoints.push(eks, sts);
-    const [eksEndpoint, stsEndpoint] = await Promise.all([eks.start(), sts.start()]);
+    const logs = new SimLogs(iam, () => clusters, { now, authNow, limits: options.logs });
+    const logsServer = new AwsEndpoint(logs.handler());
+    endpoints.push(eks, sts, logsServer);
+    const [eksEndpoint, stsEndpoint, logsEndpoint] = await Promise.all([eks.start(), sts.start(), logsServer.start()]);
     let stopped = false;
     return {
       eksEndpoint,
       stsEndpoint,
+      logsEndpoint,
+      logs,
       credentials: { accessKeyId: signer.accessKeyId, secretAccessKey: signer.secretAccessKey },
       iam,
       cluster(name: string) {

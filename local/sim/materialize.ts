@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { rfc3339 } from "./kube/store.ts";
 import type { KubeObject } from "./kube/types.ts";
-import { type PodHealth, podFor } from "./pods.ts";
+import { failedJobEvent, podEvents } from "./pod-events.ts";
+import { type Exists, isUnhealthy, type PodFate, podFate } from "./pod-fates.ts";
+import { fateOf, OWNER_UID_PREFIX, type PodHealth, podFor } from "./pods.ts";
 
 export interface MaterializeOptions {
   /** Namespace for objects that name none (default "default"). */
@@ -20,8 +22,7 @@ export interface MaterializeOptions {
   region?: string;
 }
 
-/** Owner references are written with this placeholder uid; the cluster swaps in the owner's real uid. */
-export const OWNER_UID_PREFIX = "@owner:";
+export { OWNER_UID_PREFIX } from "./pods.ts";
 
 const CLUSTER_SCOPED = new Set([
   "Namespace",
@@ -66,32 +67,59 @@ function ownerRef(owner: Json): Json {
  * Jobs complete, Services with a load balancer, PVCs bound, test-hook Pods completed;
  * the knobs turn chosen workloads unhealthy or leave objects out.
  */
-export function materialize(input: KubeObject[], options: MaterializeOptions & { now: Date }): KubeObject[] {
+export function materialize(
+  input: KubeObject[],
+  options: MaterializeOptions & { now: Date; exists?: Exists },
+): KubeObject[] {
   const createdAt = options.createdAt ?? options.now;
   const stamp = rfc3339(createdAt);
   const region = options.region ?? "us-east-1";
   const omitted = new Set(options.omit ?? []);
-  const health = (name: string): PodHealth =>
+  const kept = input.filter(
+    (o) => !omitted.has(o.metadata?.name ?? "") && !omitted.has(`${o.kind}/${o.metadata?.name}`),
+  );
+  // A ConfigMap or Secret exists when this manifest makes it or the cluster already has it.
+  const made = new Set(
+    kept.map((o) => `${o.kind}/${o.metadata?.namespace ?? options.namespace ?? "default"}/${o.metadata?.name}`),
+  );
+  const exists: Exists = (kind, namespace, name) =>
+    made.has(`${kind}/${namespace}/${name}`) || Boolean(options.exists?.(kind, namespace, name));
+  const knob = (name: string): PodHealth =>
     options.crashLoop?.includes(name) ? "crashLoop" : options.imagePullBackOff?.includes(name) ? "imagePull" : "ready";
   const out: Json[] = [];
-  const ordered = [...input].sort((a, b) => rank(a) - rank(b));
+  /** Events go last: their involved objects must exist first (the cluster fills in the uids). */
+  const events: Json[] = [];
+  const ordered = [...kept].sort((a, b) => rank(a) - rank(b));
   for (const original of ordered) {
     const o: Json = structuredClone(original);
-    if (omitted.has(o.metadata.name) || omitted.has(`${o.kind}/${o.metadata.name}`)) continue;
     o.metadata.creationTimestamp ??= stamp;
     if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace ??= options.namespace ?? "default";
     const ns = o.metadata.namespace;
-    const pod = (name: string, template: Json, owner: Json | undefined, state: PodHealth, extra: Json = {}) =>
-      podFor({
+    /** A workload's pods are unhealthy when a knob says so or when their spec makes them so (pod-fates.ts). */
+    const health = (name: string, template?: Json): PodHealth => {
+      const forced = knob(name);
+      if (forced !== "ready" || !template) return forced;
+      return isUnhealthy(podFate(template.spec, ns, exists)) ? "crashLoop" : "ready";
+    };
+    const pod = (name: string, template: Json, owner: Json | undefined, state: PodHealth, extra: Json = {}) => {
+      const byKnob = knob(o.metadata.name) !== "ready";
+      const finished = state === "succeeded" || state === "failed";
+      const fate = finished || byKnob ? undefined : podFate(template?.spec, ns, exists);
+      const podObject = podFor({
         name,
         namespace: ns,
         template,
         owner: owner && ownerRef(owner),
-        health: state,
+        health: byKnob ? state : finished ? state : "ready",
+        fate,
         createdAt,
         now: options.now,
         ...extra,
       });
+      const effective = finished ? undefined : (fate ?? fateOf(state, podObject.spec));
+      if (effective && isUnhealthy(effective)) events.push(...podEvents(podObject, effective, createdAt, options.now));
+      return podObject;
+    };
     out.push(o);
     const key = `${o.apiVersion}/${o.kind}`;
     switch (key) {
@@ -100,7 +128,7 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
         const hash = hashSuffix(JSON.stringify(o.spec?.template ?? {}), 10);
         const rsName = `${o.metadata.name}-${hash}`;
         const labels = { ...(o.spec?.template?.metadata?.labels ?? {}), "pod-template-hash": hash };
-        const state = health(o.metadata.name);
+        const state = health(o.metadata.name, o.spec?.template);
         const ready = state === "ready" ? replicas : 0;
         const rs: Json = {
           apiVersion: "apps/v1",
@@ -139,7 +167,7 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
       case "apps/v1/StatefulSet": {
         const replicas = o.spec?.replicas ?? 1;
         const revision = `${o.metadata.name}-${hashSuffix(JSON.stringify(o.spec?.template ?? {}), 10)}`;
-        const state = health(o.metadata.name);
+        const state = health(o.metadata.name, o.spec?.template);
         const ready = state === "ready" ? replicas : 0;
         o.status = {
           observedGeneration: 1,
@@ -166,7 +194,7 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
         break;
       }
       case "apps/v1/DaemonSet": {
-        const state = health(o.metadata.name);
+        const state = health(o.metadata.name, o.spec?.template);
         const ready = state === "ready" ? 1 : 0;
         o.status = {
           currentNumberScheduled: 1,
@@ -183,7 +211,7 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
       }
       case "apps/v1/ReplicaSet": {
         const replicas = o.spec?.replicas ?? 1;
-        const state = health(o.metadata.name);
+        const state = health(o.metadata.name, o.spec?.template);
         const ready = state === "ready" ? replicas : 0;
         o.status = {
           replicas,
@@ -196,19 +224,20 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
         }
         break;
       }
-      case "batch/v1/Job":
+      case "batch/v1/Job": {
+        const failed = knob(o.metadata.name) !== "ready" || crashes(podFate(o.spec?.template?.spec, ns, exists));
         out.push(
-          ...jobState(o, health(o.metadata.name) !== "ready", createdAt, (name, template, owner, state, extra) =>
+          ...jobState(o, failed, createdAt, (name, template, owner, state, extra) =>
             pod(name, template, owner, state, extra),
           ),
         );
+        if (failed) events.push(failedJobEvent(o, createdAt));
         break;
+      }
       case "v1/Pod": {
         const hook = String(o.metadata.annotations?.["helm.sh/hook"] ?? "");
         const state: PodHealth =
-          hook.split(",").includes("test") && health(o.metadata.name) === "ready"
-            ? "succeeded"
-            : health(o.metadata.name);
+          hook.split(",").includes("test") && knob(o.metadata.name) === "ready" ? "succeeded" : knob(o.metadata.name);
         const made = pod(o.metadata.name, { metadata: o.metadata, spec: o.spec }, undefined, state);
         o.spec = made.spec;
         o.status = made.status;
@@ -260,7 +289,12 @@ export function materialize(input: KubeObject[], options: MaterializeOptions & {
         break;
     }
   }
-  return out;
+  return [...out, ...events];
+}
+
+/** Does a Job's pod exit non-zero (so the Job runs out of retries)? */
+function crashes(fate: PodFate): boolean {
+  return fate.kind === "started" && [...fate.init, ...fate.containers].some((c) => c.kind === "crash");
 }
 
 /** Namespaces and CRDs first, so the objects that need them can be created. */

@@ -14,6 +14,8 @@ export interface DescribableCluster {
   version: string;
   status: string;
   createdAt: Date;
+  /** Whether EKS's `audit` control-plane log type is on. */
+  audit: { enabled: boolean };
 }
 
 interface Handled {
@@ -161,6 +163,21 @@ function describe(cluster: DescribableCluster, account: string) {
     platformVersion: "eks.1",
     tags: {},
     accessConfig: { authenticationMode: "API_AND_CONFIG_MAP" },
+    logging: {
+      clusterLogging: [
+        ...(cluster.audit.enabled ? [{ types: ["audit"], enabled: true }] : []),
+        {
+          types: [
+            "api",
+            ...(cluster.audit.enabled ? [] : ["audit"]),
+            "authenticator",
+            "controllerManager",
+            "scheduler",
+          ],
+          enabled: false,
+        },
+      ],
+    },
     health: { issues: [] },
   };
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { checkIdentity, parseBody } from "./bodies.ts";
+import { EVENTS_V1_GROUP, serveEventsV1 } from "./events.ts";
 import { patchResource, scaleOf, updateWrite, writeScale } from "./field-writes.ts";
+import { podLog } from "./logs.ts";
 import { ApiError, badRequest, negotiate, notFound, type Representation } from "./negotiation.ts";
 import { apiVersionOf } from "./registry.ts";
 import { parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors.ts";
@@ -42,6 +44,7 @@ export type Authorizer = (
   type: ResourceType,
   namespace: string | undefined,
   name: string | undefined,
+  subresource?: string,
 ) => void;
 
 /** `/api/v1/...` or `/apis/<g>/<v>/...` split into its REST parts; undefined for anything else. */
@@ -60,7 +63,8 @@ export function parseResourcePath(pathname: string, state: ClusterState): Resour
   return { group, version, plural: rest[0], name: rest[1], subresource: rest[2] };
 }
 
-const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
+/** The Kubernetes verb of a resource request (what RBAC and the audit log name). */
+export const verbOf = (method: string, path: ResourcePath, watch: boolean): string => {
   if (method === "GET") return path.name ? "get" : watch ? "watch" : "list";
   if (method === "POST") return "create";
   if (method === "PUT") return "update";
@@ -83,7 +87,7 @@ export function handleResource(
   if (path.subresource && !(type.subresources ?? []).includes(path.subresource)) throw resourceMissing();
   const watch = ["true", "1"].includes(request.query.get("watch") ?? "");
   const verb = verbOf(request.method, path, watch);
-  authorize(verb, type, path.namespace, path.name);
+  authorize(verb, type, path.namespace, path.name, path.subresource);
   const apiVersion = apiVersionOf(type, path.version);
   const representation = negotiate(request.accept, { table: true, partial: true });
   if (!representation) {
@@ -94,13 +98,20 @@ export function handleResource(
     );
   }
   const render = (object: KubeObject) => ({ ...object, apiVersion });
+  state.expireEvents();
+  if (type.group === EVENTS_V1_GROUP) {
+    return serveEventsV1(state, type, path, request, verb, representation, {
+      select: (t, namespace, query) => select(state, t, namespace, query),
+      present: (t, items, r, query, listMeta, version) => present(state, t, items, r, query, listMeta, version),
+    });
+  }
 
   switch (verb) {
     case "get": {
       const object = state.store.get(type, path.namespace, path.name as string);
       if (!object) throw notFound(type.plural, path.name as string, type.group);
       if (path.subresource === "scale") return { status: 200, body: scaleOf(object) };
-      if (path.subresource === "log") return { status: 200, body: "", headers: { "content-type": "text/plain" } };
+      if (path.subresource === "log") return podLog(object, request.query, state.now());
       return { status: 200, body: present(state, type, [render(object)], representation, request.query, undefined) };
     }
     case "list":

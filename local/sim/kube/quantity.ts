@@ -66,3 +66,14 @@ export function canonicaliseResources(value: unknown, parent = ""): unknown {
   }
   return out;
 }
+
+/** A quantity's value as a number (cores for CPU, bytes for memory), or undefined when it is not a quantity. */
+export function quantityNumber(input: unknown): number | undefined {
+  const text = typeof input === "number" && Number.isFinite(input) ? String(input) : input;
+  if (typeof text !== "string") return undefined;
+  const match = QUANTITY.exec(text.trim());
+  if (!match) return undefined;
+  const [, number, suffix = ""] = match;
+  const binary = BINARY.indexOf(suffix);
+  return Number(number) * (binary > 0 ? 1024 ** binary : 10 ** DECIMAL[suffix]);
+}

@@ -11,6 +11,7 @@ import {
   servicePrinter,
 } from "./tables/core.ts";
 import { customResourcePrinter, type PrinterColumnSpec } from "./tables/custom.ts";
+import { eventPrinter } from "./tables/events.ts";
 import {
   hpaPrinter,
   ingressPrinter,
@@ -88,7 +89,7 @@ export function builtinResources(): ResourceType[] {
     builtin("v1", "PersistentVolumeClaim", "persistentvolumeclaims", { shortNames: ["pvc"], printer: pvcPrinter }),
     builtin("v1", "PersistentVolume", "persistentvolumes", { ...cluster, shortNames: ["pv"] }),
     builtin("v1", "Node", "nodes", { ...cluster, shortNames: ["no"], printer: nodePrinter }),
-    builtin("v1", "Event", "events", { shortNames: ["ev"], subresources: [] }),
+    builtin("v1", "Event", "events", { shortNames: ["ev"], printer: eventPrinter, subresources: [] }),
     builtin("v1", "Endpoints", "endpoints", { shortNames: ["ep"], printer: endpointsPrinter, subresources: [] }),
     builtin("v1", "ReplicationController", "replicationcontrollers", {
       shortNames: ["rc"],
@@ -148,6 +149,13 @@ export function builtinResources(): ResourceType[] {
     builtin("apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", {
       ...cluster,
       shortNames: ["crd", "crds"],
+    }),
+    // The same objects as core/v1 events, converted (events.ts); no watch here.
+    builtin("events.k8s.io/v1", "Event", "events", {
+      shortNames: ["ev"],
+      printer: eventPrinter,
+      subresources: [],
+      verbs: ["create", "delete", "get", "list"],
     }),
     builtin("storage.k8s.io/v1", "StorageClass", "storageclasses", {
       ...cluster,

@@ -86,7 +86,12 @@ const FIELDS_BY_KIND: Record<string, string[]> = {
     "involvedObject.namespace",
     "involvedObject.name",
     "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
     "reason",
+    "reportingComponent",
+    "source",
     "type",
   ],
   Namespace: ["status.phase"],
@@ -106,8 +111,10 @@ export function parseFieldSelector(text: string, kind: string): (object: KubeObj
     }
     const value = m[3].trim();
     const negate = m[2] === "!=";
+    // Event's `source` field label is the source's component (ToSelectableFields).
+    const fieldPath = kind === "Event" && path === "source" ? "source.component" : path;
     return (object: KubeObject) => {
-      const actual = path
+      const actual = fieldPath
         .split(".")
         .reduce<unknown>(
           (acc, key) => (acc && typeof acc === "object" ? (acc as Record<string, unknown>)[key] : undefined),

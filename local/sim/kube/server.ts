@@ -8,8 +8,9 @@ import {
 import type { AddressInfo, Socket } from "node:net";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
-import type { SimIam } from "../aws/iam.ts";
+import type { SimIam, SimPrincipal } from "../aws/iam.ts";
 import type { ServerCertificates } from "../certs.ts";
+import type { AuditLog } from "./audit.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -31,7 +32,7 @@ import {
   send,
 } from "./exchange.ts";
 import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
-import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
+import { type ApiReply, handleResource, parseResourcePath, verbOf } from "./handlers.ts";
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
 import { openApiGroupVersion, openApiIndex, openApiV2 } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
@@ -41,7 +42,7 @@ import type { ResourceType } from "./types.ts";
 export interface DenyRule {
   /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
   user?: string;
-  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`) or `*`. */
+  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`), a subresource (`pods/log`) or `*`. */
   resource: string;
   namespace?: string;
   name?: string;
@@ -63,11 +64,14 @@ export interface KubeApiServerOptions {
   authNow: () => Date;
   random: () => number;
   faults?: Partial<Faults>;
+  /** Where each request's audit event goes (EKS's control-plane audit log). */
+  audit?: AuditLog;
 }
 
 interface Caller {
   username: string;
   aliases: string[];
+  principal: SimPrincipal;
 }
 
 /**
@@ -144,6 +148,7 @@ export class KubeApiServer {
 
   private async serve(req: Request, res: Response): Promise<void> {
     const arrivedAt = performance.now(); // the added latency counts from here (see below)
+    const receivedAt = this.options.state.now();
     const url = new URL(req.url ?? "/", "https://127.0.0.1");
     const startedAt = Date.now();
     let user = "";
@@ -202,11 +207,58 @@ export class KubeApiServer {
       }
     }
     answer ??= this.answer(req, url, body, caller, rejected);
+    if (caller) this.audit(req, url, body, caller, answer, receivedAt);
     if ("stream" in answer) {
       answer.stream(res);
       return;
     }
     await send(res, answer, faulty ? faults.slowBodyMs : 0);
+  }
+
+  /** Writes the request's audit event (answered requests of an authenticated caller; faults never reach it). */
+  private audit(
+    req: Request,
+    url: URL,
+    body: Buffer,
+    caller: Caller,
+    answer: PreparedReply | { stream: unknown },
+    receivedAt: Date,
+  ): void {
+    const log = this.options.audit;
+    if (!log?.enabled) return;
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const resourcePath = parseResourcePath(path, this.options.state);
+    const method = req.method ?? "GET";
+    const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
+    const status = "stream" in answer ? 200 : answer.status;
+    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+      .split(",")
+      .map((ip) => ip.trim())
+      .filter(Boolean);
+    const remote = (req.socket?.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+    log.record({
+      method,
+      requestURI: req.url ?? path,
+      pathname: path,
+      verb: resourcePath ? verbOf(method, resourcePath, watch) : method.toLowerCase(),
+      resource: resourcePath && {
+        group: resourcePath.group,
+        version: resourcePath.version,
+        plural: resourcePath.plural,
+        namespace: resourcePath.namespace,
+        name: resourcePath.name,
+        subresource: resourcePath.subresource,
+      },
+      principal: caller.principal,
+      sourceIPs: [...forwarded, remote],
+      userAgent: String(req.headers["user-agent"] ?? ""),
+      requestBody: body,
+      status,
+      responseBody: "stream" in answer ? undefined : answer.payload,
+      receivedAt,
+      completedAt: this.options.state.now(),
+      decision: status === 403 ? "forbid" : "allow",
+    });
   }
 
   /** The reply to a request, its body serialized; a watch's stream starts only when it is sent. */
@@ -242,7 +294,7 @@ export class KubeApiServer {
     if (cached) return cached;
     const principal = await verifyEksToken(iam, token, clusterName, now);
     const shortName = principal.canonicalArn.split("/").pop() ?? "";
-    const caller = { username: principal.arn, aliases: [principal.arn, principal.canonicalArn, shortName] };
+    const caller = { username: principal.arn, aliases: [principal.arn, principal.canonicalArn, shortName], principal };
     this.verifiedTokens.remember(token, principal.accessKeyId, caller);
     return caller;
   }
@@ -316,15 +368,25 @@ export class KubeApiServer {
         userAgent: req.headers["user-agent"],
         body,
       },
-      (verb, type, namespace, name) => this.authorize(caller, verb, type, namespace, name),
+      (verb, type, namespace, name, subresource) => this.authorize(caller, verb, type, namespace, name, subresource),
     );
   }
 
-  private authorize(caller: Caller, verb: string, type: ResourceType, namespace?: string, name?: string): void {
+  private authorize(
+    caller: Caller,
+    verb: string,
+    type: ResourceType,
+    namespace?: string,
+    name?: string,
+    subresource?: string,
+  ): void {
+    const resources = [type.plural, `${type.plural}.${type.group}`];
+    // A rule for `pods/log` covers only the subresource, as in RBAC.
+    const targets = subresource ? [...resources, `${type.plural}/${subresource}`] : resources;
     const denied = this.denyRules.some(
       (rule) =>
         (!rule.user || caller.aliases.includes(rule.user)) &&
-        (rule.resource === "*" || rule.resource === type.plural || rule.resource === `${type.plural}.${type.group}`) &&
+        (rule.resource === "*" || targets.includes(rule.resource)) &&
         (!rule.namespace || rule.namespace === namespace) &&
         (!rule.name || rule.name === name) &&
         (!rule.verb || rule.verb === verb),
@@ -336,7 +398,7 @@ export class KubeApiServer {
     throw new ApiError(
       403,
       "Forbidden",
-      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${type.plural}" in API group "${type.group}" ${scope}`,
+      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${subresource ? `${type.plural}/${subresource}` : type.plural}" in API group "${type.group}" ${scope}`,
       { ...(name ? { name } : {}), group: type.group, kind: type.plural },
     );
   }

@@ -5,7 +5,7 @@ import { type FieldWrite, prunablePaths, strippedPaths, trackManagedFields } fro
 import { applyMerge, removePath } from "./merge.ts";
 import { ApiError, notFound } from "./negotiation.ts";
 import { apiVersionOf, qualifiedResource, ResourceRegistry } from "./registry.ts";
-import { ObjectStore, rfc3339, typeKeyOf } from "./store.ts";
+import { ObjectStore, rfc3339, type StoreEvent, typeKeyOf } from "./store.ts";
 import type { KubeObject, ResourceType, ServerVersion } from "./types.ts";
 
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -28,14 +28,48 @@ export class ClusterState {
   readonly listChunks = new ListChunks();
   readonly now: () => Date;
   readonly version: ServerVersion;
+  /** kube-apiserver's --event-ttl: an event is deleted this long after its last write (an etcd lease). */
+  readonly eventTtlMs: number;
+  /** When each event (`namespace/name`) was last written, by the object clock. */
+  private readonly eventWrites = new Map<string, number>();
+  private nextEventExpiry = Number.POSITIVE_INFINITY;
 
-  constructor(options: { now: () => Date; version: ServerVersion }) {
+  constructor(options: { now: () => Date; version: ServerVersion; eventTtlMs?: number }) {
     this.now = options.now;
     this.version = options.version;
+    this.eventTtlMs = options.eventTtlMs ?? 3_600_000;
+    this.store.events.on("change", (event: StoreEvent) => {
+      if (event.typeKey !== "|events") return;
+      const key = `${event.object.metadata?.namespace ?? ""}/${event.object.metadata?.name ?? ""}`;
+      if (event.type === "DELETED") {
+        this.eventWrites.delete(key);
+        return;
+      }
+      const at = this.now().getTime();
+      this.eventWrites.set(key, at);
+      this.nextEventExpiry = Math.min(this.nextEventExpiry, at + this.eventTtlMs);
+    });
     const namespaces = this.registry.byKind("v1", "Namespace") as ResourceType;
     for (const name of SYSTEM_NAMESPACES) {
       this.create(namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name } });
     }
+  }
+
+  /** Deletes the events whose TTL is over (lazily, before each request reads the store). */
+  expireEvents(): void {
+    const now = this.now().getTime();
+    if (now < this.nextEventExpiry) return;
+    const events = this.registry.byKind("v1", "Event") as ResourceType;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [key, writtenAt] of [...this.eventWrites]) {
+      if (writtenAt + this.eventTtlMs > now) {
+        next = Math.min(next, writtenAt + this.eventTtlMs);
+        continue;
+      }
+      const slash = key.indexOf("/");
+      this.store.remove(events, key.slice(0, slash), key.slice(slash + 1));
+    }
+    this.nextEventExpiry = next;
   }
 
   typeFor(apiVersion: string, kind: string): ResourceType | undefined {
