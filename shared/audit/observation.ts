@@ -22,6 +22,8 @@ export const DRIFT_KEPT = 100;
  */
 /** Cause chains kept per snapshot (each a few hundred bytes): why it was failing, long after the events expired. */
 export const CAUSES_KEPT_IN_SNAPSHOT = 10;
+/** Events kept per snapshot (folded, Warning first): kube-apiserver drops them after an hour, the history does not. */
+export const EVENTS_KEPT_IN_SNAPSHOT = 10;
 
 export const RESOURCES_KEPT_BYTES = 48 * 1024;
 export const MISSING_KEPT_BYTES = 24 * 1024;
@@ -105,6 +107,7 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     ...(report.drift ? driftOf(report.drift) : {}),
     ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
     ...(report.causes?.length ? { causes: report.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT) } : {}),
+    ...(report.events?.items.length ? { events: report.events.items.slice(0, EVENTS_KEPT_IN_SNAPSHOT) } : {}),
   };
 }
 

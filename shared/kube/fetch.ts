@@ -7,6 +7,7 @@ import type { Clock } from "../ports.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
+import { type EventsAnswer, listWarningEvents, wantsEvents } from "./events.ts";
 import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
 import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";
@@ -46,6 +47,8 @@ export interface FetchedResource {
 export interface FetchResult {
   resources: FetchedResource[];
   related: RelatedPods[];
+  /** The release namespace's Warning events (events.ts), when it has anything they would explain. */
+  events?: EventsAnswer;
   counters: SessionCounters;
 }
 
@@ -88,13 +91,23 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   const relatedWave = readRelatedPods(selectors, (namespace, labelSelector) =>
     listPods(session, namespace, labelSelector, context.clock),
   );
+  // Also never left rejected: a failed LIST is its outcome. Read in the same wave, matched after it (why/).
+  const eventsWave = wantsEvents(request.objects)
+    ? listWarningEvents(session, request.namespace).catch(
+        (error: unknown): EventsAnswer => ({
+          namespace: request.namespace,
+          outcome: "error",
+          message: (error as Error).message,
+        }),
+      )
+    : undefined;
   let resources: FetchedResource[];
   try {
     resources = await readResources(context, request);
   } catch (error) {
     throw session.fatal ?? error;
   }
-  const relatedRead = await relatedWave;
+  const [relatedRead, events] = await Promise.all([relatedWave, eventsWave]);
   if (session.fatal) throw session.fatal;
   if (session.answers === 0 && session.firstFailure) {
     const unreachable = (detail: string) => `kubernetes cluster unreachable: "${session.cluster}": ${detail}`;
@@ -115,7 +128,7 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
     // Like Helm: related pods only for workloads that were read.
     entry.owners.some((index) => resources[index]?.outcome === "found"),
   );
-  return { resources, related, counters: { ...session.counters } };
+  return { resources, related, ...(events ? { events } : {}), counters: { ...session.counters } };
 }
 
 async function readResources(context: LiveReadContext, request: LiveReadRequest): Promise<FetchedResource[]> {

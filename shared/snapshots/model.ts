@@ -9,6 +9,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Freshness, MissingReason } from "../status/report.ts";
 import type { Cause } from "../why/causes.ts";
+import type { ReleaseEvent } from "../why/events.ts";
 import { InvalidSnapshotIdError } from "./errors.ts";
 import type { RollupState } from "./rollup.ts";
 
@@ -88,6 +89,11 @@ export interface Observation {
   driftTotal?: number;
   /** Why the resources not Current were so (shared/why), the first CAUSES_KEPT_IN_SNAPSHOT; kept past the event TTL. */
   causes?: Cause[];
+  /**
+   * The Warning events about the release then (shared/why/events.ts), the first EVENTS_KEPT_IN_SNAPSHOT. Not part of
+   * the digest: a count that grows does not start a new snapshot (a changed cause does); kept as first seen.
+   */
+  events?: ReleaseEvent[];
   /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
   text: string;
   /** The stored revision against the cluster's Helm storage at this audit (absent: not checked, e.g. not read). */

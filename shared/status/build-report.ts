@@ -5,7 +5,7 @@ import { labelsMatch } from "../kube/related-pods.ts";
 import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
-import { causesOf } from "../why/causes.ts";
+import { explain } from "../why/causes.ts";
 import {
   groupKeyOf,
   type MissingEntry,
@@ -139,17 +139,18 @@ export function buildStatusReport(input: ReportInput): StatusReport {
             listMetadata: related.table!.metadata ?? {},
           }));
 
-  // Why the resources that are not Current are so, from the pods already read (no request of its own).
-  const causes =
+  // Why the resources that are not Current are so: the pods already read and the namespace's events (why/).
+  const why =
     "failure" in input.fetched
-      ? []
-      : causesOf(
+      ? {}
+      : explain(
           {
             resources,
             related: input.fetched.related.map((related) => ({
               owners: related.owners,
               objects: related.table?.rows.flatMap((row) => (row.object ? [row.object] : [])) ?? [],
             })),
+            events: input.fetched.events,
           },
           input.observedAt,
         );
@@ -177,7 +178,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
-    ...(causes.length > 0 ? { causes } : {}),
+    ...why,
     ...(!input.drift || "failure" in input.fetched
       ? {}
       : {

@@ -4,6 +4,7 @@ import type { TableColumn } from "../kube/table.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
 import type { Cause } from "../why/causes.ts";
+import type { ReleaseEvents } from "../why/events.ts";
 
 /**
  * The status report: what the API, the CLI, the audits and chatops all get
@@ -107,6 +108,11 @@ export interface StatusReport {
   drift?: DriftReport;
   /** Why the resources that are not Current are so (docs/status.md "WHY"): one cause chain each; absent when none. */
   causes?: Cause[];
+  /**
+   * The Warning events about the release's objects, their pods and the pods' owners (docs/status.md "EVENTS"),
+   * folded and bounded; absent when the release has nothing events would explain. `unread`: why they are not here.
+   */
+  events?: ReleaseEvents;
   /** Whether the stored revision is the cluster's latest (docs/status.md "STORED"); absent when not checked for. */
   freshness?: Freshness;
 }

@@ -1,11 +1,13 @@
 /**
  * The cause chain, one line per resource that is not Current: the workload → its pod → the container and what
- * happened to it (`Deployment api Failed → pod api-7d9-x2 → container api CrashLoopBackOff, last terminated Error,
- * exit code 1, 2m ago, 5 restarts`). Built from what the status already read: the manifest resources' health and
+ * happened to it → the most telling event (`Deployment api Failed → pod api-7d9-x2 → container api CrashLoopBackOff,
+ * last terminated Error, exit code 1, 2m ago, 5 restarts → event BackOff ×12 "Back-off restarting failed container"`). Built from what the status already read: the manifest resources' health and
  * objects, and the related pods Helm lists (their selectors name the workloads that own them). Pure, bounded.
  */
 import type { HealthStatus } from "../health/index.ts";
+import type { EventsAnswer } from "../kube/events.ts";
 import { type ContainerProblem, describeContainer, oneLine, type PodProblems, podProblems } from "./containers.ts";
+import { describeEvent, ownedUids, type ReleaseEvent, type ReleaseEvents, releaseEvents } from "./events.ts";
 
 /** Pods named per cause: the first with a problem, and how many more there are. */
 const PODS_NAMED = 1;
@@ -23,6 +25,8 @@ export interface Cause {
   /** The pods with a problem (at most PODS_NAMED kept), and how many pods had one. */
   pods: PodProblems[];
   podsWithProblems: number;
+  /** The most telling event about it, its pods or their owners (a Warning, the newest), when events were read. */
+  event?: ReleaseEvent;
   /** The chain in words, one line. */
   text: string;
 }
@@ -39,6 +43,8 @@ export interface CauseInput {
   }[];
   /** Related pods per selector, with the manifest indexes of the workloads that select them. */
   related: readonly { owners: readonly number[]; objects: readonly Record<string, unknown>[] }[];
+  /** The events about the release's objects (events.ts), most telling first: each chain ends with its first. */
+  events?: readonly ReleaseEvent[];
 }
 
 export function causesOf(input: CauseInput, now: Date): Cause[] {
@@ -51,11 +57,13 @@ export function causesOf(input: CauseInput, now: Date): Cause[] {
     if (resource.health.status === "Current" || causes.length >= CAUSES_KEPT) continue;
     const pods =
       resource.kind === "Pod" && resource.object ? [resource.object] : (podsByOwner.get(resource.index) ?? []);
-    const troubled = pods.flatMap((pod) => {
+    const troubledPods = pods.filter((pod) => {
       const problems = podProblems(pod);
-      return problems && (problems.containers.length > 0 || problems.unschedulable !== undefined) ? [problems] : [];
+      return problems && (problems.containers.length > 0 || problems.unschedulable !== undefined);
     });
-    if (troubled.length === 0) continue;
+    const troubled = troubledPods.map((pod) => podProblems(pod)!);
+    const event = input.events?.find((e) => ownedUids([resource.object], troubledPods).has(e.object.uid));
+    if (troubled.length === 0 && !event) continue;
     const cause: Omit<Cause, "text"> = {
       apiVersion: resource.apiVersion,
       kind: resource.kind,
@@ -65,19 +73,22 @@ export function causesOf(input: CauseInput, now: Date): Cause[] {
       pods: troubled.slice(0, PODS_NAMED),
       podsWithProblems: troubled.length,
     };
-    causes.push({ ...cause, text: chainText(cause, now) });
+    causes.push({ ...cause, ...(event ? { event } : {}), text: chainText(cause, now, event) });
   }
   return causes;
 }
 
-function chainText(cause: Omit<Cause, "text">, now: Date): string {
+function chainText(cause: Omit<Cause, "text">, now: Date, event: ReleaseEvent | undefined): string {
   const links = [`${cause.kind} ${cause.name} ${cause.health}`];
   const [pod] = cause.pods;
-  const more = cause.podsWithProblems - cause.pods.length;
-  if (cause.kind !== "Pod") links.push(`pod ${pod.pod}${more > 0 ? ` (+${more} more)` : ""}`);
-  if (pod.unschedulable !== undefined) links.push(`unschedulable: ${oneLine(pod.unschedulable)}`);
-  const container = worstContainer(pod.containers);
-  if (container) links.push(describeContainer(container, now));
+  if (pod) {
+    const more = cause.podsWithProblems - cause.pods.length;
+    if (cause.kind !== "Pod") links.push(`pod ${pod.pod}${more > 0 ? ` (+${more} more)` : ""}`);
+    if (pod.unschedulable !== undefined) links.push(`unschedulable: ${oneLine(pod.unschedulable)}`);
+    const container = worstContainer(pod.containers);
+    if (container) links.push(describeContainer(container, now));
+  }
+  if (event) links.push(describeEvent(event));
   return links.join(" → ");
 }
 
@@ -85,4 +96,36 @@ function chainText(cause: Omit<Cause, "text">, now: Date): string {
 function worstContainer(containers: readonly ContainerProblem[]): ContainerProblem | undefined {
   const rank = (c: ContainerProblem) => (c.waiting || c.terminated ? 0 : 1) * 2 + (c.init ? 0 : 1);
   return [...containers].sort((a, b) => rank(a) - rank(b))[0];
+}
+
+/**
+ * Why, for a report: the events about the release (events.ts) from the namespace's LIST, and a cause chain per
+ * resource not Current citing them. What build-report calls, once.
+ */
+export function explain(
+  input: Omit<CauseInput, "events"> & { events?: EventsAnswer },
+  now: Date,
+): { causes?: Cause[]; events?: ReleaseEvents } {
+  let events: ReleaseEvents | undefined;
+  if (input.events) {
+    const answer = input.events;
+    const pods = input.related.flatMap((related) => related.objects);
+    const items =
+      answer.outcome === "found"
+        ? releaseEvents(
+            answer.items ?? [],
+            ownedUids(
+              input.resources.map((r) => r.object),
+              pods,
+            ),
+          )
+        : [];
+    events = {
+      items,
+      ...(answer.outcome === "found" ? {} : { unread: answer.message ?? answer.outcome }),
+      ...(answer.more ? { more: true as const } : {}),
+    };
+  }
+  const causes = causesOf({ ...input, events: events?.items }, now);
+  return { ...(causes.length > 0 ? { causes } : {}), ...(events ? { events } : {}) };
 }

@@ -24,6 +24,13 @@ export interface ReleaseEvent {
   lastSeen?: string;
 }
 
+/** What a report says of events: those kept, why none could be read, whether the namespace had more than one page. */
+export interface ReleaseEvents {
+  items: ReleaseEvent[];
+  unread?: string;
+  more?: true;
+}
+
 /** The uids the release's events may name: its manifest objects, their pods, and the pods' owners (ReplicaSets, Jobs). */
 export function ownedUids(objects: readonly unknown[], pods: readonly unknown[]): Set<string> {
   const uids = new Set<string>();

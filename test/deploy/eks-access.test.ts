@@ -87,7 +87,7 @@ const manifests = (file: string) =>
     (document) => document.toJS() as { kind: string; metadata: Json; rules?: Rule[]; subjects?: Json[] },
   );
 
-test("the reader ClusterRole: get on every kind a chart holds except Secrets, list on pods only, bound to the group", () => {
+test("the reader ClusterRole: get on every kind a chart holds except Secrets, list on pods and events only, bound to the group", () => {
   const [role, binding] = manifests("helm-status-reader.yml");
   assert.equal(role.kind, "ClusterRole");
   const granted = new Set<string>();
@@ -96,12 +96,17 @@ test("the reader ClusterRole: get on every kind a chart holds except Secrets, li
     for (const group of rule.apiGroups)
       for (const resource of rule.resources) {
         assert.notEqual(resource, "*");
-        if (rule.verbs.includes("list")) assert.equal(`${group}/${resource}`, "/pods", "list is for related pods only");
+        if (rule.verbs.includes("list")) {
+          assert.ok(
+            ["/pods", "/events"].includes(`${group}/${resource}`),
+            "list is for related pods and the namespace's events only",
+          );
+        }
         if (rule.verbs.includes("get")) granted.add(`${group}/${resource}`);
       }
   }
   // Kinds no chart installs: the API server creates them.
-  const notInCharts = new Set(["/nodes", "/events", "apps/controllerrevisions"]);
+  const notInCharts = new Set(["/nodes", "/events", "events.k8s.io/events", "apps/controllerrevisions"]);
   for (const type of builtinResources()) {
     const key = `${type.group}/${type.plural}`;
     if (key === "/secrets") assert.ok(!granted.has(key), "no Secrets in the cluster-wide role");

@@ -214,7 +214,8 @@ describe("related pods on the simulated EKS", () => {
       "app=a,tier=x",
       "app=b,tier=w",
     ]);
-    assert.equal(report.counters.requests, 6 + 4);
+    // 6 GETs, the 4 pods LISTs and the namespace's Warning events (one LIST, docs/status.md "EVENTS").
+    assert.equal(report.counters.requests, 6 + 4 + 1);
     // Every selector's rows are exactly the pods a LIST of its own selector returns, in name order.
     assert.equal(report.relatedPods.length, 6);
     for (const entry of report.relatedPods) {

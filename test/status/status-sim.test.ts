@@ -94,11 +94,17 @@ describe("the helm create demo on the simulated EKS", () => {
     );
     assert.equal(report.complete, true);
     assert.equal(report.health.overall, "Current");
-    // Built-in kinds need no discovery, even cold: 3 GETs + 1 pods LIST, nothing else.
-    assert.equal(report.counters.requests, 4);
+    // Built-in kinds need no discovery, even cold: 3 GETs + 1 pods LIST + 1 events LIST, nothing else.
+    assert.equal(report.counters.requests, 5);
     const stats = cluster().stats();
-    assert.equal(stats.total, 4);
-    for (const entry of stats.log.filter((e) => !e.path.startsWith("/api") || e.path.split("/").length > 3)) {
+    assert.equal(stats.total, 5);
+    const events = stats.log.filter((e) => e.path === "/api/v1/namespaces/default/events");
+    assert.deepEqual(
+      events.map((e) => [e.accept, e.query]),
+      [["application/json", "fieldSelector=type%3DWarning&limit=200"]],
+    );
+    const tables = stats.log.filter((e) => !events.includes(e));
+    for (const entry of tables.filter((e) => !e.path.startsWith("/api") || e.path.split("/").length > 3)) {
       assert.equal(
         entry.accept,
         "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
@@ -112,10 +118,10 @@ describe("the helm create demo on the simulated EKS", () => {
     );
   });
 
-  test("a warm cluster skips discovery: one request per resource and selector", async () => {
+  test("a warm cluster skips discovery: one request per resource and selector, and the events", async () => {
     cluster().resetStats();
     const report = await statusOf(demoRelease());
-    assert.equal(report.counters.requests, 4);
+    assert.equal(report.counters.requests, 5);
     assert.deepEqual(
       Object.keys(cluster().stats().byPath).filter((path) => path === "/api" || path === "/apis"),
       [],

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { CAUSES_KEPT, causesOf } from "../../shared/why/causes.ts";
 import { describeContainer, podProblems } from "../../shared/why/containers.ts";
+import { describeEvent, EVENTS_KEPT, ownedUids, releaseEvents } from "../../shared/why/events.ts";
 import { syntheticReport } from "../support/synthetic-report.ts";
 
 const NOW = new Date("2026-12-04T12:00:00Z");
@@ -199,4 +200,65 @@ test("the text's WHY section follows HEALTH, one line per cause, a multi-line ce
     NOW,
   );
   assert.equal(many.length, CAUSES_KEPT);
+});
+
+function event(uid: string, reason: string, overrides: Record<string, unknown> = {}) {
+  return {
+    apiVersion: "v1",
+    kind: "Event",
+    type: "Warning",
+    reason,
+    message: `${reason} happened`,
+    involvedObject: { kind: "Pod", name: `pod-${uid}`, namespace: "shop", uid },
+    count: 1,
+    firstTimestamp: "2026-12-04T11:00:00Z",
+    lastTimestamp: "2026-12-04T11:50:00Z",
+    ...overrides,
+  };
+}
+
+test("events: only the release's objects by uid (never another release's similarly named pod), folded, Warning and newest first, bounded", () => {
+  const pods = [{ metadata: { uid: "p1", ownerReferences: [{ kind: "ReplicaSet", uid: "rs1" }] } }];
+  const uids = ownedUids([{ metadata: { uid: "d1" } }], pods);
+  assert.deepEqual([...uids].sort(), ["d1", "p1", "rs1"]);
+  const listed = [
+    event("p1", "BackOff", { count: 5, lastTimestamp: "2026-12-04T11:40:00Z" }),
+    event("p1", "BackOff", { count: 7, firstTimestamp: "2026-12-04T10:00:00Z", lastTimestamp: "2026-12-04T11:55:00Z" }),
+    event("rs1", "FailedCreate", { lastTimestamp: "2026-12-04T11:30:00Z" }),
+    event("p1", "Pulled", { type: "Normal", lastTimestamp: "2026-12-04T11:59:00Z" }),
+    // Another release's pod named like ours, and an event whose object is gone: never shown.
+    event("other", "BackOff", { involvedObject: { kind: "Pod", name: "pod-p1", namespace: "shop", uid: "other" } }),
+    event("gone", "FailedMount"),
+    // A message of 1 MB is one bounded line.
+    event("d1", "ProgressDeadlineExceeded", {
+      message: `x\n${"y".repeat(1_000_000)}`,
+      lastTimestamp: "2026-12-04T11:10:00Z",
+    }),
+    // events.k8s.io/v1 shape: regarding, note, series.
+    {
+      type: "Warning",
+      reason: "Unhealthy",
+      note: "Readiness probe failed",
+      regarding: { kind: "Pod", name: "pod-p1", uid: "p1" },
+      series: { count: 3, lastObservedTime: "2026-12-04T11:20:00Z" },
+    },
+    null,
+    { reason: 1 },
+  ];
+  const events = releaseEvents(listed, uids);
+  assert.deepEqual(
+    events.map((e) => [e.type, e.reason, e.count, e.lastSeen]),
+    [
+      ["Warning", "BackOff", 12, "2026-12-04T11:55:00Z"],
+      ["Warning", "FailedCreate", 1, "2026-12-04T11:30:00Z"],
+      ["Warning", "Unhealthy", 3, "2026-12-04T11:20:00Z"],
+      ["Warning", "ProgressDeadlineExceeded", 1, "2026-12-04T11:10:00Z"],
+      ["Normal", "Pulled", 1, "2026-12-04T11:59:00Z"],
+    ],
+  );
+  assert.equal(events[0].firstSeen, "2026-12-04T10:00:00Z");
+  assert.ok(events[3].message.length <= 300 && !events[3].message.includes("\n"));
+  assert.equal(describeEvent(events[0]), 'event BackOff ×12 "BackOff happened"');
+  const many = Array.from({ length: 10_000 }, (_, i) => event("p1", `R${i}`));
+  assert.equal(releaseEvents(many, uids).length, EVENTS_KEPT);
 });

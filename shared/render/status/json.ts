@@ -40,6 +40,7 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   if (report.drift) document.drift = report.drift;
   if (report.freshness) document.freshness = report.freshness;
   if (report.causes) document.causes = report.causes;
+  if (report.events) document.events = report.events;
   return document;
 }
 

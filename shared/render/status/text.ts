@@ -1,3 +1,4 @@
+import { humanDuration } from "../../kube/table.ts";
 import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../../status/report.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
@@ -141,10 +142,33 @@ function resourceGroups(report: StatusReport, showHealth: boolean): Group[] {
     ]);
     groups.push({ key: "HEALTH", body: alignLines([["KIND", "NAME", "STATUS", "MESSAGE"], ...lines]) });
   }
-  // Why, one cause chain per resource not Current (docs/status.md): after HEALTH, which names the verdicts.
-  if (showHealth && report.causes?.length)
-    groups.push({ key: "WHY", body: report.causes.map((c) => formatCell(c.text)).join("\n") });
+  // Why, one cause chain per resource not Current (docs/status.md): after HEALTH, which names the verdicts; then
+  // the events they cite, as kubectl describe prints them.
+  if (showHealth && report.causes?.length) {
+    groups.push({ key: "WHY", body: report.causes.map((c) => `${formatCell(c.text)}\n`).join("") });
+  }
+  const events = showHealth ? eventsSection(report) : undefined;
+  if (events) groups.push({ key: "EVENTS", body: events });
   return groups;
+}
+
+/** `==> EVENTS`: LAST SEEN (`2m (x12 over 10m)`, kubectl describe's), TYPE, REASON, OBJECT, MESSAGE. */
+function eventsSection(report: StatusReport): string | undefined {
+  const events = report.events;
+  if (!events) return undefined;
+  if (events.unread) return `(not read: ${formatCell(events.unread)})\n`;
+  if (events.items.length === 0) return undefined;
+  const now = Date.parse(report.observedAt);
+  const age = (time: string | undefined) => (time ? humanDuration(Math.max(0, now - Date.parse(time))) : "<unknown>");
+  const rows = events.items.map((e) => [
+    e.count > 1 ? `${age(e.lastSeen)} (x${e.count} over ${age(e.firstSeen)})` : age(e.lastSeen),
+    e.type,
+    formatCell(e.reason),
+    `${e.object.kind}/${e.object.name}`,
+    formatCell(e.message),
+  ]);
+  const more = events.more ? "(the namespace has more Warning events than one page; the first page was read)\n" : "";
+  return alignLines([["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], ...rows]) + more;
 }
 
 export function compareGroups(kindA: string, keyA: string, kindB: string, keyB: string): number {
