@@ -35,6 +35,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   Unauthorized: 401,
   MethodNotAllowed: 405,
   NotAcceptable: 406,
+  UnsupportedMediaType: 415,
   SecretUnavailable: 503,
 };
 
