@@ -34,11 +34,18 @@ export interface LocalServerOptions {
   maxConcurrency?: number;
   /** API Gateway's JWT authorizer for the routes under its path prefix (local/jwt-authorizer.ts); none: no check. */
   jwt?: Pick<LocalJwtAuthorizer, "pathPrefix" | "verify">;
+  /**
+   * Listen now but answer every request 503 (Retry-After) until `open()`: `npm start` needs the URL to start the
+   * chat webhooks, and nothing may answer (not even /healthz) before every route of its banner is mounted.
+   */
+  closed?: boolean;
 }
 
 export interface LocalServer {
   url: string;
   port: number;
+  /** Starts serving (a server started `closed`); idempotent. */
+  open(): void;
   close(): Promise<void>;
 }
 
@@ -49,11 +56,18 @@ const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-www-form-urlen
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const timeoutMs = options.timeoutMs ?? 29_000;
   const slots = new Slots(options.maxConcurrency ?? 16);
+  let open = !options.closed;
   const server: Server = createServer((req, res) => {
-    const refusal = refuseForeignRequest(req, (server.address() as AddressInfo).port);
+    const refusal = refuseForeignRequest(req, (server.address() as AddressInfo).port) ?? (open ? undefined : STARTING);
     if (refusal) {
       res.shouldKeepAlive = false;
-      writeError(res, refusal.status, refusal.code, refusal.message);
+      writeError(
+        res,
+        refusal.status,
+        refusal.code,
+        refusal.message,
+        refusal === STARTING ? { "retry-after": "1" } : {},
+      );
       return;
     }
     serve(req, res, options.handler, timeoutMs, slots, options.jwt).catch((error) => {
@@ -89,6 +103,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    open: () => {
+      open = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -181,9 +198,22 @@ function tooLarge(res: ServerResponse, bytes: number): void {
   res.once("finish", () => res.req.destroy());
 }
 
-function writeError(res: ServerResponse, status: number, code: string, message: string): void {
+const STARTING = {
+  status: 503,
+  code: "Starting",
+  message: "npm start is still starting (the sync, the audits, the chat webhooks): try again in a moment",
+};
+
+function writeError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ error: { code, message } });
   res.writeHead(status, {
+    ...headers,
     ...SECURITY_HEADERS,
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(body)),

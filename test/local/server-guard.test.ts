@@ -199,3 +199,24 @@ test("the stand-in JWT authorizer refuses a token issued in the future, as API G
     issuerServer.close();
   }
 });
+
+test("a server started closed answers 503 with Retry-After (even /healthz) until it is opened", async () => {
+  const closed = await startLocalServer({
+    handler: async () => ({ statusCode: 200, body: "ok" }),
+    port: 0,
+    closed: true,
+  });
+  try {
+    const get = (path: string) => fetch(`${closed.url}${path}`, { signal: AbortSignal.timeout(10_000) });
+    for (const path of ["/healthz", "/chatops/slack/commands"]) {
+      const early = await get(path);
+      assert.equal(early.status, 503, path);
+      assert.equal(early.headers.get("retry-after"), "1");
+      assert.equal(((await early.json()) as { error: { code: string } }).error.code, "Starting");
+    }
+    closed.open();
+    assert.equal((await get("/healthz")).status, 200);
+  } finally {
+    await closed.close();
+  }
+});
