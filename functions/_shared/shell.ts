@@ -2,6 +2,8 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
+import { withRequestBudget } from "../../shared/request-budget.ts";
+import { budgetSignal } from "./runtime.ts";
 import { telemetryMiddlewares } from "./telemetry.ts";
 
 /**
@@ -52,7 +54,11 @@ export function withTelemetry<E, R>(telemetry: Telemetry, perEvent: LambdaHandle
   const handler = middy<E, R, Error, Context>()
     .use(telemetryMiddlewares(telemetry.logger, telemetry.metrics) as middy.MiddlewareObj<E, R, Error, Context>[])
     .handler(perEvent);
-  return shellHandler(handler as unknown as LambdaHandler<E, R>, telemetry);
+  const stack = handler as unknown as LambdaHandler<E, R>;
+  // Every store call of the event ends by its deadline (shared/request-budget.ts).
+  const budgeted: LambdaHandler<E, R> = (event, context) =>
+    withRequestBudget(budgetSignal(context), () => stack(event, context));
+  return shellHandler(budgeted, telemetry);
 }
 
 /**

@@ -1,6 +1,8 @@
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import httpRouterHandler from "@middy/http-router";
+import { withRequestBudget } from "../../../shared/request-budget.ts";
+import { budgetSignal } from "../runtime.ts";
 import { type ShellHandler, shellHandler, type Telemetry } from "../shell.ts";
 import { telemetryMiddlewares } from "../telemetry.ts";
 import { domainErrorsToHttp, toHttpError } from "./error-mapping.ts";
@@ -24,6 +26,8 @@ export interface HttpFunctionOptions {
   maxResponseBytes?: number;
   /** The function's own middlewares, inside the size check and outside the error mapping (the API's compression). */
   middlewares?: HttpMiddleware[];
+  /** Time kept back from the Lambda's remaining time for answering: every store call ends by then (default 1 s). */
+  deadlineMarginMs?: number;
 }
 
 /**
@@ -59,7 +63,9 @@ export function httpHandler(
     .use(domainErrorsToHttp(telemetry.logger))
     .handler(router as unknown as (event: HttpEvent, context: HttpContext) => Promise<HttpResult>);
   const stack = handler as unknown as (event: HttpEvent, context: HttpContext) => Promise<HttpResult>;
-  return shellHandler(lastResort(telemetry, stack), telemetry);
+  const budgeted = (event: HttpEvent, context: HttpContext) =>
+    withRequestBudget(budgetSignal(context, options.deadlineMarginMs), () => stack(event, context));
+  return shellHandler(lastResort(telemetry, budgeted), telemetry);
 }
 
 /**
