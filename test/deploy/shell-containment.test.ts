@@ -82,3 +82,11 @@ test("a rejection nothing awaited is logged, and the environment lives on under 
   assert.doesNotMatch(output, /exiting 128/);
   assert.match(run.output.stdout, /alive\n$/);
 });
+
+test("a route still running when the Lambda's time is up is a 504, not a generic 500", async () => {
+  const { handler } = handlerWith(() => new Promise<never>(() => {}));
+  const result = await handler(httpApiEvent("GET", "/fails"), lambdaContext(50));
+  assert.equal(result.statusCode, 504);
+  assert.equal((bodyJson(result) as { error: { code: string } }).error.code, "Timeout");
+  assert.equal(result.headers?.["x-content-type-options"], "nosniff");
+});
