@@ -96,7 +96,7 @@ const contained = new WeakSet<object>();
 
 /**
  * A promise that rejects with nothing awaiting it (work a request started, then abandoned: issue #38 item 2's
- * `?at&against`) is logged as an error and counted by the log's alarm, never the end of the execution
+ * `?at&against`) is logged as an ERROR line (with its stack), never the end of the execution
  * environment. Lambda's Node runtime listens for `unhandledRejection` itself, posts an invocation error and exits
  * (code 128): the request in flight then fails with API Gateway's bare 502, and the next ones pay a cold start,
  * at the will of anyone who can send the request. Its listeners are replaced by this one, once per process; an
