@@ -108,7 +108,7 @@ export function malformedCases(): MalformedCase[] {
     {
       name: "import: unsupported content-type",
       request: request("POST", importPath, "content-type: text/csv\r\n", "a,b"),
-      status: 400,
+      status: 415,
     },
     {
       name: "invalid revision",

@@ -2,7 +2,7 @@
  * `npm start`'s stand-in for API Gateway's JWT authorizer (HTTP API, `type: jwt`): for the dashboard's API
  * routes it takes `Authorization: Bearer <JWT>`, checks it as AWS does (signature against the issuer's JWKS
  * from its discovery document, RSA keys; `iss` equal to the issuer; `aud` or else `client_id` one of the
- * audiences; `exp`, `nbf`, `iat`) with `jose`, and hands the claims to the function the way AWS does
+ * audiences; `exp` after now, `nbf` and `iat` before it, no skew allowed) with `jose`, and hands the claims to the function the way AWS does
  * (`requestContext.authorizer.jwt.claims`, every value a string, a list flattened to `[a b]`). A refused
  * token gets AWS's own answer: 401 `{"message":"Unauthorized"}`.
  */
@@ -17,7 +17,11 @@ export interface LocalJwtAuthorizer {
   verify(authorization: string | undefined): Promise<{ claims: Record<string, string>; scopes: string[] } | undefined>;
 }
 
-export function localJwtAuthorizer(env: Record<string, string | undefined>): LocalJwtAuthorizer {
+/** `now`: the clock tokens are checked by (epoch ms; a test's own). */
+export function localJwtAuthorizer(
+  env: Record<string, string | undefined>,
+  now: () => number = Date.now,
+): LocalJwtAuthorizer {
   const issuer = env.DASHBOARD_OIDC_ISSUER?.trim();
   const clientId = env.DASHBOARD_OIDC_CLIENT_ID?.trim();
   if (!issuer || !clientId) {
@@ -52,10 +56,14 @@ export function localJwtAuthorizer(env: Record<string, string | undefined>): Loc
           issuer,
           algorithms: ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"],
           requiredClaims: ["exp", "iat"],
+          currentDate: new Date(now()),
         }));
       } catch {
         return undefined;
       }
+      // API Gateway: `iat` must be before the current time (jose checks it is a number, not when; it took a
+      // token issued a day ahead). `exp` and `nbf` are jose's own checks, with no tolerance, as AWS's.
+      if (typeof payload.iat !== "number" || payload.iat > Math.floor(now() / 1000)) return undefined;
       const audiences = payload.aud === undefined ? [] : Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       const matched =
         audiences.length > 0

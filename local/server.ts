@@ -2,7 +2,8 @@
  * A small local HTTP server in front of the API Lambda handler: each request
  * becomes a real API Gateway HTTP API (payload format 2.0) event plus a Lambda
  * context, and the handler's result goes back as API Gateway would send it. The
- * routes live only in the handler; nothing here knows about them.
+ * routes live only in the handler; nothing here knows about them. A request from another host or site is
+ * refused before it becomes an event (request-guard.ts: DNS rebinding, cross-site writes).
  */
 
 import { isUtf8 } from "node:buffer";
@@ -10,8 +11,10 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
+import { SECURITY_HEADERS } from "../functions/_shared/http/security-headers.ts";
 import type { LocalJwtAuthorizer } from "./jwt-authorizer.ts";
 import { localLambdaContext } from "./lambda-context.ts";
+import { refuseForeignRequest } from "./request-guard.ts";
 
 export type LambdaHttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
@@ -31,11 +34,18 @@ export interface LocalServerOptions {
   maxConcurrency?: number;
   /** API Gateway's JWT authorizer for the routes under its path prefix (local/jwt-authorizer.ts); none: no check. */
   jwt?: Pick<LocalJwtAuthorizer, "pathPrefix" | "verify">;
+  /**
+   * Listen now but answer every request 503 (Retry-After) until `open()`: `npm start` needs the URL to start the
+   * chat webhooks, and nothing may answer (not even /healthz) before every route of its banner is mounted.
+   */
+  closed?: boolean;
 }
 
 export interface LocalServer {
   url: string;
   port: number;
+  /** Starts serving (a server started `closed`); idempotent. */
+  open(): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +56,20 @@ const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-www-form-urlen
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const timeoutMs = options.timeoutMs ?? 29_000;
   const slots = new Slots(options.maxConcurrency ?? 16);
+  let open = !options.closed;
   const server: Server = createServer((req, res) => {
+    const refusal = refuseForeignRequest(req, (server.address() as AddressInfo).port) ?? (open ? undefined : STARTING);
+    if (refusal) {
+      res.shouldKeepAlive = false;
+      writeError(
+        res,
+        refusal.status,
+        refusal.code,
+        refusal.message,
+        refusal === STARTING ? { "retry-after": "1" } : {},
+      );
+      return;
+    }
     serve(req, res, options.handler, timeoutMs, slots, options.jwt).catch((error) => {
       process.stderr.write(`local server: ${(error as Error).stack ?? error}\n`);
       if (res.headersSent) {
@@ -67,6 +90,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const body = JSON.stringify({ error: { code, message } });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        "x-content-type-options: nosniff\r\n" +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
@@ -79,6 +103,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    open: () => {
+      open = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -140,6 +167,7 @@ async function serve(
       // API Gateway's own answer for a missing or refused token (the function is never called).
       const body = JSON.stringify({ message: "Unauthorized" });
       res.writeHead(401, {
+        ...SECURITY_HEADERS,
         "content-type": "application/json",
         "content-length": String(Buffer.byteLength(body)),
         "www-authenticate": "Bearer",
@@ -170,9 +198,23 @@ function tooLarge(res: ServerResponse, bytes: number): void {
   res.once("finish", () => res.req.destroy());
 }
 
-function writeError(res: ServerResponse, status: number, code: string, message: string): void {
+const STARTING = {
+  status: 503,
+  code: "Starting",
+  message: "npm start is still starting (the sync, the audits, the chat webhooks): try again in a moment",
+};
+
+function writeError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ error: { code, message } });
   res.writeHead(status, {
+    ...headers,
+    ...SECURITY_HEADERS,
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(body)),
     "cache-control": "no-store",
@@ -271,7 +313,7 @@ export function lambdaContext(timeoutMs: number, functionName = "helm-status-api
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string | undefined) {
   // API Gateway's format 2.0 inference: a result without statusCode is a 200 JSON body.
   if (result === undefined || typeof result === "string" || typeof result !== "object" || !("statusCode" in result)) {
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json" });
     res.end(typeof result === "string" ? result : JSON.stringify(result ?? null));
     return;
   }

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { buildDashboard } from "../dashboard/build.ts";
+import { containStrayRejections } from "../functions/_shared/shell.ts";
 import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
@@ -122,6 +123,8 @@ async function main(): Promise<void> {
   const auditMinutes = Math.max(1, Math.round(Number(env.AUDIT_INTERVAL ?? 60) / 60) || 1);
   env.AUDIT_SCHEDULE ??= `rate(${auditMinutes} minutes)`;
   const deps = apiDepsFromEnv(env);
+  // As in the Lambda shell: a rejection nothing awaited is logged, and the API, sync, audits and chat stay up.
+  containStrayRejections(process, deps.logger);
   started.push({ name: "kube reader", stop: () => deps.kube.close() });
   if (sim) {
     const seeded = await seedDemo(deps.store, sim);
@@ -139,7 +142,8 @@ async function main(): Promise<void> {
   let chat: LocalChatops | undefined;
   const handler: LambdaHttpHandler = (event, context) => chat?.handle(event, context) ?? api(event, context);
   const jwt = deps.dashboard?.auth === "jwt" ? localJwtAuthorizer(env) : undefined;
-  const server = await startLocalServer({ handler, port, jwt }).catch((error) => {
+  // Listening now (chat needs the URL), answering 503 until every route of the banner is mounted (issue #39 item 12).
+  const server = await startLocalServer({ handler, port, jwt, closed: true }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new Error(`port ${port} on 127.0.0.1 is in use: set PORT to another port (PORT=0 picks a free one)`);
     }
@@ -169,6 +173,7 @@ async function main(): Promise<void> {
     history: { snapshots: audit.snapshots, tableName: audit.snapshotsTable },
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
+  server.open();
   printTour(server.url, Boolean(sim));
   printDashboard(server.url, deps.dashboard?.auth ?? "jwt", jwt);
   printChatTour(server.url, chat);

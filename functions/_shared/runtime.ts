@@ -89,3 +89,19 @@ export function deadlineFrom(
     typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
   return (options.now ?? Date.now()) + Math.max(options.floorMs ?? 0, remaining - marginMs);
 }
+
+/** What an invocation keeps for answering when its function names no margin of its own. */
+export const DEFAULT_ANSWER_MARGIN_MS = 1_000;
+
+/**
+ * The signal every store call of one invocation is given (shared/request-budget.ts): it fires at the invocation's
+ * deadline (`deadlineFrom` with the same margin), so a store that never answers ends the call in time for the
+ * function to answer 504 itself. None without a Lambda context (a local tool calling a handler directly).
+ */
+export function budgetSignal(
+  context: Pick<Context, "getRemainingTimeInMillis"> | undefined,
+  marginMs = DEFAULT_ANSWER_MARGIN_MS,
+): AbortSignal | undefined {
+  if (typeof context?.getRemainingTimeInMillis !== "function") return undefined;
+  return AbortSignal.timeout(Math.max(0, context.getRemainingTimeInMillis() - marginMs));
+}

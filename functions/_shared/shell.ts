@@ -2,6 +2,8 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
+import { withRequestBudget } from "../../shared/request-budget.ts";
+import { budgetSignal } from "./runtime.ts";
 import { telemetryMiddlewares } from "./telemetry.ts";
 
 /**
@@ -20,6 +22,8 @@ export interface Telemetry {
 export type LambdaHandler<E, R, C extends Context = Context> = (event: E, context: C) => Promise<R>;
 
 const SHELL = Symbol.for("helm-status-lambda.shell");
+/** The telemetry a built handler logs with: what `lambdaEntry` reports a stray rejection to. */
+const TELEMETRY = Symbol.for("helm-status-lambda.shell.telemetry");
 
 /**
  * A per-event function wrapped by the shell (telemetry outermost); only this module and http/handler.ts make
@@ -28,11 +32,18 @@ const SHELL = Symbol.for("helm-status-lambda.shell");
  */
 export type ShellHandler<E, R, C extends Context = Context> = ((event: E, context?: C) => Promise<R>) & {
   readonly [SHELL]: "handler";
+  readonly [TELEMETRY]?: Telemetry;
 };
 
 /** Marks a handler the shell built (http/handler.ts wraps its own middy stack, then marks it). */
-export function shellHandler<E, R, C extends Context>(handler: LambdaHandler<E, R, C>): ShellHandler<E, R, C> {
-  return Object.assign(handler as (event: E, context?: C) => Promise<R>, { [SHELL]: "handler" as const });
+export function shellHandler<E, R, C extends Context>(
+  handler: LambdaHandler<E, R, C>,
+  telemetry?: Telemetry,
+): ShellHandler<E, R, C> {
+  return Object.assign(handler as (event: E, context?: C) => Promise<R>, {
+    [SHELL]: "handler" as const,
+    [TELEMETRY]: telemetry,
+  });
 }
 
 /**
@@ -43,7 +54,11 @@ export function withTelemetry<E, R>(telemetry: Telemetry, perEvent: LambdaHandle
   const handler = middy<E, R, Error, Context>()
     .use(telemetryMiddlewares(telemetry.logger, telemetry.metrics) as middy.MiddlewareObj<E, R, Error, Context>[])
     .handler(perEvent);
-  return shellHandler(handler as unknown as LambdaHandler<E, R>);
+  const stack = handler as unknown as LambdaHandler<E, R>;
+  // Every store call of the event ends by its deadline (shared/request-budget.ts).
+  const budgeted: LambdaHandler<E, R> = (event, context) =>
+    withRequestBudget(budgetSignal(context), () => stack(event, context));
+  return shellHandler(budgeted, telemetry);
 }
 
 /**
@@ -60,8 +75,13 @@ export function lambdaEntry<E, R, C extends Context = Context>(
 ): LambdaHandler<E, R, C> & { readonly [SHELL]: "entry" } {
   let built: ShellHandler<E, R, C> | undefined;
   const entry = async (event: E, context: C): Promise<R> => {
-    built ??= build();
-    if (built[SHELL] !== "handler") throw new Error("a Lambda entry point must build its handler with the shell");
+    if (!built) {
+      built = build();
+      if (built[SHELL] !== "handler") throw new Error("a Lambda entry point must build its handler with the shell");
+      // Only under Lambda's runtime (its API's address is set): tests and `npm start` keep their own listeners.
+      const logger = built[TELEMETRY]?.logger;
+      if (process.env.AWS_LAMBDA_RUNTIME_API && logger) containStrayRejections(process, logger);
+    }
     return built(event, context);
   };
   return Object.assign(entry, { [SHELL]: "entry" as const });
@@ -70,4 +90,28 @@ export function lambdaEntry<E, R, C extends Context = Context>(
 /** An entry point made by `lambdaEntry` (test/deploy/shell.test.ts checks every serverless.yml handler). */
 export function isShellEntry(value: unknown): boolean {
   return typeof value === "function" && (value as { [SHELL]?: string })[SHELL] === "entry";
+}
+
+const contained = new WeakSet<object>();
+
+/**
+ * A promise that rejects with nothing awaiting it (work a request started, then abandoned: issue #38 item 2's
+ * `?at&against`) is logged as an ERROR line (with its stack), never the end of the execution
+ * environment. Lambda's Node runtime listens for `unhandledRejection` itself, posts an invocation error and exits
+ * (code 128): the request in flight then fails with API Gateway's bare 502, and the next ones pay a cold start,
+ * at the will of anyone who can send the request. Its listeners are replaced by this one, once per process; an
+ * uncaught exception keeps the runtime's behaviour (a synchronous throw from a callback may leave state broken).
+ */
+export function containStrayRejections(
+  target: Pick<NodeJS.Process, "on" | "removeAllListeners">,
+  logger: Pick<Logger, "error">,
+): void {
+  if (contained.has(target)) return;
+  contained.add(target);
+  target.removeAllListeners("unhandledRejection");
+  target.on("unhandledRejection", (reason: unknown) => {
+    const error =
+      reason instanceof Error ? { name: reason.name, message: reason.message, stack: reason.stack } : String(reason);
+    logger.error("unhandled rejection contained: a bug (some work was started and not awaited)", { error });
+  });
 }

@@ -37,6 +37,7 @@ export function createApiHandler(deps: ApiDeps): ApiHandler {
     routes: createRoutes(deps),
     notFoundHint: "see GET /openapi.json for the routes",
     maxResponseBytes: deps.settings.maxResponseBytes,
+    deadlineMarginMs: deps.settings.deadlineMarginMs,
     // The dashboard's /dashboard/api mount: inside the error mapping, so a 401/403/405 is mapped like any other.
     middlewares: [compression(), dashboardMount(deps.dashboard ?? LOCKED_DASHBOARD)],
   });

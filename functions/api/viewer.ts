@@ -1,12 +1,38 @@
 import type { MiddlewareObj } from "@middy/core";
 import { resolveViewer } from "../../shared/access/viewer-access.ts";
 import { type ClusterScope, viewerScope } from "../../shared/clusters/scope.ts";
-import { MethodNotAllowedError, UnauthorizedError } from "../_shared/http/errors.ts";
+import { MethodNotAllowedError, RouteNotFoundError, UnauthorizedError } from "../_shared/http/errors.ts";
+import { templateMatcher } from "../_shared/http/route.ts";
 import type { DashboardConfig } from "./dashboard-config.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "./types.ts";
 
 /** Where the dashboard's API routes live: the same routes as the IAM ones, behind API Gateway's JWT authorizer. */
 export const DASHBOARD_API_PREFIX = "/dashboard/api";
+
+/**
+ * The routes mounted under the prefix: what the dashboard reads, exactly serverless.yml's JWT-authorized events
+ * (test/api/openapi.test.ts holds the two equal). Any other path under the prefix is a 404 here too, so `npm start`
+ * serves what AWS serves: the sync's state (every namespace's names) or the cluster-wide list are IAM routes only.
+ */
+export const DASHBOARD_API_ROUTES = [
+  "/clusters",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/status",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/history",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/revisions/{revision}/manifest",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots/{id}",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/snapshots/{id}/diff",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/timeline",
+  "/clusters/{cluster}/namespaces/{namespace}/releases/{name}/reliability",
+  "/fleet/releases",
+  "/fleet/timeline",
+  "/fleet/health",
+  "/fleet/reliability",
+  "/audits",
+  "/audits/{runId}",
+] as const;
+
+const MOUNTED = DASHBOARD_API_ROUTES.map(templateMatcher);
 
 interface JwtAuthorizer {
   jwt?: { claims?: Record<string, unknown> };
@@ -29,6 +55,9 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
       if (event.requestContext?.http) event.requestContext.http.path = inner;
       const method = event.requestContext?.http?.method ?? "GET";
       if (method !== "GET") throw new MethodNotAllowedError(method, path, ["GET"]);
+      if (!MOUNTED.some((route) => route.test(inner))) {
+        throw new RouteNotFoundError(method, path, "the dashboard's API mounts only the routes the dashboard reads");
+      }
       if (settings.auth === "off") {
         context.viewer = { subject: "anonymous" };
         return;

@@ -4,8 +4,10 @@
  * same health-relevant content), the changes between them, and audit runs.
  * Layout and the reasons for it: docs/history.md.
  */
+
 import type { DriftedField } from "../drift/types.ts";
 import type { HealthStatus } from "../health/index.ts";
+import { isCalendarDateTime } from "../input/calendar-time.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Freshness, MissingReason } from "../status/report.ts";
 import type { Cause } from "../why/causes.ts";
@@ -188,7 +190,12 @@ export const HEALTH_SEVERITY: Record<HealthStatus, number> = {
 const RUN_ID = /^\d{8}T\d{6}Z(-[a-z0-9]{1,20})?$/;
 
 export function isRunId(value: unknown): value is string {
-  return typeof value === "string" && RUN_ID.test(value);
+  if (typeof value !== "string" || !RUN_ID.test(value)) return false;
+  // A slot the calendar has (20260230T000000Z would stand for March 2).
+  const [year, month, day, hour, minute, second] = [0, 4, 6, 9, 11, 13].map((at, i) =>
+    Number(value.slice(at, at + (i === 0 ? 4 : 2))),
+  );
+  return isCalendarDateTime(year, month, day, hour, minute, second);
 }
 
 export function runIdFor(date: Date, suffix?: string): string {

@@ -50,6 +50,10 @@ export function translateAwsError(error: unknown, location: StoreLocation): unkn
   if (e?.name === "TimeoutError" || code === "ETIMEDOUT" || e?.name === "RequestTimeout") {
     return new StoreTimeoutError(`${where} did not answer in time`, { cause: error });
   }
+  // The request's budget ran out (shared/request-budget.ts): the only abort a store call is given.
+  if (e?.name === "AbortError") {
+    return new StoreTimeoutError(`${where} did not answer before the request's deadline`, { cause: error });
+  }
   if (e?.name === "ResourceNotFoundException") {
     return new StoreUnavailableError(
       `table "${location.tableName}" does not exist at ${describeEndpoint(location)} (region ${location.region}); ` +

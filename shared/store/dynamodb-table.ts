@@ -16,6 +16,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { requestBudget } from "../request-budget.ts";
 import { retryLeftovers } from "../retry.ts";
 import { type StoreLocation, translateAwsError } from "./dynamodb-errors.ts";
 import { StoreUnavailableError } from "./errors.ts";
@@ -210,7 +211,8 @@ export class Table {
     const input = (command as { input?: Record<string, unknown> }).input;
     if (isWrite && input) input.ReturnConsumedCapacity = "TOTAL";
     try {
-      const result = await this.#db.send(command as never);
+      // The invocation's budget: a call still unanswered at the request's deadline ends there (a 504).
+      const result = await this.#db.send(command as never, { abortSignal: requestBudget() });
       if (isWrite) {
         const consumed = (result as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? [];
         for (const used of [consumed].flat() as { CapacityUnits?: number }[]) {

@@ -3,9 +3,11 @@
  * (with the status text as it was), the diff of two, the fleet's latest health,
  * and audit runs. Every read checks the cluster against the registry first.
  */
+
 import { createTwoFilesPatch } from "diff";
 import { type ClusterScope, inScope, releaseInScope, requireKnownCluster } from "../clusters/scope.ts";
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
+import { parseCalendarTime } from "../input/calendar-time.ts";
 import type { Clock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import { changesBetween } from "../snapshots/changes.ts";
@@ -79,12 +81,10 @@ export function parseTime(name: string, value: string | undefined, now: Date): D
   if (value === undefined || value === "") return undefined;
   const duration = DURATION.exec(value);
   if (duration) return new Date(now.getTime() - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
-  if (/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value)) {
-    const at = new Date(value);
-    if (!Number.isNaN(at.getTime())) return at;
-  }
+  const at = parseCalendarTime(value);
+  if (at) return at;
   throw new InvalidHistoryQueryError(
-    `${name} ${JSON.stringify(value.slice(0, 60))} is not a time: use RFC 3339 (2026-12-02T10:00:00Z) or a duration ago (30m, 6h, 7d)`,
+    `${name} ${JSON.stringify(value.slice(0, 60))} is not a time: use RFC 3339 (2026-12-02T10:00:00Z; a date the calendar has) or a duration ago (30m, 6h, 7d)`,
   );
 }
 

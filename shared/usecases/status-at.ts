@@ -28,8 +28,10 @@ export interface StatusAt {
 
 /** `--at`: RFC 3339, or a duration ago written either way (`2h`, `-2h`). */
 export function parseAt(name: string, value: string | undefined, now: Date): Date {
-  if (value === undefined || value.trim() === "") throw new InvalidHistoryQueryError(`${name} needs a time`);
-  const at = parseTime(name, value.startsWith("-") ? value.slice(1) : value, now)!;
+  const written = value?.startsWith("-") ? value.slice(1) : value;
+  // `-` alone is no duration: it once reached the store as an undefined time (a 500).
+  if (written === undefined || written.trim() === "") throw new InvalidHistoryQueryError(`${name} needs a time`);
+  const at = parseTime(name, written, now)!;
   if (at > now) {
     throw new InvalidHistoryQueryError(
       `${name} (${at.toISOString()}) is in the future: the history knows only the past (without ${name}: the live status)`,
@@ -78,9 +80,13 @@ export async function diffAt(
 ): Promise<SnapshotDiff> {
   const release = releaseInScope(deps.clusters, key);
   const now = deps.clock.now();
+  // Both times parsed before any read starts: a bad `against` once threw while the read for `at` was running,
+  // and that read's rejection was left unhandled (issue #38 item 2: the process died).
+  const at = parseAt("at", atValue, now);
+  const against = parseAt("against", againstValue, now);
   const [to, from] = await Promise.all([
-    coveringSnapshot(deps, release, parseAt("at", atValue, now), now),
-    coveringSnapshot(deps, release, parseAt("against", againstValue, now), now),
+    coveringSnapshot(deps, release, at, now),
+    coveringSnapshot(deps, release, against, now),
   ]);
   return diffSnapshots(deps, to.snapshot.id, from.snapshot.id, release);
 }

@@ -160,7 +160,28 @@ describe("import body errors", () => {
     ["empty body", {}, 400, "InvalidBody", /body is empty/],
     ["not JSON", { body: '{"kind": "Secret", "data": {"release": "c2VjcmV0"' }, 400, "InvalidBody", /not valid JSON/],
     ["bad base64", { body: "%%%not-base64%%%", isBase64Encoded: true }, 400, "InvalidBody", /not valid base64/],
-    ["unsupported type", { body: "a,b", headers: { "content-type": "text/csv" } }, 400, "InvalidBody", /text\/csv/],
+    [
+      "unsupported type",
+      { body: "a,b", headers: { "content-type": "text/csv" } },
+      415,
+      "UnsupportedMediaType",
+      /text\/csv/,
+    ],
+    // The types a browser sends cross-site without a preflight (issue #38 item 5).
+    [
+      "text/plain",
+      { body: "{}", headers: { "content-type": "text/plain" } },
+      415,
+      "UnsupportedMediaType",
+      /text\/plain/,
+    ],
+    [
+      "a form",
+      { body: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } },
+      415,
+      "UnsupportedMediaType",
+      /application\/json or application\/yaml/,
+    ],
     ["too large", { body: `{"x":"${"a".repeat(3000)}"}` }, 413, "RequestTooLarge", /over the 2048-byte limit/],
     // Parsers quote the input around the fault; the secret must not come back with the 400.
     [

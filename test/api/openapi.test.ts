@@ -82,6 +82,15 @@ test("serverless.yml deploys exactly the router's routes (and the dashboard's mo
   }
 });
 
+test("the dashboard's mount serves exactly serverless.yml's /dashboard/api routes (npm start included)", async () => {
+  const { DASHBOARD_API_ROUTES } = await import("../../functions/api/viewer.ts");
+  const deployed = deployedEvents()
+    .filter((e) => e.path.startsWith(`${DASHBOARD_API}/`))
+    .map((e) => e.path.slice(DASHBOARD_API.length))
+    .sort();
+  assert.deepEqual([...DASHBOARD_API_ROUTES].sort(), deployed);
+});
+
 test("the document's security matches the deployment: IAM (SigV4) on every API route, the JWT authorizer on the dashboard's mount, only the dashboard's static files public", () => {
   for (const httpApi of deployedEvents()) {
     const key = `${httpApi.method} ${httpApi.path}`;

@@ -48,13 +48,15 @@ for (const { name, request, status } of malformedCases()) {
 test("/namespaces/../releases is not the cluster-wide list; the real path still is", async () => {
   const dots = await sendRaw(
     server.port,
-    Buffer.from("GET /clusters/demo-eu/namespaces/../releases HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n"),
+    Buffer.from(
+      "GET /clusters/demo-eu/namespaces/../releases HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n\r\n",
+    ),
   );
   assert.equal(dots.status, 400);
   assert.match(JSON.parse(dots.body).error.message, /invalid namespace/);
   const list = await sendRaw(
     server.port,
-    Buffer.from("GET /clusters/demo-eu/releases HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n"),
+    Buffer.from("GET /clusters/demo-eu/releases HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n\r\n"),
   );
   assert.equal(list.status, 200, list.body);
 });

@@ -35,6 +35,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   Unauthorized: 401,
   MethodNotAllowed: 405,
   NotAcceptable: 406,
+  UnsupportedMediaType: 415,
   SecretUnavailable: 503,
 };
 
@@ -59,9 +60,23 @@ export function toHttpError(error: unknown, requestId: string | undefined): Http
       headers,
     );
   }
+  if (isInvocationTimeout(error)) {
+    return errorResponse(504, {
+      error: { code: "Timeout", message: "the request ran out of time; try again, or ask for less", requestId },
+    });
+  }
   return errorResponse(500, {
     error: { code: "InternalError", message: "internal error; quote the request id to an operator", requestId },
   });
+}
+
+/** middy's own answer when the Lambda's time is up and the route is still running (its `timeoutEarly`). */
+function isInvocationTimeout(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === "TimeoutError" &&
+    (error.cause as { package?: unknown } | undefined)?.package === "@middy/core"
+  );
 }
 
 /** What the log keeps of an error: enough to debug, without request bodies or credentials. */

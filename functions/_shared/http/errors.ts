@@ -36,6 +36,9 @@ export class NotAcceptableError extends errorKind("validation", "NotAcceptable")
 /** The request body cannot be read as the route expects (not JSON, bad base64, missing). */
 export class InvalidBodyError extends errorKind("validation", "InvalidBody") {}
 
+/** The body's Content-Type is not one the route reads (415). */
+export class UnsupportedMediaTypeError extends errorKind("validation", "UnsupportedMediaType") {}
+
 /** A request body over what the route accepts. */
 export class RequestTooLargeError extends errorKind("too-large", "RequestTooLarge") {}
 

@@ -1,13 +1,16 @@
 import middy from "@middy/core";
 import httpHeaderNormalizer from "@middy/http-header-normalizer";
 import httpRouterHandler from "@middy/http-router";
+import { withRequestBudget } from "../../../shared/request-budget.ts";
+import { budgetSignal } from "../runtime.ts";
 import { type ShellHandler, shellHandler, type Telemetry } from "../shell.ts";
 import { telemetryMiddlewares } from "../telemetry.ts";
-import { domainErrorsToHttp } from "./error-mapping.ts";
+import { domainErrorsToHttp, toHttpError } from "./error-mapping.ts";
 import { MethodNotAllowedError, RouteNotFoundError } from "./errors.ts";
 import { requestTelemetry } from "./request-telemetry.ts";
 import { responseSizeLimit } from "./response-limit.ts";
 import { templateMatcher } from "./route.ts";
+import { securityHeaders, withSecurityHeaders } from "./security-headers.ts";
 import type { HttpContext, HttpEvent, HttpResult, RouteDefinition } from "./types.ts";
 
 /** Lambda's synchronous invocation payload limit (6 MB), measured on the serialized result. */
@@ -23,6 +26,8 @@ export interface HttpFunctionOptions {
   maxResponseBytes?: number;
   /** The function's own middlewares, inside the size check and outside the error mapping (the API's compression). */
   middlewares?: HttpMiddleware[];
+  /** Time kept back from the Lambda's remaining time for answering: every store call ends by then (default 1 s). */
+  deadlineMarginMs?: number;
 }
 
 /**
@@ -50,11 +55,42 @@ export function httpHandler(
   });
   const handler = middy<HttpEvent, HttpResult, Error, HttpContext>()
     .use(telemetryMiddlewares(telemetry.logger, telemetry.metrics) as HttpMiddleware[])
+    .use(securityHeaders())
     .use(httpHeaderNormalizer() as HttpMiddleware)
     .use(requestTelemetry(telemetry.logger, telemetry.metrics))
     .use(responseSizeLimit(options.maxResponseBytes ?? LAMBDA_RESPONSE_LIMIT_BYTES))
     .use(options.middlewares ?? [])
     .use(domainErrorsToHttp(telemetry.logger))
     .handler(router as unknown as (event: HttpEvent, context: HttpContext) => Promise<HttpResult>);
-  return shellHandler(handler as unknown as (event: HttpEvent, context: HttpContext) => Promise<HttpResult>);
+  const stack = handler as unknown as (event: HttpEvent, context: HttpContext) => Promise<HttpResult>;
+  const budgeted = (event: HttpEvent, context: HttpContext) =>
+    withRequestBudget(budgetSignal(context, options.deadlineMarginMs), () => stack(event, context));
+  return shellHandler(lastResort(telemetry, budgeted), telemetry);
+}
+
+/**
+ * Whatever still escapes the stack (a middleware's own failure while mapping an error, a value thrown that is no
+ * Error) is logged and answered as the error mapping answers a bug: a 500 with the request id, never a rejected
+ * invocation (API Gateway's bare 502 with nothing in the function's log to find it by).
+ */
+function lastResort(
+  telemetry: Telemetry,
+  stack: (event: HttpEvent, context: HttpContext) => Promise<HttpResult>,
+): (event: HttpEvent, context: HttpContext) => Promise<HttpResult> {
+  return async (event, context) => {
+    try {
+      return await stack(event, context);
+    } catch (error) {
+      try {
+        telemetry.logger.error("request failed outside the error mapping", {
+          error:
+            error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : typeof error,
+        });
+      } catch {
+        // The log itself failed: the answer still goes out.
+      }
+      const requestId = event?.requestContext?.requestId ?? context?.awsRequestId;
+      return withSecurityHeaders(toHttpError(undefined, requestId));
+    }
+  };
 }

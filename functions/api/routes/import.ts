@@ -1,7 +1,7 @@
 import { InvalidImportDocumentError, parseImportDocument } from "../../../shared/release/import-document.ts";
 import { importReleases } from "../../../shared/usecases/import.ts";
 import { requestBody } from "../../_shared/http/body.ts";
-import { InvalidBodyError } from "../../_shared/http/errors.ts";
+import { InvalidBodyError, UnsupportedMediaTypeError } from "../../_shared/http/errors.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
@@ -40,20 +40,31 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
 /** Time a write already running may still need when the last object is started. */
 const IMPORT_WRITE_MARGIN_MS = 3_000;
 
+/**
+ * The body's syntax by its Content-Type: JSON (`application/json`, `+json`) or YAML (`application/yaml`,
+ * `application/x-yaml`, `text/yaml`); none is JSON (SigV4 callers such as the CLI's `push` send
+ * application/json). A type a browser may send cross-site without asking first (text/plain, a form) is a 415:
+ * with `npm start` holding AWS keys, a page must not be able to import into it (issue #38 item 5).
+ */
+function bodySyntax(header: string | undefined): "json" | "yaml" {
+  const contentType = (header ?? "application/json").split(";")[0].trim().toLowerCase();
+  if (contentType === "application/json" || /^application\/[\w.-]+\+json$/.test(contentType)) return "json";
+  if (["application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"].includes(contentType)) return "yaml";
+  throw new UnsupportedMediaTypeError(
+    `content-type ${JSON.stringify(contentType.slice(0, 80))} is not one the import reads: send application/json or application/yaml`,
+  );
+}
+
 function parseBody(event: ApiEvent, maxBytes: number): unknown {
   if (event.body === undefined || event.body === null || event.body === "") {
     throw new InvalidBodyError(
       "the request body is empty: send a Helm release Secret or ConfigMap (or a List of them) as JSON, e.g. `kubectl get secret -l owner=helm -o json`",
     );
   }
+  const syntax = bodySyntax(event.headers?.["content-type"]);
   const raw = requestBody(event, maxBytes, "import fewer objects per request");
-  const contentType = (event.headers?.["content-type"] ?? "application/json").split(";")[0].trim().toLowerCase();
-  const isYaml = /yaml/.test(contentType);
-  if (!isYaml && contentType !== "application/json" && !contentType.endsWith("+json") && contentType !== "text/plain") {
-    throw new InvalidBodyError(`unsupported content-type "${contentType}": send application/json or application/yaml`);
-  }
   try {
-    return parseImportDocument(raw, { syntax: isYaml ? "yaml" : "json", where: "the request body" });
+    return parseImportDocument(raw, { syntax, where: "the request body" });
   } catch (error) {
     // The API's code for every fault of the body; the message is the shared parser's (never quoting the body).
     if (error instanceof InvalidImportDocumentError) throw new InvalidBodyError(error.message, { cause: error });
