@@ -8,6 +8,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { EventsAnswer } from "../kube/events.ts";
 import { type ContainerProblem, describeContainer, oneLine, type PodProblems, podProblems } from "./containers.ts";
 import { describeEvent, ownedUids, type ReleaseEvent, type ReleaseEvents, releaseEvents } from "./events.ts";
+import type { LogExcerpt, LogUnread } from "./logs.ts";
 
 /** Pods named per cause: the first with a problem, and how many more there are. */
 const PODS_NAMED = 1;
@@ -27,6 +28,8 @@ export interface Cause {
   podsWithProblems: number;
   /** The most telling event about it, its pods or their owners (a Warning, the newest), when events were read. */
   event?: ReleaseEvent;
+  /** The crashed container's log excerpt, masked (logs.ts), or why there is none; only where logs were asked for. */
+  log?: LogExcerpt | LogUnread;
   /** The chain in words, one line. */
   text: string;
 }
