@@ -36,7 +36,7 @@ export function DataTable<T>({
             <tr key={rowKey(row, i)} class={rowClass?.(row)}>
               {columns.map((column, j) => (
                 <td key={j} class={column.cellClass?.(row)} title={column.cellTitle?.(row)}>
-                  {column.cell(row)}
+                  {column.cell(row) as ComponentChildren}
                 </td>
               ))}
             </tr>
