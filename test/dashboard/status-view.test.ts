@@ -11,17 +11,11 @@ import { cellClass, statusFields, statusTables } from "../../dashboard/src/statu
 import { textColumns } from "../../dashboard/src/table.ts";
 import { statusDocument } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
-import { capture, capturedGroups, demoLiveObjects, demoRelease, reportFromCapture } from "../status/captures.ts";
+import { demoReportWithMissingService } from "../status/captures.ts";
 import { ROOT } from "../support/local-start.ts";
 
 function demo() {
-  const text = capture("helm-status-output-demo.txt");
-  const report = reportFromCapture(text, {
-    release: demoRelease(),
-    live: demoLiveObjects(),
-    outcomes: { "Service/demo": "not-found" },
-    relatedRows: [capturedGroups(text).find((group) => group.key === "v1/Pod(related)")!.rows],
-  });
+  const report = demoReportWithMissingService();
   report.freshness = {
     state: "matches",
     storedRevision: 2,

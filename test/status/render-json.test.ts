@@ -4,7 +4,14 @@ import { parse } from "yaml";
 import { renderStatusJson, renderStatusYaml, type StatusDocument } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
-import { capture, capturedGroups, demoLiveObjects, demoRelease, reportFromCapture } from "./captures.ts";
+import {
+  capture,
+  capturedGroups,
+  demoLiveObjects,
+  demoRelease,
+  demoReportWithMissingService,
+  reportFromCapture,
+} from "./captures.ts";
 
 function demoReport() {
   const text = capture("helm-status-output-demo.txt");
@@ -106,13 +113,7 @@ test("JSON and YAML carry MISSING entries and per-resource health", () => {
 });
 
 test("groups: the text's ==> sections as data, in its order, each table the text's lines cell by cell", () => {
-  const text = capture("helm-status-output-demo.txt");
-  const report = reportFromCapture(text, {
-    release: demoRelease(),
-    live: demoLiveObjects(),
-    outcomes: { "Service/demo": "not-found" },
-    relatedRows: [capturedGroups(text).find((group) => group.key === "v1/Pod(related)")!.rows],
-  });
+  const report = demoReportWithMissingService();
   const doc = JSON.parse(renderStatusJson(report)) as StatusDocument;
   const ours = renderStatusText(report);
   const sections = ours.split("\n==> ").slice(1);

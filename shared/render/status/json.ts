@@ -1,5 +1,5 @@
 import type { DriftReport } from "../../drift/types.ts";
-import type { Hook, ReleaseStatus } from "../../release/model.ts";
+import type { Hook, ReleaseInfo } from "../../release/model.ts";
 import {
   type Freshness,
   type MissingEntry,
@@ -25,13 +25,7 @@ export type { StatusGroup, StatusTable } from "./groups.ts";
  */
 
 /** Helm's `info`, as `helm status -o json` prints it (zero times left out). */
-export interface StatusDocumentInfo {
-  first_deployed?: string;
-  last_deployed?: string;
-  deleted?: string;
-  description?: string;
-  status: ReleaseStatus;
-  notes?: string;
+export interface StatusDocumentInfo extends ReleaseInfo {
   /** The live objects per group key (sorted keys, like Go's encoding/json); absent when none was read. */
   resources?: Record<string, unknown[]>;
 }
