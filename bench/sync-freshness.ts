@@ -13,7 +13,8 @@ import { silentLogger } from "../shared/ports.ts";
 import type { Release } from "../shared/release/model.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { auditedState } from "../shared/usecases/audit-release.ts";
-import { readReleaseState, releaseStatus } from "../shared/usecases/status.ts";
+import { readReleaseState } from "../shared/usecases/release-state.ts";
+import { releaseStatus } from "../shared/usecases/status.ts";
 import { median } from "./lib.ts";
 
 const STATUS_RUNS = 30;

@@ -8,7 +8,7 @@ import type { ReleaseReliabilityReport, ReliabilityFigures } from "../../shared/
 import type { ScopeReliabilityReport } from "../../shared/usecases/reliability-scope.ts";
 import { getJson, query } from "./api.ts";
 import { duration } from "./format.ts";
-import { Problem, useLoad } from "./ui.tsx";
+import { Fields, Problem, useLoad } from "./ui.tsx";
 
 /** What this view reads of either report document: a release's (with its SLO) or a scope's (with its count). */
 type ReliabilityReport = ReliabilityFigures &
@@ -56,20 +56,7 @@ export function ReliabilitySummary({ path, range, cluster }: { path: string; ran
   return (
     <section class="reliability" aria-label={`Reliability over ${range}`}>
       <h3>Reliability over {range}</h3>
-      <dl class="fields">
-        {rows.map(([label, value, hint]) => (
-          <div key={label} title={hint}>
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-        {data.releases !== undefined && (
-          <div>
-            <dt>Releases</dt>
-            <dd>{data.releases}</dd>
-          </div>
-        )}
-      </dl>
+      <Fields fields={data.releases === undefined ? rows : [...rows, ["Releases", String(data.releases)]]} />
       {data.notes.slice(0, 3).map((note) => (
         <p key={note} class="muted">
           {note}

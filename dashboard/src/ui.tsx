@@ -1,9 +1,8 @@
-/** Small pieces every page uses: health badges, loading and error states, a table from a text section. */
+/** Small pieces every page uses: health badges, loading and error states, the cluster filter, a list of fields. */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import type { TextTable } from "./status-text.ts";
 
-export const HEALTHS = ["Failed", "Unknown", "NotFound", "Terminating", "InProgress", "Current", "NotAudited"] as const;
+export { HEALTHS } from "./status-view.ts";
 
 export function Health({ health, title }: { health: string; title?: string }) {
   return (
@@ -57,43 +56,6 @@ export function Section({ title, children, id }: { title: string; children: Comp
   );
 }
 
-export function TextTableView({ table, caption }: { table: TextTable; caption?: string }) {
-  return (
-    <div class="scroll">
-      <table class="helm">
-        <caption>{caption ?? table.title}</caption>
-        <thead>
-          <tr>
-            {table.columns.map((c) => (
-              <th scope="col" key={c}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row, i) => (
-            <tr key={i}>
-              {row.map((cell, j) => (
-                <td key={j} class={cellClass(table.columns[j], cell)}>
-                  {cell}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Marks the cells people scan for: a bad pod status, a health verdict. */
-function cellClass(column: string, cell: string): string | undefined {
-  if (column === "STATUS" && /CrashLoopBackOff|Error|Failed|ImagePull|OOMKilled|NotFound/.test(cell)) return "bad";
-  if (column === "STATUS" && HEALTHS.includes(cell as (typeof HEALTHS)[number])) return `h-${cell}`;
-  return undefined;
-}
-
 /** The cluster filter of the fleet and its timeline ("" is every cluster the person may see). */
 export function ClusterSelect({
   value,
@@ -116,5 +78,19 @@ export function ClusterSelect({
         ))}
       </select>
     </label>
+  );
+}
+
+/** Label and value pairs (a status's header lines, a report's figures); `hint` is the pair's tooltip. */
+export function Fields({ fields }: { fields: readonly (readonly [string, ComponentChildren, string?])[] }) {
+  return (
+    <dl class="fields">
+      {fields.map(([label, value, hint]) => (
+        <div key={label} title={hint}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

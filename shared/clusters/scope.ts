@@ -1,7 +1,7 @@
 import { AccessDeniedError } from "../access/errors.ts";
 import type { Grants } from "../access/grants.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseKey } from "../release/validation.ts";
+import { validateReleaseContentName, validateReleaseKey } from "../release/validation.ts";
 import type { ClusterSummary, RegistryObjectives } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
@@ -30,9 +30,15 @@ export function requireKnownCluster(scope: ClusterScope, cluster: string, namesp
 
 /**
  * A use case's first step for one release: its names validated (400), then the caller's grants on its cluster and
- * namespace (403, viewerScope), then its cluster in the registry (404).
+ * namespace (403, viewerScope), then its cluster in the registry (404). A read of a revision's content (`helm
+ * status`, `helm get manifest`) words a bad release name as Helm does there (`releaseContent: …`), first.
  */
-export function releaseInScope(scope: ClusterScope, key: ReleaseKey): ReleaseKey {
+export function releaseInScope(
+  scope: ClusterScope,
+  key: ReleaseKey,
+  read: "content" | "stored" = "stored",
+): ReleaseKey {
+  if (read === "content") validateReleaseContentName(key?.name);
   const release = validateReleaseKey(key);
   requireKnownCluster(scope, release.cluster, release.namespace);
   return release;

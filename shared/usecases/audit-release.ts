@@ -1,6 +1,6 @@
 /**
  * The audit worker's core: load the latest revision of every release of one message
- * in one store call, read each from its cluster (the live half of `releaseStatus` with its
+ * in one store call, read each from its cluster (`freshestState`: the live half of `releaseStatus` with its
  * freshness check, bounded per cluster by the shared ClusterLimiter), fold the result
  * into the history, and publish the changes. A cluster that cannot be read makes an
  * Unknown snapshot saying why; a release deleted since planning is skipped;
@@ -29,8 +29,7 @@ import { rollupAdds } from "../snapshots/rollup-items.ts";
 import type { MessageTally } from "../snapshots/snapshot-store.ts";
 import { isStoreOutage, ReleaseNotFoundError } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
-import { readClusterRevisions } from "../sync/freshness.ts";
-import { answerStoredOrNewer, readReleaseState } from "./status.ts";
+import { freshestState } from "./release-state.ts";
 
 export interface AuditDeps extends ChangeEventDeps {
   store: ReleaseStore;
@@ -228,10 +227,11 @@ export function auditedState(
   stored: Release,
   deadline: number | undefined,
 ) {
-  const request = { cluster, namespace: stored.namespace, name: stored.name, deadline, wantLatest: true };
-  const live = (release: Release) =>
-    readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline });
-  return answerStoredOrNewer(deps.kube, request, stored, live, readClusterRevisions(deps.kube, request));
+  return freshestState(
+    deps,
+    { cluster, namespace: stored.namespace, name: stored.name, deadline },
+    Promise.resolve(stored),
+  );
 }
 
 /** The redelivered change was logged and counted the first time. */

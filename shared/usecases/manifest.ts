@@ -6,7 +6,7 @@
 import { type ClusterScope, releaseInScope } from "../clusters/scope.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { revisionOrLatest, validateReleaseContentName } from "../release/validation.ts";
+import { revisionOrLatest } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface StoredManifest {
@@ -20,8 +20,7 @@ export async function getManifest(
   key: ReleaseKey,
   revision?: number,
 ): Promise<StoredManifest> {
-  validateReleaseContentName(key.name);
-  const k = releaseInScope(deps.clusters, key);
+  const k = releaseInScope(deps.clusters, key, "content");
   // Helm's rule: a revision of 0 or less is the latest.
   const wanted = revisionOrLatest(revision);
   const release = wanted === undefined ? await deps.store.getLatest(k) : await deps.store.getRevision(k, wanted);

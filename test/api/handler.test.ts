@@ -102,6 +102,17 @@ const BAD_INPUTS: [string, string, number, string, RegExp][] = [
   ["GET", `${base}/web/status?revision=1&revision=2`, 400, "InvalidRevision", /"1,2"/],
   ["GET", `${base}/web/status?output=xml`, 400, "InvalidParameter", /output: "xml" is not an output format/],
   ["GET", `${base}/web/status?revison=2`, 400, "InvalidParameter", /revison: is not a known query parameter/],
+  // ?at= and ?against= are the history's route on the same URL (routes/status-at.ts): the same words as before.
+  ["GET", `${base}/web/status?against=1h`, 400, "InvalidQuery", /^against needs at \(the time to compare\)$/],
+  ["GET", `${base}/web/status?at=1h&revision=2`, 400, "InvalidQuery", /^at reads the status history: it takes no/],
+  [
+    "GET",
+    `${base}/web/status?at=1h&foo=1`,
+    400,
+    "InvalidParameter",
+    /foo: is not a known query parameter \(allowed here: revision, output, drift, at, against\)/,
+  ],
+  ["GET", `${base}/UPPER/status?at=1h`, 400, "InvalidReleaseName", /^releaseContent: Release name is invalid: UPPER$/],
   ["GET", `${base}?status=bogus`, 400, "InvalidReleaseStatus", /invalid release status "bogus"/],
   ["GET", `${base}?max=ten`, 400, "InvalidParameter", /max: "ten" is not an integer/],
   ["GET", `${base}?offset=-1`, 400, "ValidationFailed", /invalid offset -1: must be a whole number >= 0/],

@@ -7,7 +7,9 @@ import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createRoutes } from "../../functions/api/handler.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
 import { createKubeReader } from "../../shared/kube/reader.ts";
+import { statusDocument } from "../../shared/render/status/json.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { capture, demoLiveObjects, demoRelease, reportFromCapture } from "../status/captures.ts";
 import { RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const clusters = {
@@ -128,4 +130,37 @@ test("the list routes document every query parameter they accept (helm list's fl
       .sort();
     assert.deepEqual(query, [...LIST_QUERY_PARAMS].sort(), path);
   }
+});
+
+test("the StatusDocument schema names every field the status's JSON carries, groups, causes and events included, and requires those always there", () => {
+  const text = capture("helm-status-output-demo.txt");
+  const report = reportFromCapture(text, { release: demoRelease(), live: demoLiveObjects(), relatedRows: [[]] });
+  report.drift = { checked: 1, fields: [], conflicts: 0, benign: 0 };
+  report.freshness = { state: "matches", storedRevision: 2, clusterRevision: 2, revision: 2, message: "m" };
+  report.causes = [
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      name: "api",
+      health: "Failed",
+      pods: [],
+      podsWithProblems: 0,
+      text: "t",
+    },
+  ];
+  report.events = { items: [] };
+  const document = statusDocument(report);
+  const schema = (
+    openapi.components.schemas as unknown as Record<
+      string,
+      { required: string[]; properties: Record<string, { properties?: Record<string, unknown> }> }
+    >
+  ).StatusDocument;
+  assert.deepEqual(Object.keys(document).sort(), Object.keys(schema.properties).sort());
+  for (const field of schema.required) assert.ok(field in document, field);
+  assert.deepEqual(
+    Object.keys(document.info).filter((key) => !(key in schema.properties.info.properties!)),
+    [],
+  );
+  assert.ok(document.groups.length > 0);
 });

@@ -154,6 +154,11 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   await page.screenshot({ path: join(artifacts, "fleet.png"), fullPage: true });
   await keyboardReachesEverything(page);
 
+  // One status read per release page load (the JSON; the helm text only when asked for): one cluster fan-out.
+  const statusReads: string[] = [];
+  page.on("request", (request) => {
+    if (/\/releases\/[^/]+\/status$/.test(new URL(request.url()).pathname)) statusReads.push(request.url());
+  });
   await page.getByRole("link", { name: "shop/api" }).click();
   await page.locator("td.bad", { hasText: /^CrashLoopBackOff$/ }).waitFor({ timeout: 30_000 });
   const missing = page.locator("table", { has: page.locator("caption", { hasText: /^MISSING$/ }) });
@@ -173,6 +178,11 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   assert.match(figures, /Availability\s+0\.0%/);
   assert.match(figures, /Incidents\s+1 \(1 open\)/);
   assert.match(figures, /Coverage\s+\d+(\.\d+)?%/);
+  assert.equal(statusReads.length, 1, `status requests for one page load: ${statusReads.join(", ")}`);
+  // The helm status text is read when its section is opened, once.
+  await page.locator("details", { hasText: "helm status text" }).locator("summary").click();
+  await page.locator("pre.text", { hasText: "==> v1/Pod(related)" }).waitFor();
+  assert.equal(statusReads.length, 2);
   await page.screenshot({ path: join(artifacts, "release-api.png"), fullPage: true });
   await keyboardReachesEverything(page);
 

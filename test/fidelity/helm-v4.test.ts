@@ -548,16 +548,28 @@ function withoutTextAdditions(text: string): string {
 }
 
 /** Our `-o json` document minus the product's own top-level keys, re-encoded as Go's encoder writes it. */
+/** The status document's top-level keys that Helm's has not (docs/status.md, the OpenAPI `StatusDocument`). */
+const ADDITIONS = [
+  "cluster",
+  "observedAt",
+  "health",
+  "missing",
+  "complete",
+  "counters",
+  "drift",
+  "freshness",
+  "groups",
+];
+
 function withoutJsonAdditions(json: string): string {
   const document = JSON.parse(json) as Record<string, unknown>;
-  for (const key of ["cluster", "observedAt", "health", "missing", "complete", "counters", "drift", "freshness"])
-    delete document[key];
+  for (const key of ADDITIONS) delete document[key];
   return renderStructured(document, "json");
 }
 
 /** Our status document minus the product's own top-level keys (documented additions). */
 function withoutAdditions(yaml: string): string {
-  const added = new Set(["cluster", "observedAt", "health", "missing", "complete", "counters", "drift", "freshness"]);
+  const added = new Set(ADDITIONS);
   const out: string[] = [];
   let skipping = false;
   for (const line of yaml.split("\n")) {

@@ -154,3 +154,14 @@ export function demoLiveObjects(): Record<string, Record<string, unknown>> {
 export function withoutHealthLine(text: string): string {
   return text.replace(/^HEALTH: .*\n/m, "");
 }
+
+/** The demo capture as a report whose Service was not found (a MISSING row, a HEALTH section), its pods as captured. */
+export function demoReportWithMissingService(): StatusReport {
+  const text = capture("helm-status-output-demo.txt");
+  return reportFromCapture(text, {
+    release: demoRelease(),
+    live: demoLiveObjects(),
+    outcomes: { "Service/demo": "not-found" },
+    relatedRows: [capturedGroups(text).find((group) => group.key === "v1/Pod(related)")!.rows],
+  });
+}

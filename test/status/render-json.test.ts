@@ -1,8 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
-import { capture, capturedGroups, demoLiveObjects, demoRelease, reportFromCapture } from "./captures.ts";
+import { renderStatusJson, renderStatusYaml, type StatusDocument } from "../../shared/render/status/json.ts";
+import { renderStatusText } from "../../shared/render/status/text.ts";
+import { alignLines } from "../../shared/render/tables/kubectl-printer.ts";
+import {
+  capture,
+  capturedGroups,
+  demoLiveObjects,
+  demoRelease,
+  demoReportWithMissingService,
+  reportFromCapture,
+} from "./captures.ts";
 
 function demoReport() {
   const text = capture("helm-status-output-demo.txt");
@@ -34,6 +43,7 @@ test("-o json: one compact line in Helm's field order, chart and config stripped
     "missing",
     "complete",
     "counters",
+    "groups",
   ]);
   assert.deepEqual(Object.keys(doc.info), [
     "first_deployed",
@@ -100,4 +110,31 @@ test("JSON and YAML carry MISSING entries and per-resource health", () => {
   );
   assert.equal(doc.complete, true, "a 404 is an answer");
   assert.deepEqual(parse(renderStatusYaml(report)).missing, doc.missing);
+});
+
+test("groups: the text's ==> sections as data, in its order, each table the text's lines cell by cell", () => {
+  const report = demoReportWithMissingService();
+  const doc = JSON.parse(renderStatusJson(report)) as StatusDocument;
+  const ours = renderStatusText(report);
+  const sections = ours.split("\n==> ").slice(1);
+  assert.deepEqual(
+    doc.groups.map((group) => group.key),
+    sections.map((section) => section.split("\n")[0]),
+  );
+  for (const [i, group] of doc.groups.entries()) {
+    const body = group.tables.map((table) => alignLines([table.columns, ...table.rows])).join("");
+    assert.ok(sections[i].startsWith(`${group.key}\n${body}`), `the text's ==> ${group.key} is the group's tables`);
+  }
+  assert.deepEqual(doc.groups.find((group) => group.key === "MISSING")?.tables, [
+    { columns: ["KIND", "NAME", "REASON"], rows: [["v1/Service", "demo", "not found"]] },
+  ]);
+  const health = doc.groups.find((group) => group.key === "HEALTH")!.tables[0];
+  assert.deepEqual(health.columns, ["KIND", "NAME", "STATUS", "MESSAGE"]);
+  assert.deepEqual(
+    health.rows.map((row) => row.slice(0, 3)),
+    [
+      ["v1/Service", "demo", "NotFound"],
+      ["v1/Deployment", "demo", "InProgress"],
+    ],
+  );
 });

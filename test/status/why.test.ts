@@ -166,7 +166,7 @@ test("the chain: the workload not Current → its pod with a problem (+ how many
   assert.equal(causes[0].pods.length, 1);
 });
 
-test("the text's WHY section follows HEALTH, one line per cause, a multi-line cell cut as kubectl cuts it; bounded per report", () => {
+test("the text's WHY section follows HEALTH, one row per cause, a multi-line cell cut as kubectl cuts it; bounded per report", () => {
   const report = syntheticReport(1, 1);
   report.causes = [
     {
@@ -182,7 +182,7 @@ test("the text's WHY section follows HEALTH, one line per cause, a multi-line ce
   const text = renderStatusText(report);
   assert.match(
     text,
-    /==> HEALTH\n[\s\S]*\n\n==> WHY\nDeployment api Failed → pod p → container api ErrImagePull, "line\.\.\.\n\n/,
+    /==> HEALTH\n[\s\S]*\n\n==> WHY\nKIND +NAME +WHY\nv1\/Deployment +api +pod p → container api ErrImagePull, "line\.\.\.\n\n/,
   );
   assert.doesNotMatch(renderStatusText(report, { health: false }), /==> WHY/);
   const many = causesOf(

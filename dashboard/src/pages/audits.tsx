@@ -1,9 +1,26 @@
 /** Recent audit runs: when, how long, how many releases, and what failed. */
 import type { AuditRun } from "../../../shared/snapshots/model.ts";
 import { getJson, query } from "../api.ts";
+import { DataTable } from "../data-table.tsx";
 import { duration, when } from "../format.ts";
 import { href, type Route } from "../route.ts";
+import type { Column } from "../table.ts";
 import { Loading, Problem, useLoad } from "../ui.tsx";
+
+const RUN_COLUMNS: Column<AuditRun>[] = [
+  { title: "Run", cell: (run) => run.runId },
+  { title: "Started", cell: (run) => when(run.startedAt) },
+  {
+    title: "Duration",
+    cell: (run) => (run.durationMs === undefined ? (run.plannedAt ? "running" : "planning") : duration(run.durationMs)),
+  },
+  { title: "Planned", cell: (run) => run.planned },
+  { title: "Done", cell: (run) => run.done },
+  { title: "Failed", cell: (run) => run.failed, cellClass: (run) => (run.failed ? "bad" : undefined) },
+  { title: "Unhealthy", cell: (run) => run.unhealthy },
+  { title: "Changed", cell: (run) => run.changed },
+  { title: "Clusters", cell: (run) => run.clusters.join(", ") },
+];
 
 export function AuditsPage({ route }: { route: Route }) {
   const cursor = route.query.get("cursor") ?? "";
@@ -19,40 +36,13 @@ export function AuditsPage({ route }: { route: Route }) {
       <Problem error={error} />
       <Loading when={loading && !data} />
       {data && (
-        <div class="scroll">
-          <table class="runs">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Planned</th>
-                <th scope="col">Done</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Unhealthy</th>
-                <th scope="col">Changed</th>
-                <th scope="col">Clusters</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.audits.map((run) => (
-                <tr key={run.runId} class={run.failed ? "failed-run" : undefined}>
-                  <td>{run.runId}</td>
-                  <td>{when(run.startedAt)}</td>
-                  <td>
-                    {run.durationMs === undefined ? (run.plannedAt ? "running" : "planning") : duration(run.durationMs)}
-                  </td>
-                  <td>{run.planned}</td>
-                  <td>{run.done}</td>
-                  <td class={run.failed ? "bad" : undefined}>{run.failed}</td>
-                  <td>{run.unhealthy}</td>
-                  <td>{run.changed}</td>
-                  <td>{run.clusters.join(", ")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          class="runs"
+          columns={RUN_COLUMNS}
+          rows={data.audits}
+          rowKey={(run) => run.runId}
+          rowClass={(run) => (run.failed ? "failed-run" : undefined)}
+        />
       )}
       {data?.cursor ? (
         <nav class="pager" aria-label="Pages">

@@ -1,9 +1,23 @@
 /** Two snapshots of a release (two points on its timeline) and what changed between them. */
 import type { SnapshotDiff, SnapshotSummary } from "../../../shared/usecases/snapshots.ts";
 import { getJson, query, releasePath } from "../api.ts";
+import { DataTable } from "../data-table.tsx";
 import { when } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
+import type { Column } from "../table.ts";
 import { Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
+
+type Change = SnapshotDiff["changes"][number];
+
+/** A change's value: a health as its badge, anything else as text. */
+const value = (c: Change, v: unknown) => (c.kind === "health" ? <Health health={String(v)} /> : String(v ?? ""));
+
+const CHANGE_COLUMNS: Column<Change>[] = [
+  { title: "Change", cell: (c) => c.kind },
+  { title: "Subject", cell: (c) => c.subject ?? "" },
+  { title: "From", cell: (c) => value(c, c.from) },
+  { title: "To", cell: (c) => value(c, c.to) },
+];
 
 type Key = { cluster: string; namespace: string; name: string };
 
@@ -60,28 +74,7 @@ export function DiffPage({ route }: { route: Route }) {
             {diff.data.changes.length === 0 ? (
               <p>Nothing the history tracks changed.</p>
             ) : (
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Change</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">From</th>
-                      <th scope="col">To</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {diff.data.changes.map((c, i) => (
-                      <tr key={i}>
-                        <td>{c.kind}</td>
-                        <td>{c.subject ?? ""}</td>
-                        <td>{c.kind === "health" ? <Health health={String(c.from)} /> : String(c.from ?? "")}</td>
-                        <td>{c.kind === "health" ? <Health health={String(c.to)} /> : String(c.to ?? "")}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable columns={CHANGE_COLUMNS} rows={diff.data.changes} rowKey={(_, i) => i} />
             )}
           </Section>
           <Section title="Status text, before and after" id="textdiff">

@@ -2,11 +2,60 @@
 import { useEffect, useState } from "preact/hooks";
 import type { FleetRowsPage } from "../../../shared/usecases/fleet-rows.ts";
 import { getJson, query } from "../api.ts";
+import { DataTable } from "../data-table.tsx";
 import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
+import type { Column } from "../table.ts";
 import { ClusterSelect, HEALTHS, Health, Loading, Problem } from "../ui.tsx";
 
 const PAGE = 50;
+
+type Row = FleetRowsPage["releases"][number];
+
+const FLEET_COLUMNS: Column<Row>[] = [
+  { title: "Health", cell: (r) => <Health health={r.health} title={r.healthMessage} /> },
+  {
+    title: "Release",
+    cell: (r) => (
+      <a href={href("release", r)}>
+        <span class="ns">{r.namespace}/</span>
+        {r.name}
+      </a>
+    ),
+  },
+  { title: "Cluster", cell: (r) => r.cluster },
+  {
+    title: "Rev",
+    cell: (r) => (
+      <>
+        {r.revision}
+        {r.auditedRevision !== undefined && r.auditedRevision !== r.revision ? (
+          <span class="stale" title={`the last audit read revision ${r.auditedRevision}`}>
+            {" "}
+            (audited {r.auditedRevision})
+          </span>
+        ) : null}
+        <Freshness row={r} />
+      </>
+    ),
+  },
+  {
+    title: "Chart",
+    cell: (r) => (
+      <>
+        {r.chart}
+        {r.appVersion ? <span class="muted"> ({r.appVersion})</span> : null}
+      </>
+    ),
+  },
+  { title: "Last deployed", cell: (r) => ago(r.lastDeployed), cellTitle: (r) => r.lastDeployed },
+  { title: "In this health", cell: (r) => (r.since ? `since ${ago(r.since)}` : ""), cellTitle: (r) => r.since },
+  {
+    title: "Drift",
+    cell: (r) => (r.driftCount ? <span class="drift">{r.driftCount} drifted</span> : r.driftCount === 0 ? "—" : ""),
+  },
+  { title: "Checked", cell: (r) => ago(r.checkedAt), cellTitle: (r) => r.checkedAt },
+];
 
 /**
  * The page's rows first (counts=false: a cold API answers them from the index in a few small reads), then, if
@@ -91,64 +140,17 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
       <Problem error={error} />
       <Loading when={loading && !data} />
       {data && (
-        <div class="scroll">
-          <table class="fleet">
-            <caption>
-              {data.total === undefined
-                ? `releases ${at + 1}–${at + data.releases.length} (counting…)`
-                : `${data.total} release${data.total === 1 ? "" : "s"}${data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}`}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Health</th>
-                <th scope="col">Release</th>
-                <th scope="col">Cluster</th>
-                <th scope="col">Rev</th>
-                <th scope="col">Chart</th>
-                <th scope="col">Last deployed</th>
-                <th scope="col">In this health</th>
-                <th scope="col">Drift</th>
-                <th scope="col">Checked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.releases.map((r) => (
-                <tr key={`${r.cluster}/${r.namespace}/${r.name}`}>
-                  <td>
-                    <Health health={r.health} title={r.healthMessage} />
-                  </td>
-                  <td>
-                    <a href={href("release", r)}>
-                      <span class="ns">{r.namespace}/</span>
-                      {r.name}
-                    </a>
-                  </td>
-                  <td>{r.cluster}</td>
-                  <td>
-                    {r.revision}
-                    {r.auditedRevision !== undefined && r.auditedRevision !== r.revision ? (
-                      <span class="stale" title={`the last audit read revision ${r.auditedRevision}`}>
-                        {" "}
-                        (audited {r.auditedRevision})
-                      </span>
-                    ) : null}
-                    <Freshness row={r} />
-                  </td>
-                  <td>
-                    {r.chart}
-                    {r.appVersion ? <span class="muted"> ({r.appVersion})</span> : null}
-                  </td>
-                  <td title={r.lastDeployed}>{ago(r.lastDeployed)}</td>
-                  <td title={r.since}>{r.since ? `since ${ago(r.since)}` : ""}</td>
-                  <td>
-                    {r.driftCount ? <span class="drift">{r.driftCount} drifted</span> : r.driftCount === 0 ? "—" : ""}
-                  </td>
-                  <td title={r.checkedAt}>{ago(r.checkedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          class="fleet"
+          caption={
+            data.total === undefined
+              ? `releases ${at + 1}–${at + data.releases.length} (counting…)`
+              : `${data.total} release${data.total === 1 ? "" : "s"}${data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}`
+          }
+          columns={FLEET_COLUMNS}
+          rows={data.releases}
+          rowKey={(r) => `${r.cluster}/${r.namespace}/${r.name}`}
+        />
       )}
       {data && (at > 0 || data.cursor) ? (
         <nav class="pager" aria-label="Pages">
@@ -163,7 +165,7 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
 }
 
 /** The stored revision against the cluster's Helm storage at the last audit; nothing when they matched. */
-function Freshness({ row }: { row: FleetRowsPage["releases"][number] }) {
+function Freshness({ row }: { row: Row }) {
   const f = row.freshness;
   if (!f || f.state === "matches") return null;
   const checked = row.checkedAt ? ` (checked ${ago(row.checkedAt)})` : "";

@@ -1,86 +1,59 @@
 /**
- * One release: its live status (the API's JSON for health, MISSING and DRIFT; its Helm text for the groups of
- * resource tables and "copy as helm status text"), a revision picker, the health timeline, history and the
- * redacted manifest. Secret values never reach the page: the API redacts them before they leave the core.
+ * One release: its live status (one read per load: the API's status document, whose `groups` are the tables of
+ * Helm's text), a revision picker, the health timeline, history and the redacted manifest. The helm status text
+ * itself is read only when asked for (copy, or its section opened). Secret values never reach the page: the API
+ * redacts them before they leave the core.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { HelmHistoryElement } from "../../../shared/render/tables/release-tables.ts";
 import type { ReleaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { getJson, getText, query, releasePath } from "../api.ts";
-import { ago, DEFAULT_RANGE, when } from "../format.ts";
+import { DataTable } from "../data-table.tsx";
+import { DEFAULT_RANGE, when } from "../format.ts";
 import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
-import { parseStatusText, type TextTable } from "../status-text.ts";
+import { type StatusDocument, statusFields, statusTables } from "../status-view.ts";
+import { type Column, textColumns } from "../table.ts";
 import { ReleaseTimelineChart } from "../timeline-chart.tsx";
-import { Health, Loading, Problem, Section, TextTableView, useLoad } from "../ui.tsx";
+import { Fields, Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
 import { RangePicker } from "./timeline.tsx";
 
 type Key = { cluster: string; namespace: string; name: string };
 
-interface StatusJson {
-  version: number;
-  info: { status: string; last_deployed?: string; description?: string };
-  observedAt: string;
-  complete: boolean;
-  health: {
-    overall: string;
-    message: string;
-    resources: { apiVersion: string; kind: string; name: string; status: string; message: string }[];
+/**
+ * The helm status text, read only when asked for (the page's own read is the JSON), once per status load: after
+ * a Refresh or another revision it is read again only if it was asked for before.
+ */
+function useStatusText(url: string, loaded: unknown) {
+  const [state, setState] = useState<{ reading?: Promise<string>; shown?: string }>({});
+  const wanted = useRef(false);
+  const start = () => {
+    const reading = getText(url);
+    setState({ reading });
+    const show = (shown: string) => setState((s) => (s.reading === reading ? { reading, shown } : s));
+    reading.then(show, (error: Error) => show(`could not read it: ${error.message}`));
+    return reading;
   };
-  missing: { apiVersion?: string; kind?: string; name?: string; reason: string; message?: string }[];
-  drift?: {
-    fields: {
-      apiVersion: string;
-      kind: string;
-      name: string;
-      field: string;
-      release?: string;
-      live: string;
-      changedBy?: string;
-      changedAt?: string;
-      conflicts: boolean;
-      benign?: string;
-    }[];
+  useEffect(() => {
+    if (wanted.current) start();
+    else setState({});
+  }, [url, loaded]);
+  const read = () => {
+    wanted.current = true;
+    return state.reading ?? start();
   };
+  return { read, shown: state.shown };
 }
 
-/** Helm's group key: the version without its API group, then the kind (`v1/Deployment`). */
-const kindOf = (r: { apiVersion?: string; kind?: string }) =>
-  r.kind ? `${(r.apiVersion ?? "").split("/").at(-1)}/${r.kind}` : "";
-
-function healthTable(status: StatusJson): TextTable {
-  return {
-    title: "HEALTH",
-    columns: ["KIND", "NAME", "STATUS", "MESSAGE"],
-    rows: status.health.resources.map((r) => [kindOf(r), r.name, r.status, r.message]),
-  };
+/** Writes the text to the clipboard; the text may still be on its way (a promise keeps the click's permission). */
+async function copyText(text: Promise<string>): Promise<void> {
+  if (typeof ClipboardItem !== "undefined" && navigator.clipboard.write) {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    await navigator.clipboard.write([new ClipboardItem({ "text/plain": blob })]);
+  } else {
+    await navigator.clipboard.writeText(await text);
+  }
 }
-
-function missingTable(status: StatusJson): TextTable {
-  return {
-    title: "MISSING",
-    columns: ["KIND", "NAME", "REASON"],
-    rows: status.missing.map((m) => [kindOf(m), m.name ?? "", m.message ? `${m.reason}: ${m.message}` : m.reason]),
-  };
-}
-
-function driftTable(status: StatusJson): TextTable {
-  return {
-    title: "DRIFT",
-    columns: ["KIND", "NAME", "FIELD", "RELEASE -> LIVE", "CHANGED BY", "WHEN", "NOTE"],
-    rows: (status.drift?.fields ?? []).map((f) => [
-      kindOf(f),
-      f.name,
-      f.field,
-      `${f.release ?? "<none>"} -> ${f.live}`,
-      f.changedBy ?? "",
-      f.changedAt ? `${when(f.changedAt)} (${ago(f.changedAt)})` : "",
-      f.conflicts ? "next upgrade conflicts" : (f.benign ?? ""),
-    ]),
-  };
-}
-
-const OWN_SECTIONS = new Set(["HEALTH", "MISSING", "DRIFT"]);
 
 export function ReleasePage({ route }: { route: Route }) {
   const key = route.release as Key;
@@ -94,11 +67,9 @@ export function ReleasePage({ route }: { route: Route }) {
       ...change,
     });
 
-  const status = useLoad(`${base}@${revision}`, async () => {
-    const q = query({ revision });
-    const [json, text] = await Promise.all([getJson<StatusJson>(`${base}/status${q}`), getText(`${base}/status${q}`)]);
-    return { json, text, parsed: parseStatusText(text) };
-  });
+  const statusUrl = `${base}/status${query({ revision })}`;
+  const status = useLoad(statusUrl, () => getJson<StatusDocument>(statusUrl));
+  const text = useStatusText(statusUrl, status.data);
   const history = useLoad(base, () => getJson<{ history: HelmHistoryElement[] }>(`${base}/history?max=50`));
   const timeline = useLoad(`${base}~${range}`, () => getJson<ReleaseTimeline>(`${base}/timeline?since=${range}`));
   const [copied, setCopied] = useState("");
@@ -112,7 +83,7 @@ export function ReleasePage({ route }: { route: Route }) {
         <a href={href("fleet")}>Fleet</a> / {key.cluster} / {key.namespace}
       </p>
       <h1>
-        {key.name} {s ? <Health health={s.json.health.overall} title={s.json.health.message} /> : null}
+        {key.name} {s ? <Health health={s.health.overall} title={s.health.message} /> : null}
       </h1>
       <div class="toolbar">
         <label>
@@ -134,7 +105,7 @@ export function ReleasePage({ route }: { route: Route }) {
           disabled={!s}
           onClick={async () => {
             try {
-              await navigator.clipboard.writeText(s!.text);
+              await copyText(text.read());
               setCopied("copied the helm status text");
             } catch {
               setCopied("the browser refused the clipboard: select the text under “helm status text” instead");
@@ -163,38 +134,30 @@ export function ReleasePage({ route }: { route: Route }) {
         <Loading when={status.loading && !s} />
         {s && (
           <>
-            <dl class="fields">
-              {s.parsed.fields.map(([k, v]) => (
-                <div key={k}>
-                  <dt>{k}</dt>
-                  <dd>{v}</dd>
-                </div>
-              ))}
-              <div>
-                <dt>READ</dt>
-                <dd>
-                  {when(s.json.observedAt)}
-                  {s.json.complete ? "" : " (partial: some resources were not read in time)"}
-                </dd>
-              </div>
-            </dl>
-            {s.parsed.sections
-              .filter((t) => !OWN_SECTIONS.has(t.title))
-              .map((t) => (
-                <TextTableView key={t.title} table={t} />
-              ))}
-            {s.json.missing.length > 0 && <TextTableView table={missingTable(s.json)} />}
-            {(s.json.drift?.fields.length ?? 0) > 0 && <TextTableView table={driftTable(s.json)} />}
-            <TextTableView table={healthTable(s.json)} />
-            {s.parsed.notes.trim() && (
+            <Fields fields={statusFields(s)} />
+            {statusTables(s).map((table, i) => (
+              <DataTable
+                key={`${i}:${table.caption}`}
+                class="helm"
+                caption={table.caption}
+                columns={textColumns(table.columns)}
+                rows={table.rows}
+                rowKey={(_, j) => j}
+              />
+            ))}
+            {s.info.notes?.trim() && (
               <details>
                 <summary>NOTES</summary>
-                <pre>{s.parsed.notes}</pre>
+                <pre>{s.info.notes}</pre>
               </details>
             )}
-            <details>
+            <details
+              onToggle={(e) => {
+                if ((e.currentTarget as HTMLDetailsElement).open) text.read();
+              }}
+            >
               <summary>helm status text</summary>
-              <pre class="text">{s.text}</pre>
+              <pre class="text">{text.shown ?? "loading…"}</pre>
             </details>
           </>
         )}
@@ -202,34 +165,7 @@ export function ReleasePage({ route }: { route: Route }) {
 
       <Section title="History" id="history">
         <Problem error={history.error} />
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Revision</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Status</th>
-                <th scope="col">Chart</th>
-                <th scope="col">App version</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {revisions.map((h) => (
-                <tr key={h.revision}>
-                  <td>
-                    <a href={link({ revision: String(h.revision) })}>{h.revision}</a>
-                  </td>
-                  <td title={h.updated}>{when(h.updated)}</td>
-                  <td>{h.status}</td>
-                  <td>{h.chart}</td>
-                  <td>{h.app_version}</td>
-                  <td>{h.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={historyColumns(link)} rows={revisions} rowKey={(h) => h.revision} />
       </Section>
 
       <Section title="Manifest" id="manifest">
@@ -250,4 +186,16 @@ export function ReleasePage({ route }: { route: Route }) {
       </Section>
     </main>
   );
+}
+
+/** The history's columns; a revision links to the page at that revision. */
+function historyColumns(link: (change: Record<string, string | undefined>) => string): Column<HelmHistoryElement>[] {
+  return [
+    { title: "Revision", cell: (h) => <a href={link({ revision: String(h.revision) })}>{h.revision}</a> },
+    { title: "Updated", cell: (h) => when(h.updated), cellTitle: (h) => h.updated },
+    { title: "Status", cell: (h) => h.status },
+    { title: "Chart", cell: (h) => h.chart },
+    { title: "App version", cell: (h) => h.app_version },
+    { title: "Description", cell: (h) => h.description },
+  ];
 }

@@ -34,3 +34,21 @@ export function templateMatcher(template: string): RegExp {
 export function annotate(context: HttpContext, values: NonNullable<HttpContext["annotations"]>): void {
   context.annotations = { ...context.annotations, ...values };
 }
+
+/**
+ * One method and path served by two routes, picked by the query (http-router matches method and path only):
+ * `when` the query asks for `then`, else `otherwise`. Each keeps its own handler, query rules and log name.
+ */
+export function routeByQuery(
+  when: (query: HttpEvent["queryStringParameters"]) => boolean,
+  then: RouteDefinition,
+  otherwise: RouteDefinition,
+): RouteDefinition {
+  if (then.method !== otherwise.method || then.path !== otherwise.path) {
+    throw new Error(`routeByQuery: ${then.method} ${then.path} and ${otherwise.method} ${otherwise.path} differ`);
+  }
+  return {
+    ...otherwise,
+    handler: (event, context) => (when(event.queryStringParameters) ? then : otherwise).handler(event, context),
+  };
+}

@@ -1,7 +1,7 @@
 import { renderStatusJson, renderStatusYaml } from "../../../shared/render/status/json.ts";
 import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
-import { annotate, type RouteDefinition } from "../../_shared/http/route.ts";
+import { annotate, type RouteDefinition, routeByQuery } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
@@ -10,46 +10,43 @@ import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
 import { scopeFor } from "../viewer.ts";
 import { releaseRoute } from "./releases.ts";
-import { statusAsItWas } from "./status-at.ts";
+import { asksForHistory, STATUS_QUERY, statusAtRoute } from "./status-at.ts";
+
+/** GET .../releases/{name}/status: the live status, or with `?at=` / `?against=` the history's (status-at.ts). */
+export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
+  return [routeByQuery(asksForHistory, statusAtRoute(deps), liveStatusRoute(deps))];
+}
 
 /**
- * GET .../releases/{name}/status: the live status. The deadline is what the
- * Lambda has left minus a margin, so a slow cluster yields a partial report
- * ("not read in time") with a 200 instead of API Gateway's bare 504.
+ * The live status. The deadline is what the Lambda has left minus a margin, so a slow cluster yields a partial
+ * report ("not read in time") with a 200 instead of API Gateway's bare 504.
  */
-export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
+function liveStatusRoute(deps: ApiDeps): RouteDefinition {
   const logger = loggerPort(deps.logger);
-  return [
-    releaseRoute(
-      "/status",
-      { query: ["revision", "output", "drift", "at", "against"], content: true },
-      async ({ key, query, event, context }) => {
-        if (query?.at !== undefined || query?.against !== undefined) return statusAsItWas(deps, event, context, key);
-        const revision = optionalRevision(query);
-        const drift = optionalDrift(query);
-        const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
-        annotate(context, {
-          revision,
-          sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
-        });
-        const report = await releaseStatus(
-          { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
-          {
-            ...key,
-            revision,
-            deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
-            drift,
-          },
-        );
-        annotate(context, {
-          revision: report.release.version,
-          resourceCount: report.resources.length + report.missing.length,
-          partial: !report.complete,
-        });
-        if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
-        if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
-        return text(renderStatusJson(report), MEDIA_TYPES.json);
+  return releaseRoute("/status", { query: STATUS_QUERY, content: true }, async ({ key, query, event, context }) => {
+    const revision = optionalRevision(query);
+    const drift = optionalDrift(query);
+    const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
+    annotate(context, {
+      revision,
+      sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
+    });
+    const report = await releaseStatus(
+      { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
+      {
+        ...key,
+        revision,
+        deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
+        drift,
       },
-    ),
-  ];
+    );
+    annotate(context, {
+      revision: report.release.version,
+      resourceCount: report.resources.length + report.missing.length,
+      partial: !report.complete,
+    });
+    if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
+    if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
+    return text(renderStatusJson(report), MEDIA_TYPES.json);
+  });
 }

@@ -29,6 +29,12 @@ export function driftHeaderLine(drift: DriftReport | undefined): string {
 const fieldCount = (n: number) => `${n} field${n === 1 ? "" : "s"}`;
 
 export function driftSection(report: StatusReport): string | undefined {
+  const table = driftTable(report);
+  return table && alignLines([table.columns, ...table.rows]);
+}
+
+/** The `==> DRIFT` section's table (groups.ts: the text and the JSON's `groups`); none when nothing drifted. */
+export function driftTable(report: StatusReport): { columns: string[]; rows: string[][] } | undefined {
   const drift = report.drift;
   if (!drift || drift.fields.length === 0) return undefined;
   const now = Date.parse(report.observedAt);
@@ -41,7 +47,7 @@ export function driftSection(report: StatusReport): string | undefined {
     when(field, now),
     formatCell(note(field)),
   ]);
-  return alignLines([["KIND", "NAME", "FIELD", "RELEASE -> LIVE", "CHANGED BY", "WHEN", "NOTE"], ...rows]);
+  return { columns: ["KIND", "NAME", "FIELD", "RELEASE -> LIVE", "CHANGED BY", "WHEN", "NOTE"], rows };
 }
 
 /** `kind/name` -> the drift line of the HEALTH section, for objects with drift that is not benign. */

@@ -1,20 +1,68 @@
-import { RELATED_PODS_KEY, type StatusReport } from "../../status/report.ts";
+import type { DriftReport } from "../../drift/types.ts";
+import type { Hook, ReleaseInfo } from "../../release/model.ts";
+import {
+  type Freshness,
+  type MissingEntry,
+  RELATED_PODS_KEY,
+  type StatusCounters,
+  type StatusReport,
+} from "../../status/report.ts";
+import type { Cause } from "../../why/causes.ts";
+import type { ReleaseEvents } from "../../why/events.ts";
 import { renderJson, renderYaml } from "../index.ts";
 import { isZeroTime } from "../time/helm-time.ts";
+import { type StatusGroup, statusGroups } from "./groups.ts";
+
+export type { StatusGroup, StatusTable } from "./groups.ts";
 
 /**
  * `-o json` / `-o yaml`: Helm v4's release shape (helm-status.md §5) with
  * `info.resources` holding the live objects per group key and one PodList per
  * related-pods selector; `chart` and `config` stripped like Helm strips them.
- * Then the product's own fields: cluster, observedAt, health, missing,
- * complete, counters. Secret values are already redacted in the report (live
- * objects and manifests); nothing here can add them back.
+ * Then the product's own fields (docs/status.md "JSON", the OpenAPI schema
+ * `StatusDocument`): cluster, observedAt, health, missing, complete, counters,
+ * drift, freshness, and `groups`: the text's `==> ` sections as data. Secret
+ * values are already redacted in the report (live objects and manifests);
+ * nothing here can add them back.
  */
 
-export function statusDocument(report: StatusReport): Record<string, unknown> {
+/** Helm's `info`, as `helm status -o json` prints it (zero times left out). */
+export interface StatusDocumentInfo extends ReleaseInfo {
+  /** The live objects per group key (sorted keys, like Go's encoding/json); absent when none was read. */
+  resources?: Record<string, unknown[]>;
+}
+
+/** The status as JSON or YAML: what the API's `?output=json`, the CLI's `-o json` and the dashboard read. */
+export interface StatusDocument {
+  // Helm's release shape, in its field order.
+  name: string;
+  info: StatusDocumentInfo;
+  manifest?: string;
+  hooks?: Hook[];
+  version: number;
+  namespace: string;
+  apply_method?: string;
+  // The product's additions.
+  cluster: string;
+  observedAt: string;
+  health: StatusReport["health"];
+  missing: MissingEntry[];
+  complete: boolean;
+  counters: StatusCounters;
+  drift?: DriftReport;
+  freshness?: Freshness;
+  /** Why the resources not Current are so (docs/status.md "WHY"). */
+  causes?: Cause[];
+  /** The Warning events about the release's objects (docs/status.md "EVENTS"). */
+  events?: ReleaseEvents;
+  /** The status text's `==> KEY` sections (resource groups, MISSING, DRIFT, HEALTH, WHY, EVENTS) as data, in order. */
+  groups: StatusGroup[];
+}
+
+export function statusDocument(report: StatusReport): StatusDocument {
   const { release } = report;
   const info = release.info;
-  const infoOut: Record<string, unknown> = {};
+  const infoOut: StatusDocumentInfo = {} as StatusDocumentInfo;
   if (info.first_deployed && !isZeroTime(info.first_deployed)) infoOut.first_deployed = info.first_deployed;
   if (info.last_deployed && !isZeroTime(info.last_deployed)) infoOut.last_deployed = info.last_deployed;
   if (info.deleted && !isZeroTime(info.deleted)) infoOut.deleted = info.deleted;
@@ -24,7 +72,8 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   const resources = resourcesByGroup(report);
   if (Object.keys(resources).length > 0) infoOut.resources = resources;
 
-  const document: Record<string, unknown> = { name: release.name, info: infoOut };
+  // Built field by field: the key order is Helm's (then ours), and absent fields stay absent.
+  const document = { name: release.name, info: infoOut } as StatusDocument;
   if (release.manifest) document.manifest = release.manifest;
   if (release.hooks.length > 0) document.hooks = release.hooks;
   document.version = release.version;
@@ -41,6 +90,7 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   if (report.freshness) document.freshness = report.freshness;
   if (report.causes) document.causes = report.causes;
   if (report.events) document.events = report.events;
+  document.groups = statusGroups(report);
   return document;
 }
 

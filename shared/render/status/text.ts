@@ -1,15 +1,16 @@
-import { humanDuration } from "../../kube/table.ts";
-import { type MissingEntry, RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../../status/report.ts";
-import { alignLines, formatCell, printTable, visibleColumns } from "../tables/kubectl-printer.ts";
+import type { StatusReport } from "../../status/report.ts";
+import { alignLines } from "../tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
-import { driftHeaderLine, driftHealthLines, driftObjectKey, driftSection } from "./drift.ts";
+import { driftHeaderLine } from "./drift.ts";
+import { type StatusGroup, statusGroups } from "./groups.ts";
+
+/** The group order's rule, for the chat renderers (its home: groups.ts). */
+export { compareGroups, INSTALL_ORDER } from "./groups.ts";
 
 /**
  * `helm status` text, helm v4.1.4's layout line for line (helm-status.md §4),
- * with the project target's fixes (§0):
- * 1. groups in Helm's install order by Kind (kind_sorter.go `InstallOrder`);
- *    kinds not in that list after it, alphabetically; equal kinds by group key;
- *    rows inside a group in manifest order; `v1/Pod(related)` after all groups;
+ * with the project target's fixes (§0), its sections decided in groups.ts (the JSON carries the same):
+ * 1. groups in Helm's install order by Kind; `v1/Pod(related)` after all groups;
  * 2. one header and one alignment per group (helm aligns each object alone);
  * 3. a `==> MISSING` section (KIND, NAME, REASON) after the groups;
  * 4. unknown kinds reported there instead of failing the whole command.
@@ -22,49 +23,6 @@ export interface TextOptions {
   /** Print the HEALTH line and group (default true). */
   health?: boolean;
 }
-
-/** Helm's `InstallOrder` (pkg/release/v1/util/kind_sorter.go). */
-export const INSTALL_ORDER = [
-  "PriorityClass",
-  "Namespace",
-  "NetworkPolicy",
-  "ResourceQuota",
-  "LimitRange",
-  "PodSecurityPolicy",
-  "PodDisruptionBudget",
-  "ServiceAccount",
-  "Secret",
-  "SecretList",
-  "ConfigMap",
-  "StorageClass",
-  "PersistentVolume",
-  "PersistentVolumeClaim",
-  "CustomResourceDefinition",
-  "ClusterRole",
-  "ClusterRoleList",
-  "ClusterRoleBinding",
-  "ClusterRoleBindingList",
-  "Role",
-  "RoleList",
-  "RoleBinding",
-  "RoleBindingList",
-  "Service",
-  "DaemonSet",
-  "Pod",
-  "ReplicationController",
-  "ReplicaSet",
-  "Deployment",
-  "HorizontalPodAutoscaler",
-  "StatefulSet",
-  "Job",
-  "CronJob",
-  "IngressClass",
-  "Ingress",
-  "APIService",
-  "MutatingWebhookConfiguration",
-  "ValidatingWebhookConfiguration",
-];
-const RANK = new Map(INSTALL_ORDER.map((kind, i) => [kind, i]));
 
 /** The `STORED:` line's one wording (text, Slack, Teams): the stored revision against the cluster's. */
 export function storedLine(freshness: NonNullable<StatusReport["freshness"]>): string {
@@ -86,10 +44,10 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
 
-  const groups = resourceGroups(report, showHealth);
+  const groups = statusGroups(report, { health: showHealth });
   if (groups.length > 0) {
     out += "RESOURCES:\n";
-    for (const group of groups) out += `==> ${group.key}\n${group.body}\n`;
+    for (const group of groups) out += `==> ${group.key}\n${groupBody(group)}\n`;
     out += "\n";
   }
   out += testSuite(report);
@@ -102,125 +60,9 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   return out;
 }
 
-interface Group {
-  key: string;
-  body: string;
-}
-
-function resourceGroups(report: StatusReport, showHealth: boolean): Group[] {
-  const byKey = new Map<string, ResourceEntry[]>();
-  for (const entry of [...report.resources].sort((a, b) => a.index - b.index)) {
-    const list = byKey.get(entry.groupKey) ?? [];
-    list.push(entry);
-    byKey.set(entry.groupKey, list);
-  }
-  const keys = [...byKey.keys()].sort((a, b) => compareGroups(byKey.get(a)![0].kind, a, byKey.get(b)![0].kind, b));
-  const groups: Group[] = keys.map((key) => ({ key, body: printRuns(byKey.get(key)!) }));
-  if (report.relatedPods.length > 0) {
-    groups.push({
-      key: RELATED_PODS_KEY,
-      body: printRuns(report.relatedPods.map((pods) => ({ columns: pods.columns, rows: pods.rows }))),
-    });
-  }
-  if (report.missing.length > 0) groups.push({ key: "MISSING", body: printMissing(report.missing) });
-  const drift = driftSection(report);
-  if (drift) groups.push({ key: "DRIFT", body: drift });
-  const driftLines = driftHealthLines(report.drift);
-  const unhealthy = report.health.resources.filter(
-    (entry) => entry.status !== "Current" || driftLines.has(driftObjectKey(entry)),
-  );
-  if (showHealth && unhealthy.length > 0) {
-    const lines = unhealthy.map((entry) => [
-      `${entry.apiVersion.split("/").pop()}/${entry.kind}`,
-      entry.name,
-      entry.status,
-      formatCell(
-        [entry.status !== "Current" ? entry.message : "", driftLines.get(driftObjectKey(entry)) ?? ""]
-          .filter(Boolean)
-          .join("; "),
-      ),
-    ]);
-    groups.push({ key: "HEALTH", body: alignLines([["KIND", "NAME", "STATUS", "MESSAGE"], ...lines]) });
-  }
-  // Why, one cause chain per resource not Current (docs/status.md): after HEALTH, which names the verdicts; then
-  // the events they cite, as kubectl describe prints them.
-  if (showHealth && report.causes?.length) {
-    groups.push({ key: "WHY", body: report.causes.map((c) => `${formatCell(c.text)}\n`).join("") });
-  }
-  const events = showHealth ? eventsSection(report) : undefined;
-  if (events) groups.push({ key: "EVENTS", body: events });
-  return groups;
-}
-
-/** `==> EVENTS`: LAST SEEN (`2m (x12 over 10m)`, kubectl describe's), TYPE, REASON, OBJECT, MESSAGE. */
-function eventsSection(report: StatusReport): string | undefined {
-  const events = report.events;
-  if (!events) return undefined;
-  if (events.unread) return `(not read: ${formatCell(events.unread)})\n`;
-  if (events.items.length === 0) return undefined;
-  const now = Date.parse(report.observedAt);
-  const age = (time: string | undefined) => (time ? humanDuration(Math.max(0, now - Date.parse(time))) : "<unknown>");
-  const rows = events.items.map((e) => [
-    e.count > 1 ? `${age(e.lastSeen)} (x${e.count} over ${age(e.firstSeen)})` : age(e.lastSeen),
-    e.type,
-    formatCell(e.reason),
-    `${e.object.kind}/${e.object.name}`,
-    formatCell(e.message),
-  ]);
-  const more = events.more ? "(the namespace has more Warning events than one page; the first page was read)\n" : "";
-  return alignLines([["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"], ...rows]) + more;
-}
-
-export function compareGroups(kindA: string, keyA: string, kindB: string, keyB: string): number {
-  const rankA = RANK.get(kindA) ?? INSTALL_ORDER.length;
-  const rankB = RANK.get(kindB) ?? INSTALL_ORDER.length;
-  if (rankA !== rankB) return rankA - rankB;
-  if (kindA !== kindB) return kindA < kindB ? -1 : 1;
-  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
-}
-
-/**
- * One header and one alignment for consecutive tables with the same visible
- * columns; a new header only where the columns change (two kinds from
- * different API groups can share a group key).
- */
-function printRuns(tables: { columns: ResourceEntry["columns"]; rows: unknown[][] }[]): string {
-  let out = "";
-  let run: typeof tables = [];
-  let signature = "";
-  const flush = () => {
-    if (run.length === 0) return;
-    out += printTable({ columns: run[0].columns, rows: run.flatMap((table) => table.rows) });
-    run = [];
-  };
-  for (const table of tables) {
-    const next = JSON.stringify(visibleColumns(table.columns).map((i) => table.columns[i].name));
-    if (next !== signature) flush();
-    signature = next;
-    run.push(table);
-  }
-  flush();
-  return out;
-}
-
-function printMissing(missing: MissingEntry[]): string {
-  const rows = missing.map((entry) => [
-    entry.apiVersion && entry.kind ? `${entry.apiVersion.split("/").pop()}/${entry.kind}` : (entry.kind ?? "<unknown>"),
-    entry.name ?? "<unknown>",
-    formatCell(reasonText(entry)),
-  ]);
-  return alignLines([["KIND", "NAME", "REASON"], ...rows]);
-}
-
-function reasonText(entry: MissingEntry): string {
-  switch (entry.reason) {
-    case "not found":
-    case "forbidden":
-    case "not read in time":
-      return entry.reason;
-    default:
-      return entry.message ? `${entry.reason}: ${entry.message}` : entry.reason;
-  }
+/** A section's tables, one header and one alignment each (kubectl's tabwriter). */
+function groupBody(group: StatusGroup): string {
+  return group.tables.map((table) => alignLines([table.columns, ...table.rows])).join("");
 }
 
 /** helm-status.md §4.2: `None` without test hooks; nothing when none ever ran. */

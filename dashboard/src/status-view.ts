@@ -1,0 +1,59 @@
+/**
+ * The release page's status, read from the one status document the API answers (`?output=json`: Helm's release
+ * shape plus our fields, `StatusDocument`): the header fields and the text's `==> KEY` sections, which the
+ * document carries as data (`groups`). Nothing here parses Helm's text or rebuilds its group key. Pure functions
+ * (unit-tested without a browser: test/dashboard/status-view.test.ts).
+ */
+import type { StatusDocument } from "../../shared/render/status/json.ts";
+import { when } from "./format.ts";
+
+export type { StatusDocument };
+
+/** Health verdicts, worst first (the fleet's order), and the dashboard's own "not audited yet". */
+export const HEALTHS = ["Failed", "Unknown", "NotFound", "Terminating", "InProgress", "Current", "NotAudited"] as const;
+
+/** A table of printed cells, as the status text shows it, with the caption it has there (`==> v1/Deployment`). */
+export interface CaptionedTable {
+  caption: string;
+  columns: string[];
+  rows: string[][];
+}
+
+/** The lines of the text's header (NAME, LAST DEPLOYED, ...), from the document's fields. */
+export function statusFields(status: StatusDocument): [string, string][] {
+  const fields: [string, string][] = [["NAME", status.name]];
+  if (status.info.last_deployed) fields.push(["LAST DEPLOYED", when(status.info.last_deployed)]);
+  fields.push(
+    ["NAMESPACE", status.namespace],
+    ["STATUS", status.info.status],
+    ["REVISION", String(status.version)],
+    ["DESCRIPTION", status.info.description ?? ""],
+    ["HEALTH", `${status.health.overall} (${status.health.ruleset}: ${status.health.message})`],
+  );
+  if (status.freshness) fields.push(["STORED", status.freshness.message]);
+  const drifted = status.drift?.fields.length ?? 0;
+  if (drifted > 0) {
+    const conflicts = status.drift?.conflicts ?? 0;
+    fields.push([
+      "DRIFT",
+      `${drifted} field${drifted === 1 ? "" : "s"}${conflicts ? `, ${conflicts} in conflict with the next upgrade` : ""}`,
+    ]);
+  }
+  fields.push([
+    "READ",
+    `${when(status.observedAt)}${status.complete ? "" : " (partial: some resources were not read in time)"}`,
+  ]);
+  return fields;
+}
+
+/** Every table of the text's sections, in its order: the resource groups, then MISSING, DRIFT, HEALTH. */
+export function statusTables(status: StatusDocument): CaptionedTable[] {
+  return status.groups.flatMap((group) => group.tables.map((table) => ({ caption: group.key, ...table })));
+}
+
+/** Marks the cells people scan for: a bad pod status, a health verdict. */
+export function cellClass(column: string, cell: string): string | undefined {
+  if (column === "STATUS" && /CrashLoopBackOff|Error|Failed|ImagePull|OOMKilled|NotFound/.test(cell)) return "bad";
+  if (column === "STATUS" && HEALTHS.includes(cell as (typeof HEALTHS)[number])) return `h-${cell}`;
+  return undefined;
+}

@@ -1,0 +1,189 @@
+/**
+ * A release's live state, the part of `helm status` that the status (API, CLI, chatops) and the audit worker
+ * share, each decision taken once:
+ * - `freshestState`: the one read of the store's revision and the cluster's freshness (one LIST of its Helm
+ *   storage in the same wave as the resource GETs); when the cluster holds a newer revision and the latest is
+ *   wanted, it is read, decoded like an import, and the state is about it (docs/status.md "STORED");
+ * - `readReleaseState`: the fan-out of one revision's manifest resources (the KubeReader) and the report.
+ * Names and scope are the caller's first step (`releaseInScope`): nothing here validates them again.
+ */
+import type { LaterRevision } from "../drift/index.ts";
+import { isDomainError } from "../errors.ts";
+import { ReleaseUnreachableError } from "../kube/fetch.ts";
+import type { KubeReader } from "../kube/reader.ts";
+import type { Logger } from "../ports.ts";
+import type { Release } from "../release/model.ts";
+import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
+import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
+import type { StatusReport } from "../status/report.ts";
+import { ReleaseNotFoundError } from "../store/errors.ts";
+import { describeFreshness, readClusterRevision, readClusterRevisions } from "../sync/freshness.ts";
+
+export interface FreshnessRequest {
+  cluster: string;
+  namespace: string;
+  name: string;
+  /** The revision asked for; undefined: the latest (Helm's `<= 0`, already folded by `revisionOrLatest`). */
+  revision?: number;
+  deadline?: number;
+  /** Check the store's revision against the cluster's Helm storage (default true). */
+  freshness?: boolean;
+}
+
+/**
+ * The state of the revision wanted, from the store's `stored` read and the cluster's own Helm storage side by
+ * side. The store answers first: a revision it lacks fails before any cluster read, unless the latest is wanted
+ * (the cluster may hold a release installed since the last sync). Then the fan-out (`readReleaseState`) of the
+ * revision answered for.
+ */
+export async function freshestState(
+  deps: { kube: KubeReader; logger: Logger },
+  request: FreshnessRequest & LiveOptions,
+  stored: Promise<Release>,
+): Promise<StatusReport> {
+  const { kube } = deps;
+  const live = async (release: Release) =>
+    readReleaseState(deps, { ...request, release, laterRevisions: await request.laterRevisions?.(release) });
+  if (request.freshness === false) return live(await stored);
+  const wantLatest = request.revision === undefined;
+  const release = await stored.catch((error: unknown) => {
+    if (wantLatest && error instanceof ReleaseNotFoundError) return error;
+    throw error;
+  });
+  const storedRelease = release instanceof ReleaseNotFoundError ? undefined : release;
+  const [report, answer] = await Promise.all([
+    storedRelease && live(storedRelease),
+    readClusterRevisions(kube, request),
+  ]);
+  const storedVersion = storedRelease?.version;
+  let newerNotRead: string | undefined;
+  if (wantLatest && "revisions" in answer && answer.revisions.latest > (storedVersion ?? 0)) {
+    const newer = await readClusterRevision(kube, request, answer.revisions);
+    if ("release" in newer) {
+      const fresh = await live(newer.release);
+      fresh.freshness = describeFreshness({ stored: storedVersion, answered: newer.release.version, check: answer });
+      return fresh;
+    }
+    newerNotRead = newer.failed;
+  }
+  // Neither the store nor the cluster has it: the store's own not-found.
+  if (!report || storedVersion === undefined) throw release;
+  report.freshness = describeFreshness({
+    stored: storedVersion,
+    answered: storedVersion,
+    asked: wantLatest ? undefined : storedVersion,
+    check: answer,
+    newerNotRead,
+  });
+  return report;
+}
+
+/** How the resources are read (`LiveStateInput` but the release, which `freshestState` picks). */
+export interface LiveOptions extends Omit<LiveStateInput, "release" | "laterRevisions"> {
+  /** Revisions stored after the one answered for (`LiveStateInput.laterRevisions`), when it is known. */
+  laterRevisions?: (release: Release) => Promise<readonly LaterRevision[] | undefined>;
+}
+
+export interface LiveStateInput {
+  cluster: string;
+  release: Release;
+  deadline?: number;
+  concurrency?: number;
+  /** When the status began (reader clock, epoch ms), so durationMs includes the store read. */
+  startedAt?: number;
+  /** Compare live objects with the manifest (default true); see docs/drift.md. */
+  drift?: boolean;
+  /** Revisions stored after this one (a deployed revision whose upgrade failed or is pending). */
+  laterRevisions?: readonly LaterRevision[];
+}
+
+const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
+const nothingRead = (): ReportInput["fetched"] => ({
+  resources: [],
+  related: [],
+  counters: { requests: 0, retries: 0, maxInFlight: 0, reauthentications: 0 },
+});
+
+/**
+ * The live half of a status, for a release already loaded (from the store, or an index the caller holds):
+ * "release info is missing" / "release chart is missing"; then every manifest resource in one wave. For
+ * releases that are uninstalled or failed, a cluster that cannot be read is not an error: the report says what
+ * could not be read.
+ */
+export async function readReleaseState(
+  deps: { kube: KubeReader; logger: Logger },
+  input: LiveStateInput,
+): Promise<StatusReport> {
+  const { kube } = deps;
+  const now = () => kube.clock.now().getTime();
+  const started = input.startedAt ?? now();
+  const { release, cluster } = input;
+  if (!release.info) throw new ReleaseInfoMissingError();
+  if (!release.chart) throw new ReleaseChartMissingError();
+
+  // Parsed and redacted once per stored revision while the reader lives (prepared-manifest.ts).
+  const prepared = kube.prepare(
+    { cluster, namespace: release.namespace, name: release.name, revision: release.version },
+    release.manifest ?? "",
+    (release.hooks ?? []).map((hook) => hook.manifest ?? ""),
+  );
+  const { objects, problems } = prepared;
+  const status = release.info.status;
+  const fetched =
+    objects.length === 0
+      ? nothingRead()
+      : await kube
+          .read({
+            cluster,
+            namespace: release.namespace,
+            objects,
+            deadline: input.deadline,
+            concurrency: input.concurrency,
+          })
+          .catch((error: unknown) => unreadable(error, status));
+
+  const report = buildStatusReport({
+    release,
+    cluster,
+    observedAt: kube.clock.now(),
+    objects,
+    problems,
+    redacted: { manifest: prepared.redactedManifest, hooks: prepared.redactedHooks },
+    fetched,
+    durationMs: now() - started,
+    // Only the deployed revision is what the cluster should hold; an older (superseded) or failed one
+    // would report Helm's own later changes as drift.
+    drift: (input.drift ?? true) && status === "deployed",
+    laterRevisions: input.laterRevisions,
+  });
+  deps.logger.info("release status read", {
+    cluster,
+    namespace: release.namespace,
+    release: release.name,
+    revision: release.version,
+    resources: objects.length,
+    missing: report.missing.length,
+    complete: report.complete,
+    health: report.health.overall,
+    driftedFields: report.drift?.fields.length,
+    requests: report.counters.requests,
+    retries: report.counters.retries,
+    maxInFlight: report.counters.maxInFlight,
+    durationMs: report.counters.durationMs,
+  });
+  return report;
+}
+
+/**
+ * A cluster that cannot be read, as the report's failure, for releases whose resources are expected to be gone
+ * or broken; a caller mistake (unknown cluster, bad input) is never hidden, nor a failure for any other release.
+ */
+function unreadable(error: unknown, status: string): ReportInput["fetched"] {
+  const callerError = isDomainError(error) && (error.kind === "not-found" || error.kind === "validation");
+  if (callerError || !NON_FATAL_STATUSES.has(status)) throw error;
+  // The report reaches remote callers: what they may read (no principal ARN from AWS's text).
+  return {
+    failure: (isDomainError(error) && error.publicMessage) || (error as Error).message,
+    ...(error instanceof ReleaseUnreachableError ? { perResource: error.perResource } : {}),
+  };
+}
