@@ -89,6 +89,7 @@ export function mutableAttributes(mutable: MutableFields): Item {
   if (mutable.description !== undefined) attributes.description = mutable.description;
   if (mutable.deleted !== undefined) attributes.deleted = mutable.deleted;
   if (mutable.hookRuns !== undefined) attributes.hookRuns = JSON.stringify(mutable.hookRuns);
+  if (mutable.source !== undefined) attributes.source = JSON.stringify(mutable.source);
   return attributes;
 }
 
@@ -97,6 +98,7 @@ export function mutableFromItem(item: Item): MutableFields {
   if (typeof item.description === "string") mutable.description = item.description;
   if (typeof item.deleted === "string") mutable.deleted = item.deleted;
   if (typeof item.hookRuns === "string") mutable.hookRuns = JSON.parse(item.hookRuns);
+  if (typeof item.source === "string") mutable.source = JSON.parse(item.source);
   return mutable;
 }
 
@@ -134,7 +136,7 @@ export function mutableUpdate(
   const values: Record<string, unknown> = {};
   const attributes = mutableAttributes({ status: mutable.status ?? "unknown", ...mutable });
   if (mutable.status === undefined) delete attributes.status;
-  for (const field of ["status", "description", "deleted", "hookRuns"]) {
+  for (const field of ["status", "description", "deleted", "hookRuns", "source"]) {
     names[`#${field}`] = field;
     if (attributes[field] !== undefined) {
       set.push(`#${field} = :${field}`);

@@ -19,10 +19,16 @@ export interface Chain {
 
 export interface PagePlan {
   fetch: StorageEntry[];
-  /** Same object, only its status label moved to superseded. */
+  /** Same object, only its status label moved from deployed to superseded (helm upgrade, rollback). */
   relabel: { entry: StorageEntry; record: SyncedObject }[];
   unchanged: { entry: StorageEntry; record: SyncedObject }[];
+  /** Labels that disagree with the object's name (or are missing): refused from the LIST alone, never read. */
+  refuse: StorageEntry[];
   removed: SyncedObject[];
+  /** Entries outside the chain's namespace (a server answering for more than was asked): never read. */
+  foreign: number;
+  /** The same object listed twice in the page: handled once. */
+  duplicates: number;
   /** The page was not in key order: removals are not decided for this chain in this run. */
   unordered: boolean;
   /** The key the next page starts after. */
@@ -46,21 +52,47 @@ export function planPage(
   after: string,
   last: boolean,
 ): PagePlan {
-  const plan: PagePlan = { fetch: [], relabel: [], unchanged: [], removed: [], unordered: false, coveredTo: after };
+  const plan: PagePlan = {
+    fetch: [],
+    relabel: [],
+    unchanged: [],
+    refuse: [],
+    removed: [],
+    foreign: 0,
+    duplicates: 0,
+    unordered: false,
+    coveredTo: after,
+  };
+  const listed = new Set<string>();
   let previous = after;
   for (const entry of entries) {
+    if (chain.namespace !== undefined && entry.namespace !== chain.namespace) {
+      plan.foreign += 1;
+      continue;
+    }
+    if (listed.has(entry.key)) {
+      plan.duplicates += 1;
+      continue;
+    }
+    listed.add(entry.key);
     if (entry.key <= previous) plan.unordered = true;
     previous = entry.key;
     const record = records.get(objectId(chain.driver, entry.key));
     const identity = storageIdentity(entry);
-    if (!record || record.uid !== entry.uid || !identity) {
-      plan.fetch.push(entry);
-    } else if (record.resourceVersion === entry.resourceVersion) {
+    const sameObject = record !== undefined && record.uid === entry.uid;
+    if (sameObject && record.checked && record.resourceVersion === entry.resourceVersion) {
+      // Remembered as it is, refused ones included (a tenant's mislabelled object is not read every run).
       plan.unchanged.push({ entry, record });
+    } else if (!identity) {
+      plan.refuse.push(entry);
     } else if (
-      identity.status === "superseded" &&
-      record.status !== "superseded" &&
+      sameObject &&
+      record.checked &&
       !record.error &&
+      identity.status === "superseded" &&
+      // Only upgrade and rollback supersede a deployed revision touching nothing but its status; install
+      // --replace supersedes an uninstalled one and rewrites its description too (read it).
+      record.status === "deployed" &&
       identity.revision === record.revision &&
       identity.release === record.release
     ) {
@@ -72,7 +104,6 @@ export function planPage(
   const upTo = entries.at(-1)?.key ?? after;
   plan.coveredTo = upTo > after ? upTo : after;
   if (plan.unordered) return plan;
-  const listed = new Set(entries.map((entry) => entry.key));
   for (const record of records.values()) {
     if (!inChain(chain, record)) continue;
     const key = keyOfRecord(record);

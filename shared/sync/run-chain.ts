@@ -12,6 +12,7 @@ import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
+import { parseStorageObjectName } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
 import { type Chain, objectId, planPage } from "./chain.ts";
@@ -71,10 +72,20 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       await options.saveCursor({ continueToken: token, after });
       return "stopped";
     }
-    if (answer.kind === "expired") {
+    // 410 Gone, or any other 4xx to a continue token (kube-apiserver's 400 for one it cannot read, a proxy's
+    // 404...): a token saved and sent again would be refused for ever, so the chain starts again from its first key.
+    const refusedToken =
+      answer.kind === "failed" &&
+      token !== undefined &&
+      answer.status !== undefined &&
+      answer.status >= 400 &&
+      answer.status < 500 &&
+      answer.status !== 429;
+    if (answer.kind === "expired" || refusedToken) {
       summary.restarts += 1;
+      if (refusedToken) summary.notes.push(`LIST ${where}: continue token refused (${answer.message}); restarted`);
       if (++restarts > MAX_RESTARTS) {
-        summary.notes.push(`LIST ${where}: continue tokens kept expiring (${MAX_RESTARTS} restarts); stopped`);
+        summary.notes.push(`LIST ${where}: continue tokens kept being refused (${MAX_RESTARTS} restarts); stopped`);
         await options.saveCursor({ after: "" });
         return "stopped";
       }
@@ -100,6 +111,10 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       unorderedNoted = true;
       summary.notes.push(`LIST ${where} was not in key order: removals were not decided for it in this run`);
     }
+    if (plan.foreign > 0) {
+      summary.notes.push(`LIST ${where}: ${plan.foreign} object(s) of other namespaces in the answer, ignored`);
+    }
+    if (plan.duplicates > 0) summary.notes.push(`LIST ${where}: ${plan.duplicates} object(s) listed twice in a page`);
     const puts: SyncedObject[] = [];
     const deletes: string[] = [];
     for (const { record } of plan.unchanged) {
@@ -107,6 +122,7 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
         recordFailure(summary, { ...failureOf(record), error: `${record.error} (unchanged since an earlier run)` });
       else summary.unchanged += 1;
     }
+    for (const entry of plan.refuse) puts.push(refuseMislabelled(summary, chain, entry));
     let interrupted = false;
     await pool(
       [
@@ -164,6 +180,7 @@ async function fetchAndImport(
     release: identity?.release ?? "",
     revision: identity?.revision ?? 0,
     status: identity?.status ?? "unknown",
+    checked: true,
   };
   const answer = await getStorageObject(ctx.session, options.chain.driver, entry);
   if (answer.kind === "deadline") return "deadline";
@@ -176,7 +193,7 @@ async function fetchAndImport(
     return /bytes, over the|not JSON/.test(answer.message) ? { ...base, error: answer.message } : undefined;
   }
   const previous = ctx.records.get(object);
-  let imported = await importStorageObject(ctx, options.cluster, answer.object);
+  let imported = await importStorageObject(ctx, options.cluster, answer.object, "sync");
   if (imported.conflict && imported.result.revision !== undefined && imported.result.release) {
     // The same revision number with other content: the object was recreated (uninstall, then install again).
     const key = releaseKeyOf(options.cluster, imported.result.release);
@@ -188,14 +205,11 @@ async function fetchAndImport(
         reason: "replaced by the cluster's object of the same revision (the release was installed again)",
       });
     }
-    imported = await importStorageObject(ctx, options.cluster, answer.object);
+    imported = await importStorageObject(ctx, options.cluster, answer.object, "sync");
   }
   const { result } = imported;
-  const record: SyncedObject = {
-    ...base,
-    release: result.release?.split("/")[1] ?? base.release,
-    revision: result.revision ?? base.revision,
-  };
+  // The object's own identity (labels and name agree: planPage checked), never the payload's.
+  const record: SyncedObject = base;
   if (result.outcome === "failed" || result.outcome === "skipped") {
     const error = result.error ?? "not a Helm release object";
     recordFailure(summary, { ...failureOf(record), error });
@@ -231,12 +245,35 @@ async function relabel(
   return { ...record, resourceVersion: entry.resourceVersion, status: "superseded" };
 }
 
+/** A listed object whose labels disagree with its name: refused from its metadata, remembered, never read. */
+function refuseMislabelled(summary: SyncSummary, chain: Chain, entry: StorageEntry): SyncedObject {
+  const fromName = parseStorageObjectName(entry.name);
+  const error =
+    "its name and version labels do not say what its name says (or are missing); refused without reading it " +
+    "(Helm's identity rule)";
+  const record: SyncedObject = {
+    object: objectId(chain.driver, entry.key),
+    uid: entry.uid,
+    resourceVersion: entry.resourceVersion,
+    namespace: entry.namespace,
+    release: fromName?.name ?? "",
+    revision: fromName?.revision ?? 0,
+    status: entry.labels.status ?? "unknown",
+    error,
+    checked: true,
+  };
+  recordFailure(summary, { ...failureOf(record), error });
+  return record;
+}
+
 async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedObject): Promise<void> {
-  if (!record.release || record.revision < 1) return;
+  // A refused object never filed anything: its going removes nothing.
+  if (!record.release || record.revision < 1 || record.error) return;
   // Another driver's object may hold the same revision (a release moved from ConfigMaps to Secrets).
   for (const other of ctx.records.values()) {
     if (
       other !== record &&
+      !other.error &&
       other.namespace === record.namespace &&
       other.release === record.release &&
       other.revision === record.revision
