@@ -17,6 +17,8 @@ export interface RevisionSource {
   namespace?: string;
   /** The object's uid, when it had one (objects read from a cluster always do). */
   uid?: string;
+  /** The object's resourceVersion when it was read: a status's freshness check tells a rewrite by it. */
+  resourceVersion?: string;
   via: "sync" | "import";
 }
 
@@ -73,9 +75,12 @@ export function claimedIdentity(object: KubeObject): { release: string; revision
 }
 
 export function sourceOf(object: KubeObject, via: RevisionSource["via"]): RevisionSource {
-  const metadata = (object.metadata ?? {}) as { namespace?: unknown; uid?: unknown };
+  const metadata = (object.metadata ?? {}) as { namespace?: unknown; uid?: unknown; resourceVersion?: unknown };
   const source: RevisionSource = { kind: object.kind === "ConfigMap" ? "ConfigMap" : "Secret", via };
   if (typeof metadata.namespace === "string" && metadata.namespace) source.namespace = metadata.namespace;
   if (typeof metadata.uid === "string" && metadata.uid) source.uid = metadata.uid;
+  if (typeof metadata.resourceVersion === "string" && metadata.resourceVersion) {
+    source.resourceVersion = metadata.resourceVersion;
+  }
   return source;
 }

@@ -10,7 +10,13 @@ import type {
 import type { Item } from "./dynamodb-table.ts";
 import { ManifestCorruptError } from "./errors.ts";
 import { type ManifestRecord, revisionSortKey, unpackBody } from "./manifest-chunks.ts";
-import { assembleMetadata, assembleRelease, type MutableFields, type RevisionParts } from "./revision-content.ts";
+import {
+  assembleMetadata,
+  assembleRelease,
+  type MutableFields,
+  type RevisionParts,
+  withStoredSource,
+} from "./revision-content.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX } from "./table-schema.ts";
 
 export const LATEST_SORT_KEY = "LATEST";
@@ -178,7 +184,10 @@ export function storedBody(key: ReleaseKey, item: Item) {
   };
   if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
   const release = (chunks: { index: number; data: Uint8Array }[]): Release =>
-    assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem));
+    withStoredSource(
+      assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem)),
+      mutableFromItem(item).source,
+    );
   const inline = item[INLINE_BODY_ATTRIBUTE];
   return {
     revision,

@@ -36,6 +36,7 @@ import {
   splitRelease,
   summaryOf,
   validateReleaseForStore,
+  withStoredSource,
 } from "./revision-content.ts";
 
 interface StoredRelease {
@@ -53,7 +54,8 @@ export class MemoryReleaseStore implements ReleaseStore {
     const rev = validateRevision(revision);
     const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
     if (!parts) throw new ReleaseNotFoundError(k, rev);
-    return structuredClone(assembleRelease(assembleMetadata(parts.fixed, parts.mutable), parts.body));
+    const release = structuredClone(assembleRelease(assembleMetadata(parts.fixed, parts.mutable), parts.body));
+    return withStoredSource(release, structuredClone(parts.mutable.source));
   }
 
   async getLatest(key: ReleaseKey): Promise<Release> {

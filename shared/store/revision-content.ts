@@ -119,6 +119,22 @@ export function checkMetadataSize(parts: RevisionParts): void {
   }
 }
 
+/**
+ * The provenance of a release a store read returned, beside it rather than in it (a Release is Helm's document:
+ * every output prints it, none may show this): the stores remember it for the object they return, and a
+ * status's freshness check asks. A copy of the release has none.
+ */
+const storedSources = new WeakMap<Release, RevisionSource>();
+
+export function withStoredSource(release: Release, source: RevisionSource | undefined): Release {
+  if (source) storedSources.set(release, source);
+  return release;
+}
+
+export function storedSourceOf(release: Release): RevisionSource | undefined {
+  return storedSources.get(release);
+}
+
 /** Helm's mutable fields alike (provenance aside). */
 export function sameMutable(a: MutableFields, b: MutableFields): boolean {
   const { source: _a, ...helmA } = a;

@@ -12,11 +12,12 @@ import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { parseStorageObjectName } from "../release/storage-identity.ts";
+import { parseStorageObjectName, type RevisionSource } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import { storedSourceOf } from "../store/revision-content.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
 import { type Chain, objectId, planPage } from "./chain.ts";
-import { getStorageObject, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
+import { getStorageObject, KIND_OF, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
 
 export interface ChainContext {
@@ -236,10 +237,18 @@ async function relabel(
     if ((error as Error).name !== "ReleaseNotFoundError") throw error;
   }
   if (!stored?.info) return fetchAndImport(ctx, options, entry);
-  const put = await ctx.store.putRevision(options.cluster, {
-    ...stored,
-    info: { ...stored.info, status: "superseded" },
-  });
+  // The object's resourceVersion moved with its label: the provenance follows (the freshness check compares it).
+  const source: RevisionSource = {
+    ...(storedSourceOf(stored) ?? { kind: KIND_OF[options.chain.driver], namespace: record.namespace }),
+    uid: entry.uid,
+    resourceVersion: entry.resourceVersion,
+    via: "sync",
+  };
+  const put = await ctx.store.putRevision(
+    options.cluster,
+    { ...stored, info: { ...stored.info, status: "superseded" } },
+    source,
+  );
   if (put === "unchanged") ctx.summary.unchanged += 1;
   else ctx.summary.updated += 1;
   return { ...record, resourceVersion: entry.resourceVersion, status: "superseded" };

@@ -21,6 +21,7 @@ import {
   type RevisionsAnswer,
   readClusterRevision,
   readClusterRevisions,
+  rewrittenSinceStored,
 } from "../sync/freshness.ts";
 
 /**
@@ -155,12 +156,14 @@ export async function answerStoredOrNewer(
 ): Promise<StatusReport> {
   const [report, answer] = await Promise.all([live(stored), check]);
   const latest = "revisions" in answer ? answer.revisions.latest : 0;
+  const rewritten = "revisions" in answer && rewrittenSinceStored(stored, answer.revisions);
   let newerNotRead: string | undefined;
-  if (request.wantLatest && latest > stored.version && "revisions" in answer) {
+  if (request.wantLatest && (latest > stored.version || rewritten) && "revisions" in answer) {
     const newer = await readClusterRevision(kube, request, answer.revisions);
     if ("release" in newer) {
       const fresh = await live(newer.release);
-      fresh.freshness = describeFreshness({ stored: stored.version, answered: newer.release.version, check: answer });
+      const answered = newer.release.version;
+      fresh.freshness = describeFreshness({ stored: stored.version, answered, check: answer, rewritten });
       return fresh;
     }
     newerNotRead = newer.failed;
@@ -171,6 +174,7 @@ export async function answerStoredOrNewer(
     asked: request.wantLatest ? undefined : stored.version,
     check: answer,
     newerNotRead,
+    rewritten: rewritten && request.wantLatest,
   });
   return report;
 }

@@ -203,5 +203,11 @@ describe("forged release objects", { concurrency: false }, () => {
 
 function sourceOf(kind: string, namespace: string, name: string, revision: number) {
   const object = cluster().get("v1", kind, `sh.helm.release.v1.${name}.v${revision}`, namespace);
-  return { kind, namespace, uid: object?.metadata?.uid, via: "sync" };
+  return {
+    kind,
+    namespace,
+    uid: object?.metadata?.uid,
+    resourceVersion: object?.metadata?.resourceVersion,
+    via: "sync",
+  };
 }
