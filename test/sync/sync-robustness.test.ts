@@ -153,7 +153,7 @@ describe("release sync robustness", { concurrency: false }, () => {
     assert.ok(cut.requests >= 3, `the first LIST page and its GETs are counted (${cut.requests})`);
   });
 
-  test("LIST pages that repeat an object: planned once", () => {
+  test("LIST pages that repeat an object: planned once; entries outside a scoped chain: never planned", () => {
     const entry = {
       key: "shop/sh.helm.release.v1.api.v1",
       namespace: "shop",
@@ -164,6 +164,10 @@ describe("release sync robustness", { concurrency: false }, () => {
     };
     const plan = planPage({ driver: "secrets" }, [entry, entry], new Map(), "", true);
     assert.deepEqual([plan.fetch.length, plan.duplicates, plan.unordered], [1, 1, false]);
+    // A namespace-scoped chain never plans an object of another namespace, whatever the server answered.
+    const foreign = { ...entry, key: "kube-system/sh.helm.release.v1.api.v1", namespace: "kube-system" };
+    const scoped = planPage({ driver: "secrets", namespace: "shop" }, [entry, foreign], new Map(), "", true);
+    assert.deepEqual([scoped.fetch.map((e) => e.namespace), scoped.foreign], [["shop"], 1]);
   });
 
   test("helm install --replace rewrites the old revision's description: the sync reads it, not only the label", async () => {
