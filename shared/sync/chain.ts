@@ -8,6 +8,7 @@
  * the cluster). LIST pages come in etcd key order (`namespace/name`), so a
  * page covers (after, last key]; the last page covers everything after.
  */
+import { parseStorageObjectName } from "../release/storage-identity.ts";
 import type { SyncedObject } from "../store/sync-state.ts";
 import { KIND_OF, type StorageDriver, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 
@@ -111,4 +112,22 @@ export function planPage(
     if (!listed.has(key)) plan.removed.push(record);
   }
   return plan;
+}
+
+/** The record of a listed object whose labels disagree with its name: refused from its metadata, never read. */
+export function refusedRecord(chain: Chain, entry: StorageEntry): SyncedObject {
+  const fromName = parseStorageObjectName(entry.name);
+  return {
+    object: objectId(chain.driver, entry.key),
+    uid: entry.uid,
+    resourceVersion: entry.resourceVersion,
+    namespace: entry.namespace,
+    release: fromName?.name ?? "",
+    revision: fromName?.revision ?? 0,
+    status: entry.labels.status ?? "unknown",
+    error:
+      "its name and version labels do not say what its name says (or are missing); refused without reading it " +
+      "(Helm's identity rule)",
+    checked: true,
+  };
 }

@@ -12,11 +12,11 @@ import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { parseStorageObjectName, type RevisionSource } from "../release/storage-identity.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { storedSourceOf } from "../store/revision-content.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
-import { type Chain, objectId, planPage } from "./chain.ts";
+import { type Chain, objectId, planPage, refusedRecord } from "./chain.ts";
 import { getStorageObject, KIND_OF, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
 
@@ -73,18 +73,10 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       await options.saveCursor({ continueToken: token, after });
       return "stopped";
     }
-    // 410 Gone, or any other 4xx to a continue token (kube-apiserver's 400 for one it cannot read, a proxy's
-    // 404...): a token saved and sent again would be refused for ever, so the chain starts again from its first key.
-    const refusedToken =
-      answer.kind === "failed" &&
-      token !== undefined &&
-      answer.status !== undefined &&
-      answer.status >= 400 &&
-      answer.status < 500 &&
-      answer.status !== 429;
-    if (answer.kind === "expired" || refusedToken) {
+    // 410 Gone, or another 4xx to a continue token: the chain starts again from its first key.
+    if (answer.kind === "expired") {
       summary.restarts += 1;
-      if (refusedToken) summary.notes.push(`LIST ${where}: continue token refused (${answer.message}); restarted`);
+      if (answer.refused) summary.notes.push(`LIST ${where}: continue token refused (${answer.refused}); restarted`);
       if (++restarts > MAX_RESTARTS) {
         summary.notes.push(`LIST ${where}: continue tokens kept being refused (${MAX_RESTARTS} restarts); stopped`);
         await options.saveCursor({ after: "" });
@@ -123,7 +115,11 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
         recordFailure(summary, { ...failureOf(record), error: `${record.error} (unchanged since an earlier run)` });
       else summary.unchanged += 1;
     }
-    for (const entry of plan.refuse) puts.push(refuseMislabelled(summary, chain, entry));
+    for (const entry of plan.refuse) {
+      const record = refusedRecord(chain, entry);
+      recordFailure(summary, { ...failureOf(record), error: record.error ?? "" });
+      puts.push(record);
+    }
     let interrupted = false;
     await pool(
       [
@@ -252,27 +248,6 @@ async function relabel(
   if (put === "unchanged") ctx.summary.unchanged += 1;
   else ctx.summary.updated += 1;
   return { ...record, resourceVersion: entry.resourceVersion, status: "superseded" };
-}
-
-/** A listed object whose labels disagree with its name: refused from its metadata, remembered, never read. */
-function refuseMislabelled(summary: SyncSummary, chain: Chain, entry: StorageEntry): SyncedObject {
-  const fromName = parseStorageObjectName(entry.name);
-  const error =
-    "its name and version labels do not say what its name says (or are missing); refused without reading it " +
-    "(Helm's identity rule)";
-  const record: SyncedObject = {
-    object: objectId(chain.driver, entry.key),
-    uid: entry.uid,
-    resourceVersion: entry.resourceVersion,
-    namespace: entry.namespace,
-    release: fromName?.name ?? "",
-    revision: fromName?.revision ?? 0,
-    status: entry.labels.status ?? "unknown",
-    error,
-    checked: true,
-  };
-  recordFailure(summary, { ...failureOf(record), error });
-  return record;
 }
 
 async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedObject): Promise<void> {

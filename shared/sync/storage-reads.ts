@@ -30,10 +30,11 @@ export interface StorageEntry {
 
 export type PageAnswer =
   | { kind: "page"; entries: StorageEntry[]; continueToken?: string; bytes: number }
-  | { kind: "expired"; bytes: number }
+  /** 410 Gone, or `refused`: another 4xx to a continue token (one the server cannot read). Either way: restart. */
+  | { kind: "expired"; bytes: number; refused?: string }
   | { kind: "forbidden"; message: string; bytes: number }
   | { kind: "deadline"; message: string }
-  | { kind: "failed"; message: string; bytes: number; status?: number };
+  | { kind: "failed"; message: string; bytes: number };
 
 export type ObjectAnswer =
   | { kind: "object"; object: unknown; bytes: number }
@@ -62,7 +63,12 @@ export async function listPage(session: KubeSession, path: string): Promise<Page
   const bytes = Buffer.byteLength(body);
   if (status === 410) return { kind: "expired", bytes };
   if (status === 403) return { kind: "forbidden", message: statusMessage(body) ?? "forbidden", bytes };
-  if (status !== 200) return { kind: "failed", message: `HTTP ${status}${detail(body)}`, bytes, status };
+  // kube-apiserver's 400 "continue key is not valid", a proxy's 404...: sent again, the token is refused for ever.
+  const withToken = new URLSearchParams(path.slice(path.indexOf("?") + 1)).has("continue");
+  if (withToken && status >= 400 && status < 500 && status !== 429) {
+    return { kind: "expired", bytes, refused: `HTTP ${status}${detail(body)}` };
+  }
+  if (status !== 200) return { kind: "failed", message: `HTTP ${status}${detail(body)}`, bytes };
   let parsed: { kind?: unknown; items?: unknown; metadata?: { continue?: unknown } };
   try {
     parsed = JSON.parse(body);

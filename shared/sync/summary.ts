@@ -88,8 +88,8 @@ export function emptySummary(cluster: string, namespaces: string[] | "*", starte
 const failedObjects = new WeakMap<SyncSummary, Set<string>>();
 
 export function recordFailure(summary: SyncSummary, failure: SyncFailure): void {
-  let seen = failedObjects.get(summary);
-  if (!seen) failedObjects.set(summary, (seen = new Set()));
+  const seen = failedObjects.get(summary) ?? new Set<string>();
+  failedObjects.set(summary, seen);
   if (seen.has(failure.object)) return;
   seen.add(failure.object);
   summary.failed += 1;
