@@ -12,7 +12,7 @@ import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import type { RevisionSource } from "../release/storage-identity.ts";
+import { type RevisionSource, storageObjectName } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { storedSourceOf } from "../store/revision-content.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
@@ -191,6 +191,13 @@ async function fetchAndImport(
   }
   const previous = ctx.records.get(object);
   let imported = await importStorageObject(ctx, options.cluster, answer.object, "sync");
+  if (imported.conflict && options.chain.driver === "configmaps" && heldBySecret(ctx.records, base)) {
+    // Helm's default driver wins, as in the freshness check: a ConfigMap (which more tenants may write) of a
+    // revision a Secret holds never replaces it.
+    const error = `revision ${base.revision} is held by Helm's Secret of the same name; this ConfigMap does not replace it`;
+    recordFailure(summary, { ...failureOf(base), error });
+    return { ...base, error };
+  }
   if (imported.conflict && imported.result.revision !== undefined && imported.result.release) {
     // The same revision number with other content: the object was recreated (uninstall, then install again).
     const key = releaseKeyOf(options.cluster, imported.result.release);
@@ -273,6 +280,11 @@ async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedOb
       reason: "its storage object is gone (helm uninstall, or --history-max pruning)",
     });
   }
+}
+
+function heldBySecret(records: ReadonlyMap<string, SyncedObject>, record: SyncedObject): boolean {
+  const secret = records.get(`Secret/${record.namespace}/${storageObjectName(record.release, record.revision)}`);
+  return secret !== undefined && secret.checked === true && !secret.error;
 }
 
 function failureOf(record: SyncedObject) {

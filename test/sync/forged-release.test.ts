@@ -120,6 +120,18 @@ describe("forged release objects", { concurrency: false }, () => {
     assert.deepEqual(await versions("shop", "api"), [2, 1]);
   });
 
+  test("a ConfigMap in shop (which more tenants may write) never replaces a revision Helm's Secret holds", async () => {
+    cluster().apply([encodeHelmConfigMap(release("api", "shop", 2, FORGED))]);
+    for (const run of [1, 2]) {
+      const summary = await sync();
+      assert.deepEqual([summary.failed, summary.removed], [1, 0], `run ${run}`);
+      assert.equal(summary.failures[0].object, "ConfigMap/shop/sh.helm.release.v1.api.v2");
+      assert.match(summary.failures[0].error, /held by Helm's Secret/);
+      assert.equal((await store.getLatest(key("shop", "api"))).manifest, `---\n${REAL}`);
+    }
+    cluster().remove("v1", "ConfigMap", "sh.helm.release.v1.api.v2", "shop");
+  });
+
   test("namespace-scoped sync: a fake kube-system release written from team-a never appears", async () => {
     cluster().apply([
       forged("Secret", "team-a", release("coredns", "kube-system", 1, FORGED)),
