@@ -14,6 +14,7 @@ import {
   type KubeObject,
 } from "../release/helm-codec.ts";
 import type { Release } from "../release/model.ts";
+import { claimedIdentity, identityConflict, type RevisionSource, sourceOf } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export type ImportOutcome = "imported" | "unchanged" | "skipped" | "failed";
@@ -51,12 +52,13 @@ export async function importStorageObject(
   deps: { store: ReleaseStore },
   cluster: string,
   object: unknown,
+  via: RevisionSource["via"],
 ): Promise<StorageImport> {
   const decoded = decodeStorageObject(object);
   const { release, result } = decoded;
   if (!release) return { result };
   try {
-    const put = await deps.store.putRevision(cluster, release);
+    const put = await deps.store.putRevision(cluster, release, sourceOf(object as KubeObject, via));
     if (put === "unchanged") return { result: { ...result, outcome: "unchanged" } };
     return { result, stored: put };
   } catch (error) {
@@ -76,6 +78,8 @@ export async function importStorageObject(
 /**
  * Decodes one storage object in memory with the import's checks, without writing it: a status's freshness
  * check answers for a revision decoded here. `release` is absent when the object is skipped or failed.
+ * Helm's identity rule (release/storage-identity.ts) is checked here, so no path can file a payload under
+ * another release than its object's: a disagreeing object fails, named by its own identity.
  */
 export function decodeStorageObject(object: unknown): { result: ImportResult; release?: Release } {
   const name = describeObject(object);
@@ -85,6 +89,10 @@ export function decodeStorageObject(object: unknown): { result: ImportResult; re
     release = decodeHelmStorageObject(object as KubeObject);
   } catch (error) {
     return { result: { object: name, outcome: "failed", error: messageOf(error) } };
+  }
+  const conflict = identityConflict(object as KubeObject, release);
+  if (conflict) {
+    return { result: { object: name, outcome: "failed", ...claimedIdentity(object as KubeObject), error: conflict } };
   }
   const identity = { release: `${release.namespace}/${release.name}`, revision: release.version };
   const manifest = checkManifests(release);

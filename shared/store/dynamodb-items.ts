@@ -10,7 +10,13 @@ import type {
 import type { Item } from "./dynamodb-table.ts";
 import { ManifestCorruptError } from "./errors.ts";
 import { type ManifestRecord, revisionSortKey, unpackBody } from "./manifest-chunks.ts";
-import { assembleMetadata, assembleRelease, type MutableFields, type RevisionParts } from "./revision-content.ts";
+import {
+  assembleMetadata,
+  assembleRelease,
+  type MutableFields,
+  type RevisionParts,
+  withStoredSource,
+} from "./revision-content.ts";
 import { DEPLOYED_INDEX, RELEASES_INDEX } from "./table-schema.ts";
 
 export const LATEST_SORT_KEY = "LATEST";
@@ -89,6 +95,7 @@ export function mutableAttributes(mutable: MutableFields): Item {
   if (mutable.description !== undefined) attributes.description = mutable.description;
   if (mutable.deleted !== undefined) attributes.deleted = mutable.deleted;
   if (mutable.hookRuns !== undefined) attributes.hookRuns = JSON.stringify(mutable.hookRuns);
+  if (mutable.source !== undefined) attributes.source = JSON.stringify(mutable.source);
   return attributes;
 }
 
@@ -97,6 +104,7 @@ export function mutableFromItem(item: Item): MutableFields {
   if (typeof item.description === "string") mutable.description = item.description;
   if (typeof item.deleted === "string") mutable.deleted = item.deleted;
   if (typeof item.hookRuns === "string") mutable.hookRuns = JSON.parse(item.hookRuns);
+  if (typeof item.source === "string") mutable.source = JSON.parse(item.source);
   return mutable;
 }
 
@@ -134,7 +142,7 @@ export function mutableUpdate(
   const values: Record<string, unknown> = {};
   const attributes = mutableAttributes({ status: mutable.status ?? "unknown", ...mutable });
   if (mutable.status === undefined) delete attributes.status;
-  for (const field of ["status", "description", "deleted", "hookRuns"]) {
+  for (const field of ["status", "description", "deleted", "hookRuns", "source"]) {
     names[`#${field}`] = field;
     if (attributes[field] !== undefined) {
       set.push(`#${field} = :${field}`);
@@ -176,7 +184,10 @@ export function storedBody(key: ReleaseKey, item: Item) {
   };
   if (record?.storage !== "chunks" || record.enc !== "gzip") problem("unknown manifest storage");
   const release = (chunks: { index: number; data: Uint8Array }[]): Release =>
-    assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem));
+    withStoredSource(
+      assembleRelease(metadataFromItem(item), unpackBody(record, chunks, problem)),
+      mutableFromItem(item).source,
+    );
   const inline = item[INLINE_BODY_ATTRIBUTE];
   return {
     revision,

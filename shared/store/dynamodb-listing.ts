@@ -4,12 +4,14 @@
  * filtered query may read ahead without skipping anything.
  */
 import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { ReleaseSummary } from "../release/model.ts";
+import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 import {
   LATEST_SORT_KEY,
   listingPosition,
   metadataFromItem,
+  mutableFromItem,
   releasePartitionKey,
   summaryFromItem,
 } from "./dynamodb-items.ts";
@@ -165,4 +167,28 @@ export async function listRevisionsFromTable(
     cursor = batch.cursor;
   }
   return { items };
+}
+
+/** Every REV# item of a release, newest first, with its provenance only (the sync's repair reads it). */
+export async function readRevisionSources(
+  table: Table,
+  key: ReleaseKey,
+): Promise<{ revision: number; source?: RevisionSource }[]> {
+  const revisions: { revision: number; source?: RevisionSource }[] = [];
+  await table.queryAll(
+    {
+      TableName: table.name,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :rev)",
+      ExpressionAttributeValues: { ":pk": releasePartitionKey(key), ":rev": "REV#" },
+      ProjectionExpression: "revision, #status, #source",
+      ExpressionAttributeNames: { "#status": "status", "#source": "source" },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    },
+    (item) => {
+      const { source } = mutableFromItem(item);
+      revisions.push({ revision: Number(item.revision), ...(source ? { source } : {}) });
+    },
+  );
+  return revisions;
 }

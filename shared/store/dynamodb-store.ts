@@ -7,6 +7,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Clock, systemClock } from "../ports.ts";
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
 import {
@@ -20,7 +21,13 @@ import {
   storedBody,
 } from "./dynamodb-items.ts";
 import { readLatestOfEach, readLatestSummaries } from "./dynamodb-latest-of-each.ts";
-import { deployedQuery, listFromIndex, listRevisionsFromTable, releasesQuery } from "./dynamodb-listing.ts";
+import {
+  deployedQuery,
+  listFromIndex,
+  listRevisionsFromTable,
+  readRevisionSources,
+  releasesQuery,
+} from "./dynamodb-listing.ts";
 import { removeStoredRevision } from "./dynamodb-remove.ts";
 import { type Item, Table } from "./dynamodb-table.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
@@ -39,7 +46,7 @@ import type {
 import {
   checkMetadataSize,
   type MutableFields,
-  sameMutable,
+  reconcileMutable,
   splitRelease,
   validateReleaseForStore,
 } from "./revision-content.ts";
@@ -112,10 +119,11 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       : { items: metadata };
   }
 
-  async putRevision(cluster: string, release: Release): Promise<PutResult> {
+  async putRevision(cluster: string, release: Release, source?: RevisionSource): Promise<PutResult> {
     validateReleaseForStore(cluster, release);
     const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
     const parts = splitRelease(release);
+    if (source) parts.mutable.source = source;
     checkMetadataSize(parts);
     const pk = releasePartitionKey(key);
     const existing = await this.#table.get(pk, revisionSortKey(release.version));
@@ -136,6 +144,10 @@ export class DynamoDbReleaseStore implements ReleaseStore {
       if (!winner) throw new ReleaseConflictError(key, release.version, "revision was deleted while being written");
       return this.#reconcile(key, winner, parts.contentHash, parts.mutable);
     }
+  }
+
+  async revisionSources(key: ReleaseKey): Promise<{ revision: number; source?: RevisionSource }[]> {
+    return readRevisionSources(this.#table, validateReleaseKey(key));
   }
 
   async removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult> {
@@ -165,9 +177,9 @@ export class DynamoDbReleaseStore implements ReleaseStore {
     if (existing.contentHash !== contentHash) {
       throw new ReleaseConflictError(key, revision, "already stored with different content (not overwritten)");
     }
-    if (sameMutable(mutableFromItem(existing), mutable)) return "unchanged";
-    await this.#applyMutable(key, revision, mutable, true, contentHash);
-    return "updated";
+    const { result, write } = reconcileMutable(mutableFromItem(existing), mutable);
+    if (write) await this.#applyMutable(key, revision, write, true, contentHash);
+    return result;
   }
 
   /** Creates REV#n and, unless a newer revision is already the latest, moves LATEST to it. */

@@ -4,6 +4,7 @@
  * contract suite. For unit tests of other areas and for runs without any engine.
  */
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import { validateReleaseKey, validateRevision } from "../release/validation.ts";
 import { ReleaseConflictError, ReleaseNotFoundError } from "./errors.ts";
 import {
@@ -31,10 +32,11 @@ import {
   assembleRelease,
   checkMetadataSize,
   type RevisionParts,
-  sameMutable,
+  reconcileMutable,
   splitRelease,
   summaryOf,
   validateReleaseForStore,
+  withStoredSource,
 } from "./revision-content.ts";
 
 interface StoredRelease {
@@ -52,7 +54,8 @@ export class MemoryReleaseStore implements ReleaseStore {
     const rev = validateRevision(revision);
     const parts = this.#releases.get(sortKey(k))?.revisions.get(rev);
     if (!parts) throw new ReleaseNotFoundError(k, rev);
-    return structuredClone(assembleRelease(assembleMetadata(parts.fixed, parts.mutable), parts.body));
+    const release = structuredClone(assembleRelease(assembleMetadata(parts.fixed, parts.mutable), parts.body));
+    return withStoredSource(release, structuredClone(parts.mutable.source));
   }
 
   async getLatest(key: ReleaseKey): Promise<Release> {
@@ -91,9 +94,10 @@ export class MemoryReleaseStore implements ReleaseStore {
     return more ? { items, cursor: encodeCursor("history", { before: items.at(-1)!.version }) } : { items };
   }
 
-  async putRevision(cluster: string, release: Release): Promise<PutResult> {
+  async putRevision(cluster: string, release: Release, source?: RevisionSource): Promise<PutResult> {
     validateReleaseForStore(cluster, release);
     const parts = splitRelease(structuredClone(release));
+    if (source) parts.mutable.source = structuredClone(source);
     checkMetadataSize(parts);
     const key: ReleaseKey = { cluster, namespace: release.namespace, name: release.name };
     const id = sortKey(key);
@@ -103,9 +107,9 @@ export class MemoryReleaseStore implements ReleaseStore {
       if (existing.contentHash !== parts.contentHash) {
         throw new ReleaseConflictError(key, release.version, "already stored with different content");
       }
-      if (sameMutable(existing.mutable, parts.mutable)) return "unchanged";
-      existing.mutable = parts.mutable;
-      return "updated";
+      const { result, write } = reconcileMutable(existing.mutable, parts.mutable);
+      if (write) existing.mutable = write;
+      return result;
     }
     if (!stored) {
       stored = { key, revisions: new Map() };
@@ -113,6 +117,16 @@ export class MemoryReleaseStore implements ReleaseStore {
     }
     stored.revisions.set(release.version, parts);
     return "created";
+  }
+
+  async revisionSources(key: ReleaseKey): Promise<{ revision: number; source?: RevisionSource }[]> {
+    const stored = this.#releases.get(sortKey(validateReleaseKey(key)));
+    return [...(stored?.revisions.entries() ?? [])]
+      .sort(([a], [b]) => b - a)
+      .map(([revision, parts]) => ({
+        revision,
+        ...(parts.mutable.source ? { source: structuredClone(parts.mutable.source) } : {}),
+      }));
   }
 
   async removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult> {

@@ -1,4 +1,5 @@
 import type { Release, ReleaseKey, ReleaseMetadata, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import type { ManifestCorruptError, ReleaseNotFoundError } from "./errors.ts";
 
 /** One release of a getLatestOfEach: the release, or why it could not be read. */
@@ -63,8 +64,12 @@ export interface ReleaseStore {
   /**
    * Stores one revision. Re-putting identical content is `unchanged`; different
    * content under an existing revision is a ReleaseConflictError (never overwritten).
+   * `source`: the storage object it was decoded from (kept with the revision, not part of its content; a put
+   * without one keeps the stored one; a change of source alone is written and stays `unchanged`).
    */
-  putRevision(cluster: string, release: Release): Promise<PutResult>;
+  putRevision(cluster: string, release: Release, source?: RevisionSource): Promise<PutResult>;
+  /** Every stored revision of a release with its provenance (absent: stored before it was kept), newest first. */
+  revisionSources(key: ReleaseKey): Promise<{ revision: number; source?: RevisionSource }[]>;
   /**
    * Removes one revision, as Helm's driver deletes its storage object (uninstall, history pruning); the
    * highest remaining revision becomes the latest, and a release with none left is not found. For the sync

@@ -20,6 +20,7 @@ import {
   type ReleaseStatus,
   type ReleaseSummary,
 } from "../release/model.ts";
+import type { RevisionSource } from "../release/storage-identity.ts";
 import {
   validateClusterName,
   validateNamespace,
@@ -35,6 +36,11 @@ export interface MutableFields {
   deleted?: string;
   /** One entry per hook, in hook order. */
   hookRuns?: (HookLastRun | null)[];
+  /**
+   * Provenance, not Helm's: the storage object the revision was filed from (docs/security.md). Kept beside
+   * Helm's mutable fields (outside the content hash); absent on revisions stored before it was kept.
+   */
+  source?: RevisionSource;
 }
 
 /** The manifest and the hook manifests, stored compressed apart from the metadata. */
@@ -113,8 +119,46 @@ export function checkMetadataSize(parts: RevisionParts): void {
   }
 }
 
+/**
+ * The provenance of a release a store read returned, beside it rather than in it (a Release is Helm's document:
+ * every output prints it, none may show this): the stores remember it for the object they return, and a
+ * status's freshness check asks. A copy of the release has none.
+ */
+const storedSources = new WeakMap<Release, RevisionSource>();
+
+export function withStoredSource(release: Release, source: RevisionSource | undefined): Release {
+  if (source) storedSources.set(release, source);
+  return release;
+}
+
+export function storedSourceOf(release: Release): RevisionSource | undefined {
+  return storedSources.get(release);
+}
+
+/** Helm's mutable fields alike (provenance aside). */
 export function sameMutable(a: MutableFields, b: MutableFields): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  const { source: _a, ...helmA } = a;
+  const { source: _b, ...helmB } = b;
+  return canonicalJson(helmA) === canonicalJson(helmB);
+}
+
+/**
+ * A re-put of a stored revision with the same content: `updated` when Helm's mutable fields changed; a change
+ * of provenance alone (the same revision read from its object for the first time since provenance was kept, or
+ * from a recreated object) is written but stays `unchanged`: Helm's revision did not change. A put without a
+ * source keeps the stored one. `write` is what to store, absent when nothing changes.
+ */
+export function reconcileMutable(
+  stored: MutableFields,
+  incoming: MutableFields,
+): { result: "unchanged" | "updated"; write?: MutableFields } {
+  const merged: MutableFields = { ...incoming };
+  delete merged.source;
+  const source = incoming.source ?? stored.source;
+  if (source) merged.source = source;
+  if (!sameMutable(stored, merged)) return { result: "updated", write: merged };
+  const sameSource = canonicalJson(stored.source ?? null) === canonicalJson(merged.source ?? null);
+  return sameSource ? { result: "unchanged" } : { result: "unchanged", write: merged };
 }
 
 /** Rebuilds metadata in Helm's JSON field order. */

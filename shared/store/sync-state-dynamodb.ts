@@ -49,6 +49,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
           status: String(item.status ?? ""),
         };
         if (typeof item.error === "string") record.error = item.error;
+        if (item.checked === true) record.checked = true;
         records.push(record);
       },
     );
@@ -57,13 +58,15 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
 
   async writeObjects(cluster: string, put: readonly SyncedObject[], remove: readonly string[]): Promise<void> {
     const pk = partition(cluster);
-    const putKeys = new Set(put.map((record) => record.object));
+    // One batch may not name a key twice (DynamoDB refuses it whole): the last record of an object wins.
+    const latest = new Map(put.map((record) => [record.object, record]));
+    const putKeys = new Set(latest.keys());
     const requests: object[] = [
-      // One batch may not name a key twice: a record replaced in the same write is a put only.
-      ...remove
+      // A record replaced in the same write is a put only; a removal named twice is one.
+      ...[...new Set(remove)]
         .filter((object) => !putKeys.has(object))
         .map((object) => ({ DeleteRequest: { Key: { PK: pk, SK: `${OBJECT_PREFIX}${object}` } } })),
-      ...put.map((record) => ({
+      ...[...latest.values()].map((record) => ({
         PutRequest: {
           Item: {
             PK: pk,
@@ -75,6 +78,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
             revision: record.revision,
             status: record.status,
             ...(record.error === undefined ? {} : { error: record.error }),
+            ...(record.checked ? { checked: true } : {}),
           },
         },
       })),

@@ -20,6 +20,11 @@ export interface SyncedObject {
   status: string;
   /** Why the object could not be imported (it is not fetched again until it changes). */
   error?: string;
+  /**
+   * Read under Helm's identity rule (docs/security.md). A record without it was written before the rule and
+   * may stand for a payload filed under another release: its object is read again once.
+   */
+  checked?: true;
 }
 
 /** Where an unfinished LIST stopped: the chain (driver + namespace) and its continue token. */
@@ -46,6 +51,11 @@ export interface SyncState<Summary = unknown> {
   lastRun?: SyncRunRecord<Summary>;
   /** When the last run that covered every chain finished (the "as of" of the cluster's storage). */
   lastCompleteAt?: string;
+  /**
+   * The scope ("*" or sorted namespaces) whose stored revisions a complete run has checked one by one against
+   * the cluster's storage objects (the repair of a store written before Helm's identity rule, docs/sync.md).
+   */
+  revisionsChecked?: string;
 }
 
 export interface SyncLease {

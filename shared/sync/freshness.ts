@@ -12,6 +12,7 @@ import type { KubeReader } from "../kube/reader.ts";
 import { equalitySelector } from "../kube/related-pods.ts";
 import type { Release } from "../release/model.ts";
 import type { Freshness } from "../status/report.ts";
+import { storedSourceOf } from "../store/revision-content.ts";
 import { getStorageObject, listPage, listPath, type StorageDriver, storageIdentity } from "./storage-reads.ts";
 
 export interface ClusterRevisions {
@@ -19,6 +20,10 @@ export interface ClusterRevisions {
   latest: number;
   driver?: StorageDriver;
   objectName?: string;
+  /** The latest object's `status` label, uid and resourceVersion (what a same-number rewrite changes). */
+  status?: string;
+  uid?: string;
+  resourceVersion?: string;
 }
 
 export type RevisionsAnswer = { revisions: ClusterRevisions } | { notChecked: string };
@@ -39,7 +44,14 @@ export async function readClusterRevisions(
         for (const entry of answer.entries) {
           const identity = storageIdentity(entry);
           if (identity && identity.release === input.name && identity.revision > revisions.latest) {
-            revisions = { latest: identity.revision, driver, objectName: entry.name };
+            revisions = {
+              latest: identity.revision,
+              driver,
+              objectName: entry.name,
+              status: identity.status,
+              uid: entry.uid,
+              resourceVersion: entry.resourceVersion,
+            };
           }
         }
         if (revisions.latest > 0) return { revisions };
@@ -49,6 +61,21 @@ export async function readClusterRevisions(
   } catch (error) {
     return { notChecked: (error as { publicMessage?: string }).publicMessage ?? (error as Error).message };
   }
+}
+
+/**
+ * Whether Helm rewrote the stored revision in place since it was stored (same number, other object state):
+ * `helm uninstall --keep-history` (→ uninstalled), a pending operation that ended (pending-upgrade → failed),
+ * uninstall + install of a one-revision release. The LIST's status label against the stored status, and its
+ * uid/resourceVersion against the stored revision's provenance (when it has one); a difference means read now.
+ */
+export function rewrittenSinceStored(stored: Release, revisions: ClusterRevisions): boolean {
+  if (revisions.latest !== stored.version) return false;
+  if (revisions.status !== undefined && revisions.status !== (stored.info?.status ?? "unknown")) return true;
+  const source = storedSourceOf(stored);
+  if (!source?.resourceVersion || !revisions.resourceVersion) return false;
+  if (source.uid && revisions.uid && source.uid !== revisions.uid) return true;
+  return source.resourceVersion !== revisions.resourceVersion;
 }
 
 /** The cluster's newest revision, decoded in memory like an import (undefined + why when it cannot be). */
@@ -77,6 +104,8 @@ export function describeFreshness(input: {
   asked?: number;
   check: RevisionsAnswer;
   newerNotRead?: string;
+  /** The stored revision is the cluster's latest number, rewritten in place since (rewrittenSinceStored). */
+  rewritten?: boolean;
 }): Freshness {
   const { stored, answered, check } = input;
   const storedText = stored === undefined ? "none" : `revision ${stored}`;
@@ -104,6 +133,19 @@ export function describeFreshness(input: {
           ...base,
           state: "asked",
           message: `revision ${input.asked} as asked; the cluster's latest is revision ${latest}`,
+        };
+  }
+  if (stored === latest && input.rewritten) {
+    return input.newerNotRead === undefined && answered === latest
+      ? {
+          ...base,
+          state: "read-now",
+          message: `revision ${latest} was rewritten in the cluster since it was stored (read now, not yet synced)`,
+        }
+      : {
+          ...base,
+          state: "cluster-newer",
+          message: `revision ${latest} was rewritten in the cluster since it was stored (${input.newerNotRead ?? "not read"}: this status is the stored one)`,
         };
   }
   if (stored === latest) return { ...base, state: "matches", message: `revision ${latest} matches the cluster` };

@@ -12,10 +12,12 @@ import { importStorageObject } from "../ingest/storage-object.ts";
 import type { KubeSession } from "../kube/session.ts";
 import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
+import { type RevisionSource, storageObjectName } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import { storedSourceOf } from "../store/revision-content.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
-import { type Chain, objectId, planPage } from "./chain.ts";
-import { getStorageObject, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
+import { type Chain, objectId, planPage, refusedRecord } from "./chain.ts";
+import { getStorageObject, KIND_OF, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
 
 export interface ChainContext {
@@ -71,10 +73,12 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       await options.saveCursor({ continueToken: token, after });
       return "stopped";
     }
+    // 410 Gone, or another 4xx to a continue token: the chain starts again from its first key.
     if (answer.kind === "expired") {
       summary.restarts += 1;
+      if (answer.refused) summary.notes.push(`LIST ${where}: continue token refused (${answer.refused}); restarted`);
       if (++restarts > MAX_RESTARTS) {
-        summary.notes.push(`LIST ${where}: continue tokens kept expiring (${MAX_RESTARTS} restarts); stopped`);
+        summary.notes.push(`LIST ${where}: continue tokens kept being refused (${MAX_RESTARTS} restarts); stopped`);
         await options.saveCursor({ after: "" });
         return "stopped";
       }
@@ -100,12 +104,21 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       unorderedNoted = true;
       summary.notes.push(`LIST ${where} was not in key order: removals were not decided for it in this run`);
     }
+    if (plan.foreign > 0) {
+      summary.notes.push(`LIST ${where}: ${plan.foreign} object(s) of other namespaces in the answer, ignored`);
+    }
+    if (plan.duplicates > 0) summary.notes.push(`LIST ${where}: ${plan.duplicates} object(s) listed twice in a page`);
     const puts: SyncedObject[] = [];
     const deletes: string[] = [];
     for (const { record } of plan.unchanged) {
       if (record.error)
         recordFailure(summary, { ...failureOf(record), error: `${record.error} (unchanged since an earlier run)` });
       else summary.unchanged += 1;
+    }
+    for (const entry of plan.refuse) {
+      const record = refusedRecord(chain, entry);
+      recordFailure(summary, { ...failureOf(record), error: record.error ?? "" });
+      puts.push(record);
     }
     let interrupted = false;
     await pool(
@@ -164,6 +177,7 @@ async function fetchAndImport(
     release: identity?.release ?? "",
     revision: identity?.revision ?? 0,
     status: identity?.status ?? "unknown",
+    checked: true,
   };
   const answer = await getStorageObject(ctx.session, options.chain.driver, entry);
   if (answer.kind === "deadline") return "deadline";
@@ -176,7 +190,14 @@ async function fetchAndImport(
     return /bytes, over the|not JSON/.test(answer.message) ? { ...base, error: answer.message } : undefined;
   }
   const previous = ctx.records.get(object);
-  let imported = await importStorageObject(ctx, options.cluster, answer.object);
+  let imported = await importStorageObject(ctx, options.cluster, answer.object, "sync");
+  if (imported.conflict && options.chain.driver === "configmaps" && heldBySecret(ctx.records, base)) {
+    // Helm's default driver wins, as in the freshness check: a ConfigMap (which more tenants may write) of a
+    // revision a Secret holds never replaces it.
+    const error = `revision ${base.revision} is held by Helm's Secret of the same name; this ConfigMap does not replace it`;
+    recordFailure(summary, { ...failureOf(base), error });
+    return { ...base, error };
+  }
   if (imported.conflict && imported.result.revision !== undefined && imported.result.release) {
     // The same revision number with other content: the object was recreated (uninstall, then install again).
     const key = releaseKeyOf(options.cluster, imported.result.release);
@@ -188,14 +209,11 @@ async function fetchAndImport(
         reason: "replaced by the cluster's object of the same revision (the release was installed again)",
       });
     }
-    imported = await importStorageObject(ctx, options.cluster, answer.object);
+    imported = await importStorageObject(ctx, options.cluster, answer.object, "sync");
   }
   const { result } = imported;
-  const record: SyncedObject = {
-    ...base,
-    release: result.release?.split("/")[1] ?? base.release,
-    revision: result.revision ?? base.revision,
-  };
+  // The object's own identity (labels and name agree: planPage checked), never the payload's.
+  const record: SyncedObject = base;
   if (result.outcome === "failed" || result.outcome === "skipped") {
     const error = result.error ?? "not a Helm release object";
     recordFailure(summary, { ...failureOf(record), error });
@@ -222,21 +240,31 @@ async function relabel(
     if ((error as Error).name !== "ReleaseNotFoundError") throw error;
   }
   if (!stored?.info) return fetchAndImport(ctx, options, entry);
-  const put = await ctx.store.putRevision(options.cluster, {
-    ...stored,
-    info: { ...stored.info, status: "superseded" },
-  });
+  // The object's resourceVersion moved with its label: the provenance follows (the freshness check compares it).
+  const source: RevisionSource = {
+    ...(storedSourceOf(stored) ?? { kind: KIND_OF[options.chain.driver], namespace: record.namespace }),
+    uid: entry.uid,
+    resourceVersion: entry.resourceVersion,
+    via: "sync",
+  };
+  const put = await ctx.store.putRevision(
+    options.cluster,
+    { ...stored, info: { ...stored.info, status: "superseded" } },
+    source,
+  );
   if (put === "unchanged") ctx.summary.unchanged += 1;
   else ctx.summary.updated += 1;
   return { ...record, resourceVersion: entry.resourceVersion, status: "superseded" };
 }
 
 async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedObject): Promise<void> {
-  if (!record.release || record.revision < 1) return;
+  // A refused object never filed anything: its going removes nothing.
+  if (!record.release || record.revision < 1 || record.error) return;
   // Another driver's object may hold the same revision (a release moved from ConfigMaps to Secrets).
   for (const other of ctx.records.values()) {
     if (
       other !== record &&
+      !other.error &&
       other.namespace === record.namespace &&
       other.release === record.release &&
       other.revision === record.revision
@@ -252,6 +280,11 @@ async function removeSynced(ctx: ChainContext, cluster: string, record: SyncedOb
       reason: "its storage object is gone (helm uninstall, or --history-max pruning)",
     });
   }
+}
+
+function heldBySecret(records: ReadonlyMap<string, SyncedObject>, record: SyncedObject): boolean {
+  const secret = records.get(`Secret/${record.namespace}/${storageObjectName(record.release, record.revision)}`);
+  return secret !== undefined && secret.checked === true && !secret.error;
 }
 
 function failureOf(record: SyncedObject) {

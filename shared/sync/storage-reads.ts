@@ -8,6 +8,7 @@
  */
 import type { KubeSession } from "../kube/session.ts";
 import { HELM_OBJECT_PREFIX } from "../release/helm-codec.ts";
+import { parseStorageObjectName } from "../release/storage-identity.ts";
 
 export const PARTIAL_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
 /** A Secret holds at most 1 MiB of data (kube-apiserver), ≈ 1.4 MB as JSON: anything far beyond is not Helm's. */
@@ -29,7 +30,8 @@ export interface StorageEntry {
 
 export type PageAnswer =
   | { kind: "page"; entries: StorageEntry[]; continueToken?: string; bytes: number }
-  | { kind: "expired"; bytes: number }
+  /** 410 Gone, or `refused`: another 4xx to a continue token (one the server cannot read). Either way: restart. */
+  | { kind: "expired"; bytes: number; refused?: string }
   | { kind: "forbidden"; message: string; bytes: number }
   | { kind: "deadline"; message: string }
   | { kind: "failed"; message: string; bytes: number };
@@ -61,6 +63,11 @@ export async function listPage(session: KubeSession, path: string): Promise<Page
   const bytes = Buffer.byteLength(body);
   if (status === 410) return { kind: "expired", bytes };
   if (status === 403) return { kind: "forbidden", message: statusMessage(body) ?? "forbidden", bytes };
+  // kube-apiserver's 400 "continue key is not valid", a proxy's 404...: sent again, the token is refused for ever.
+  const withToken = new URLSearchParams(path.slice(path.indexOf("?") + 1)).has("continue");
+  if (withToken && status >= 400 && status < 500 && status !== 429) {
+    return { kind: "expired", bytes, refused: `HTTP ${status}${detail(body)}` };
+  }
   if (status !== 200) return { kind: "failed", message: `HTTP ${status}${detail(body)}`, bytes };
   let parsed: { kind?: unknown; items?: unknown; metadata?: { continue?: unknown } };
   try {
@@ -117,15 +124,18 @@ export async function getStorageObject(
   }
 }
 
-/** The storage labels a sync compares: Helm's `name`, `version` and `status`. */
+/**
+ * The release a listed storage object is, by Helm's identity rule (release/storage-identity.ts): its name,
+ * with its `name` and `version` labels saying the same (as Helm labels every object it writes), and its
+ * `status` label. Undefined for an object whose labels disagree with its name, or that lacks them.
+ */
 export function storageIdentity(
   entry: StorageEntry,
 ): { release: string; revision: number; status: string } | undefined {
-  const release = entry.labels.name;
-  const revision = Number(entry.labels.version);
-  if (!release || !Number.isInteger(revision) || revision < 1) return undefined;
-  if (entry.name !== `${HELM_OBJECT_PREFIX}${release}.v${revision}`) return undefined;
-  return { release, revision, status: entry.labels.status ?? "unknown" };
+  const fromName = parseStorageObjectName(entry.name);
+  if (!fromName) return undefined;
+  if (entry.labels.name !== fromName.name || entry.labels.version !== String(fromName.revision)) return undefined;
+  return { release: fromName.name, revision: fromName.revision, status: entry.labels.status ?? "unknown" };
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {

@@ -84,7 +84,14 @@ export function emptySummary(cluster: string, namespaces: string[] | "*", starte
   };
 }
 
+/** Objects already counted as failed in a run: a page listed again (a restarted LIST) does not count them twice. */
+const failedObjects = new WeakMap<SyncSummary, Set<string>>();
+
 export function recordFailure(summary: SyncSummary, failure: SyncFailure): void {
+  const seen = failedObjects.get(summary) ?? new Set<string>();
+  failedObjects.set(summary, seen);
+  if (seen.has(failure.object)) return;
+  seen.add(failure.object);
   summary.failed += 1;
   if (summary.failures.length < MAX_LISTED) summary.failures.push(failure);
 }

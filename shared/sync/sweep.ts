@@ -9,7 +9,7 @@
  * removal is named in the summary with origin `import`.
  */
 import type { KubeSession } from "../kube/session.ts";
-import { HELM_OBJECT_PREFIX } from "../release/helm-codec.ts";
+import { storageObjectName } from "../release/storage-identity.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import type { SyncedObject } from "../store/sync-state.ts";
 import type { Chain } from "./chain.ts";
@@ -28,10 +28,12 @@ const MAX_REMOVALS_PER_RELEASE = 100;
 
 export async function sweepStore(
   ctx: SweepContext,
-  input: { cluster: string; chains: readonly Chain[] },
+  input: { cluster: string; chains: readonly Chain[]; checkRevisions?: boolean },
 ): Promise<void> {
+  // What the cluster holds: objects imported under Helm's identity rule (a refused object holds nothing).
   const live = new Map<string, Set<number>>();
   for (const record of ctx.records.values()) {
+    if (record.error || !record.checked) continue;
     const id = `${record.namespace}/${record.release}`;
     const revisions = live.get(id) ?? new Set<number>();
     revisions.add(record.revision);
@@ -45,15 +47,10 @@ export async function sweepStore(
       const listing = await ctx.store.listReleases({ cluster: input.cluster, namespace }, { limit: 1000, cursor });
       for (const release of listing.items) {
         const revisions = live.get(`${release.namespace}/${release.name}`);
-        if (revisions?.has(release.revision)) continue;
+        const id = { namespace: release.namespace, name: release.name };
         if (ctx.session.deadlineReached) return;
-        await removeUnheld(
-          ctx,
-          input.cluster,
-          drivers,
-          { namespace: release.namespace, name: release.name },
-          revisions,
-        );
+        if (!revisions?.has(release.revision)) await removeUnheld(ctx, input.cluster, drivers, id, revisions);
+        if (input.checkRevisions) await removeUnproven(ctx, input.cluster, drivers, id, revisions);
       }
       cursor = listing.cursor;
       if (!cursor) break;
@@ -78,13 +75,7 @@ async function removeUnheld(
       throw error;
     }
     if (latest < 1 || held?.has(latest)) return;
-    const entry = { namespace: release.namespace, name: `${HELM_OBJECT_PREFIX}${release.name}.v${latest}` };
-    for (const driver of drivers) {
-      const answer = await getStorageObject(ctx.session, driver, entry);
-      if (answer.kind !== "deadline") ctx.summary.bytes += answer.bytes;
-      // Written since the LISTs, unreadable, or out of time: keep it (the next run decides).
-      if (answer.kind !== "gone") return;
-    }
+    if (!(await goneFromCluster(ctx, drivers, release, latest))) return;
     if ((await ctx.store.removeRevision(key, latest)) !== "removed") return;
     recordRemoval(ctx.summary, {
       release: `${release.namespace}/${release.name}`,
@@ -93,4 +84,52 @@ async function removeUnheld(
       reason: "imported by hand or before the first sync; the cluster's Helm storage does not hold it",
     });
   }
+}
+
+/**
+ * The one-time repair of a store written before Helm's identity rule (docs/sync.md, "A store holding forged
+ * revisions"): every stored revision of the release, not only the latest, that no live storage object holds
+ * and that has no provenance (stored before it was kept) or came from the sync is removed once a GET confirms
+ * its object is gone. A payload filed under another release's name by an older version is such a revision.
+ * Revisions imported by hand since provenance is kept stay, as before, below the ones the cluster holds.
+ */
+async function removeUnproven(
+  ctx: SweepContext,
+  cluster: string,
+  drivers: readonly StorageDriver[],
+  release: { namespace: string; name: string },
+  held: ReadonlySet<number> | undefined,
+): Promise<void> {
+  const key = { cluster, ...release };
+  const stored = await ctx.store.revisionSources(key);
+  for (const { revision, source } of stored.slice(0, MAX_REMOVALS_PER_RELEASE * 10)) {
+    if (held?.has(revision) || source?.via === "import") continue;
+    if (ctx.session.deadlineReached) return;
+    if (!(await goneFromCluster(ctx, drivers, release, revision))) continue;
+    if ((await ctx.store.removeRevision(key, revision)) !== "removed") continue;
+    recordRemoval(ctx.summary, {
+      release: `${release.namespace}/${release.name}`,
+      revision,
+      origin: source ? "sync" : "import",
+      reason: source
+        ? "its storage object is gone"
+        : "stored without provenance (before Helm's identity rule was checked) and no storage object of the cluster holds it",
+    });
+  }
+}
+
+/** Whether no driver's storage object holds the revision any more (written since the LISTs, unreadable, out of time: held). */
+async function goneFromCluster(
+  ctx: SweepContext,
+  drivers: readonly StorageDriver[],
+  release: { namespace: string; name: string },
+  revision: number,
+): Promise<boolean> {
+  const entry = { namespace: release.namespace, name: storageObjectName(release.name, revision) };
+  for (const driver of drivers) {
+    const answer = await getStorageObject(ctx.session, driver, entry);
+    if (answer.kind !== "deadline") ctx.summary.bytes += answer.bytes;
+    if (answer.kind !== "gone") return false;
+  }
+  return true;
 }

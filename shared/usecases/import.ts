@@ -86,7 +86,7 @@ export async function importReleases(
       const next = lanes.take();
       if (next === undefined) return;
       try {
-        const { result } = await importStorageObject(deps, cluster, objects[next.index]);
+        const { result } = await importStorageObject(deps, cluster, objects[next.index], "import");
         results[next.index] = result;
         summary[result.outcome] += 1;
         done += 1;

@@ -17,7 +17,12 @@ import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
-import { describeFreshness, readClusterRevision, readClusterRevisions } from "../sync/freshness.ts";
+import {
+  describeFreshness,
+  readClusterRevision,
+  readClusterRevisions,
+  rewrittenSinceStored,
+} from "../sync/freshness.ts";
 
 export interface FreshnessRequest {
   cluster: string;
@@ -56,12 +61,16 @@ export async function freshestState(
     readClusterRevisions(kube, request),
   ]);
   const storedVersion = storedRelease?.version;
+  // Helm rewrites its latest revision in place (uninstall --keep-history, a pending operation ending): same number.
+  const rewritten =
+    storedRelease !== undefined && "revisions" in answer && rewrittenSinceStored(storedRelease, answer.revisions);
   let newerNotRead: string | undefined;
-  if (wantLatest && "revisions" in answer && answer.revisions.latest > (storedVersion ?? 0)) {
+  if (wantLatest && "revisions" in answer && (answer.revisions.latest > (storedVersion ?? 0) || rewritten)) {
     const newer = await readClusterRevision(kube, request, answer.revisions);
     if ("release" in newer) {
       const fresh = await live(newer.release);
-      fresh.freshness = describeFreshness({ stored: storedVersion, answered: newer.release.version, check: answer });
+      const answered = newer.release.version;
+      fresh.freshness = describeFreshness({ stored: storedVersion, answered, check: answer, rewritten });
       return fresh;
     }
     newerNotRead = newer.failed;
@@ -74,6 +83,7 @@ export async function freshestState(
     asked: wantLatest ? undefined : storedVersion,
     check: answer,
     newerNotRead,
+    rewritten: rewritten && wantLatest,
   });
   return report;
 }

@@ -92,47 +92,58 @@ export async function syncCluster(deps: SyncDeps, input: SyncInput): Promise<Syn
     const scopeKey = namespaces === "*" ? "*" : namespaces.join(",");
     const state = await deps.syncState.state<SyncSummary>(cluster);
     const records = new Map((await deps.syncState.objects(cluster)).map((record) => [record.object, record]));
-    let cursor = state.cursor?.scope === scopeKey ? state.cursor : undefined;
+    const cursor = state.cursor?.scope === scopeKey ? state.cursor : undefined;
     summary.resumed = cursor !== undefined;
-    let allListed = true;
+    // A resumed run continues its chain where the cursor stopped, then lists every other chain from its start:
+    // a run is complete only when every chain reached its end in it (a chain refused or cut short in an earlier
+    // run is never taken as listed).
+    const first = cursor && cursor.chain < chains.length ? cursor.chain : 0;
+    const order = chains.map((_, i) => (first + i) % chains.length);
+    const listedInRun = new Set<number>();
+    let stopped = false;
     await deps.kube.withSession(
       cluster,
       { deadline: input.deadline, concurrency: input.concurrency ?? 16 },
       async (session) => {
-        for (let index = cursor?.chain ?? 0; index < chains.length; index++) {
-          const outcome = await runChain(
-            { ...deps, session, records, summary, now, renewLease: lease },
-            {
-              cluster,
-              chain: chains[index],
-              start: cursor?.chain === index ? cursor : undefined,
-              pageSize: input.pageSize ?? DEFAULT_SYNC_PAGE_SIZE,
-              concurrency: input.concurrency ?? 16,
-              maxRequests: input.maxRequests ?? 50_000,
-              saveCursor: (position: Pick<SyncCursor, "continueToken" | "after">) =>
-                deps.syncState.saveState(cluster, { ...state, cursor: { chain: index, scope: scopeKey, ...position } }),
-              onProgress: input.onProgress,
-            },
-          );
-          cursor = undefined;
-          if (outcome === "stopped") {
-            allListed = false;
-            return;
+        try {
+          for (const [position, index] of order.entries()) {
+            const outcome = await runChain(
+              { ...deps, session, records, summary, now, renewLease: lease },
+              {
+                cluster,
+                chain: chains[index],
+                start: position === 0 && cursor?.chain === index ? cursor : undefined,
+                pageSize: input.pageSize ?? DEFAULT_SYNC_PAGE_SIZE,
+                concurrency: input.concurrency ?? 16,
+                maxRequests: input.maxRequests ?? 50_000,
+                saveCursor: (at: Pick<SyncCursor, "continueToken" | "after">) =>
+                  deps.syncState.saveState(cluster, { ...state, cursor: { chain: index, scope: scopeKey, ...at } }),
+                onProgress: input.onProgress,
+              },
+            );
+            if (outcome === "stopped") {
+              stopped = true;
+              return;
+            }
+            if (outcome === "done") listedInRun.add(index);
+            // The next chain starts fresh; remember that this one is behind us.
+            const next = order[position + 1];
+            if (next !== undefined) {
+              await deps.syncState.saveState(cluster, {
+                ...state,
+                cursor: { chain: next, scope: scopeKey, after: "" },
+              });
+            }
           }
-          if (outcome === "forbidden") allListed = false;
-          // The next chain starts fresh; remember that this one is done.
-          if (index + 1 < chains.length) {
-            await deps.syncState.saveState(cluster, {
-              ...state,
-              cursor: { chain: index + 1, scope: scopeKey, after: "" },
-            });
+          if (listedInRun.size === chains.length && summary.forbidden.length === 0) {
+            const checkRevisions = state.revisionsChecked !== "*" && state.revisionsChecked !== scopeKey;
+            await sweepStore({ ...deps, session, records, summary }, { cluster, chains, checkRevisions });
+            summary.complete = !session.deadlineReached;
           }
+        } finally {
+          // Whatever ended the run (its deadline included), the requests it sent.
+          summary.requests = session.counters.requests;
         }
-        if (allListed && summary.forbidden.length === 0) {
-          await sweepStore({ ...deps, session, records, summary }, { cluster, chains });
-          summary.complete = !session.deadlineReached;
-        }
-        summary.requests = session.counters.requests;
       },
     );
     finish(summary, now());
@@ -140,8 +151,16 @@ export async function syncCluster(deps: SyncDeps, input: SyncInput): Promise<Syn
       lastRun: { startedAt: summary.startedAt, finishedAt: summary.finishedAt, complete: summary.complete, summary },
       lastCompleteAt: summary.complete ? summary.finishedAt : state.lastCompleteAt,
     };
-    // An incomplete run keeps the cursor runChain saved; a complete one starts over next time.
-    if (!summary.complete) next.cursor = (await deps.syncState.state<SyncSummary>(cluster)).cursor;
+    const revisionsChecked = summary.complete && state.revisionsChecked !== "*" ? scopeKey : state.revisionsChecked;
+    if (revisionsChecked) next.revisionsChecked = revisionsChecked;
+    // A run stopped mid-chain keeps the cursor runChain saved; one that went through every chain without
+    // completing (a LIST refused) starts again at the first chain not listed; a complete one starts over.
+    if (!summary.complete) {
+      const unlisted = chains.findIndex((_, index) => !listedInRun.has(index));
+      next.cursor = stopped
+        ? (await deps.syncState.state<SyncSummary>(cluster)).cursor
+        : { chain: Math.max(0, unlisted), scope: scopeKey, after: "" };
+    }
     await deps.syncState.saveState(cluster, next);
     deps.logger.info("release sync finished", { ...counters(summary) });
     return summary;

@@ -21,6 +21,30 @@ export function storeContract(label: string, makeStore: () => Promise<ReleaseSto
       assert.equal(JSON.stringify(read), JSON.stringify(release));
     });
 
+    test("provenance: kept beside each revision, outside its content; absent on revisions stored without it", async () => {
+      const store = await makeStore();
+      const name = uniqueName();
+      const source = { kind: "Secret" as const, namespace: "default", uid: "uid-1", via: "sync" as const };
+      assert.equal(await store.putRevision("local", makeRelease({ name, version: 1 })), "created");
+      assert.equal(await store.putRevision("local", makeRelease({ name, version: 2 }), source), "created");
+      assert.deepEqual(await store.revisionSources(key(name)), [{ revision: 2, source }, { revision: 1 }]);
+      // Read back as Helm's document only: provenance is not part of the release.
+      assert.deepEqual(await store.getLatest(key(name)), makeRelease({ name, version: 2 }));
+      // Same content from another object: provenance written, the revision unchanged.
+      const moved = { ...source, kind: "ConfigMap" as const, uid: "uid-2" };
+      assert.equal(await store.putRevision("local", makeRelease({ name, version: 1 }), moved), "unchanged");
+      // A status rewrite without a source keeps the stored one.
+      assert.equal(
+        await store.putRevision("local", makeRelease({ name, version: 2, status: "superseded" })),
+        "updated",
+      );
+      assert.deepEqual(await store.revisionSources(key(name)), [
+        { revision: 2, source },
+        { revision: 1, source: moved },
+      ]);
+      assert.deepEqual(await store.revisionSources(key(uniqueName())), []);
+    });
+
     test("unknown release or revision is ReleaseNotFoundError with Helm's text", async () => {
       const store = await makeStore();
       const name = uniqueName();

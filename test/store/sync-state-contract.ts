@@ -39,6 +39,15 @@ export function syncStateContract(label: string, makeStore: () => Promise<SyncSt
       assert.deepEqual(await store.objects(us), [record("web", "x", 1, "5")]);
     });
 
+    test("object records: the same object twice in one write (a LIST page that repeats it) is one record, the last", async () => {
+      const store = await makeStore();
+      const cluster = uniqueName("dup");
+      const first = record("shop", "api", 1, "10");
+      const second = { ...first, resourceVersion: "11", checked: true as const };
+      await store.writeObjects(cluster, [first, second], [first.object, first.object]);
+      assert.deepEqual(await store.objects(cluster), [second]);
+    });
+
     test("state: cursor and last run round-trip; saving without a cursor clears it", async () => {
       const store = await makeStore();
       const cluster = uniqueName("c");

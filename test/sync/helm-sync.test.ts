@@ -7,6 +7,12 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
+import {
+  decodeHelmStorageObject,
+  encodeHelmConfigMap,
+  encodeHelmSecret,
+  type KubeObject,
+} from "../../shared/release/helm-codec.ts";
 import { runCli } from "../support/cli.ts";
 import { type HelmStack, startHelmStack } from "../support/helm-stack.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
@@ -114,5 +120,40 @@ describe("sync with the real helm", { skip: !helm && "no helm", concurrency: fal
     const summary = await syncOk();
     assert.equal(summary.updated, 1);
     await sameHistory("cm", "legacy", CONFIGMAPS);
+  });
+
+  test("a tenant's forged Secret and ConfigMap in team-a: shop/api stays helm's, no kube-system release appears", async () => {
+    await helmOk(["install", "api", chart, "-n", "shop", "--create-namespace"]);
+    await helmOk(["upgrade", "api", chart, "-n", "shop", "--set", "replicaCount=2"]);
+    const sim = stack!.sim.cluster(CLUSTER);
+    // What a tenant with write access to Secrets (or only ConfigMaps) in team-a can write: helm's own revision 2
+    // of shop/api, re-encoded with Helm's exact encoding and another manifest and description.
+    const real = decodeHelmStorageObject(sim.get("v1", "Secret", "sh.helm.release.v1.api.v2", "shop") as KubeObject);
+    const lie = { ...real, manifest: "---\nkind: ConfigMap\n", info: { ...real.info!, description: "all good" } };
+    const inTeamA = <T extends { metadata: object }>(object: T) => ({
+      ...object,
+      metadata: { ...object.metadata, namespace: "team-a" },
+    });
+    sim.apply([
+      { apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a" } },
+      inTeamA(encodeHelmSecret(lie)),
+      inTeamA(encodeHelmConfigMap({ ...lie, version: 3 })),
+      inTeamA(encodeHelmSecret({ ...lie, name: "coredns", namespace: "kube-system", version: 1 })),
+    ]);
+    const scoped = await cli(["sync", "--cluster", CLUSTER, "-n", "team-a", "-o", "json"]);
+    assert.equal(JSON.parse(scoped.stdout).failed, 3, scoped.stdout);
+    const fullRun = await cli(["sync", "--cluster", CLUSTER, "-o", "json"]);
+    assert.equal(fullRun.code, 1, "objects failed: exit 1");
+    const full = JSON.parse(fullRun.stdout);
+    assert.deepEqual([full.failed, full.complete], [3, true]);
+    assert.ok(!JSON.stringify(full).includes("all good"), "no payload quoted");
+    await sameHistory("api", "shop");
+    const list = await cli(["list", "--cluster", CLUSTER, "-A", "-o", "json"]);
+    const names = (JSON.parse(list.stdout) as { name: string; namespace: string }[]).map(
+      (r) => `${r.namespace}/${r.name}`,
+    );
+    assert.ok(
+      names.includes("shop/api") && !names.some((n) => n.startsWith("kube-system/") || n.startsWith("team-a/")),
+    );
   });
 });
