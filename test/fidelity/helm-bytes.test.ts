@@ -13,7 +13,13 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
-import { type HelmCompare, helmCompare, withoutJsonAdditions, withoutYamlAdditions } from "../support/helm-compare.ts";
+import {
+  type HelmCompare,
+  helmCompare,
+  withoutJsonAdditions,
+  withoutTextAdditions,
+  withoutYamlAdditions,
+} from "../support/helm-compare.ts";
 import { type HelmStack, startHelmStack } from "../support/helm-stack.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 
@@ -84,6 +90,15 @@ before(async () => {
   await h.helmOk(["install", "words", chart, "--description", "False"]);
   await h.helmOk(["upgrade", "words", chart, "--description", "false"]);
   await h.helmOk(["install", "many", chart]);
+  // A built-in group the simulator did not serve: helm could not install this chart.
+  const prio = join(stack.home, "prio");
+  await mkdir(join(prio, "templates"), { recursive: true });
+  await writeFile(join(prio, "Chart.yaml"), "apiVersion: v2\nname: prio\nversion: 0.1.0\n");
+  await writeFile(
+    join(prio, "templates", "pc.yaml"),
+    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {{ .Release.Name }}-high\nvalue: 1000\n",
+  );
+  await h.helmOk(["install", "prio", prio]);
   await writeManyRevisions(stack, "many", MANY_REVISIONS);
 
   Object.assign(process.env, {
@@ -182,5 +197,14 @@ describe("helm v4.1.4's bytes (issue #39)", { skip: (!helm || !kubectl) && "no h
     assert.equal(document.history.length, 256);
     assert.equal(document.history[0].revision, MANY_REVISIONS - 255);
     assert.ok(document.cursor, "the JSON document leads on to the older revisions");
+  });
+
+  test("a PriorityClass (scheduling.k8s.io): installed, and its status as helm prints it", async () => {
+    const theirs = await h.helmOk(["status", "prio"]);
+    assert.match(
+      theirs,
+      /==> v1\/PriorityClass\nNAME +VALUE +GLOBAL-DEFAULT +AGE +PREEMPTIONPOLICY\nprio-high +1000 +false /,
+    );
+    h.sameAsHelm(await h.cliOk(status("prio")), theirs, "status prio", withoutTextAdditions);
   });
 });

@@ -84,3 +84,12 @@ export function withoutYamlAdditions(yaml: string): string {
   }
   return out.join("\n");
 }
+
+/** Our status text minus the product's own lines (HEALTH, STORED, and DRIFT with its section: docs/drift.md). */
+export function withoutTextAdditions(text: string): string {
+  return text
+    .replace(/^HEALTH: .*\n/m, "")
+    .replace(/^STORED: .*\n/m, "")
+    .replace(/^DRIFT: .*\n/m, "")
+    .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
+}

@@ -16,6 +16,7 @@ import {
   ingressPrinter,
   networkPolicyPrinter,
   podDisruptionBudgetPrinter,
+  priorityClassPrinter,
   roleBindingPrinter,
 } from "./tables/networking.ts";
 import { podPrinter } from "./tables/pod.ts";
@@ -148,6 +149,12 @@ export function builtinResources(): ResourceType[] {
     builtin("apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", {
       ...cluster,
       shortNames: ["crd", "crds"],
+    }),
+    builtin("scheduling.k8s.io/v1", "PriorityClass", "priorityclasses", {
+      ...cluster,
+      shortNames: ["pc"],
+      printer: priorityClassPrinter,
+      subresources: [],
     }),
     builtin("storage.k8s.io/v1", "StorageClass", "storageclasses", {
       ...cluster,
