@@ -25,7 +25,7 @@ export const run = defineCommand({
   help,
   options: {
     ...STORED_RELEASE_FLAGS,
-    max: { type: "string", default: String(HELM_HISTORY_MAX) },
+    max: { type: "string", int: true, default: String(HELM_HISTORY_MAX) },
     output: { type: "string", short: "o" },
   },
   positionals: true,

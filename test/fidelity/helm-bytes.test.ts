@@ -207,4 +207,91 @@ describe("helm v4.1.4's bytes (issue #39)", { skip: (!helm || !kubectl) && "no h
     );
     h.sameAsHelm(await h.cliOk(status("prio")), theirs, "status prio", withoutTextAdditions);
   });
+
+  test("flags as pflag parses them, and its error texts", async () => {
+    const { stdout: contexts } = await exec(kubectl!, ["config", "get-contexts", "-o", "name"], {
+      env: kubeToolsEnv(stack!.home, stack!.kubeconfig),
+    });
+    const context = contexts.split("\n")[0];
+    assert.ok(context, "the simulator's kubeconfig names a context");
+    for (const [theirs, ours] of [
+      [
+        ["list", "-n=default"],
+        ["list", "-n=default"],
+      ],
+      [
+        ["list", "-o=yaml", "-m=2"],
+        ["list", "-o=yaml", "-m=2"],
+      ],
+      [
+        ["list", "-m", "0x2"],
+        ["list", "-m", "0x2"],
+      ],
+      [
+        ["list", "--max=0b10", "--offset", "0_1"],
+        ["list", "--max=0b10", "--offset", "0_1"],
+      ],
+      [
+        ["list", "-m", "1_0", "-dr"],
+        ["list", "-m", "1_0", "-dr"],
+      ],
+      [
+        ["list", "--max", "010", "--deployed=false"],
+        ["list", "--max", "010", "--deployed=false"],
+      ],
+      [
+        ["list", "-f", "(?P<a>wo)(?P<a>rds)|(?P<b>ma)(?P<b>ny)"],
+        ["list", "-f", "(?P<a>wo)(?P<a>rds)|(?P<b>ma)(?P<b>ny)"],
+      ],
+      [
+        ["list", "--debug"],
+        ["list", "--debug"],
+      ],
+      [
+        ["history", "many", "--max", "0x3"],
+        ["history", "many", "--max", "0x3"],
+      ],
+      [
+        ["history", "--", "words"],
+        ["history", "--", "words"],
+      ],
+    ]) {
+      // --cluster right after the command: after `--` every word is an argument.
+      const [command, ...rest] = ours;
+      h.sameAsHelm(await h.cliOk([command, "--cluster", CLUSTER, ...rest]), await h.helmOk(theirs), theirs.join(" "));
+    }
+    h.sameAsHelm(
+      await h.cliOk(status("prio", "--kube-context", context, "--debug")),
+      await h.helmOk(["status", "prio", "--kube-context", context, "--debug"]),
+      "status --kube-context --debug",
+      withoutTextAdditions,
+    );
+    // A documented difference (README "Differences from Helm"): helm lists nothing, we say the name is invalid.
+    assert.equal(await h.helmOk(["list", "-n", "Bad_NS"]), await h.helmOk(["list", "-n", "nothing-here"]));
+    const badNamespace = await h.cli(["list", "-n", "Bad_NS", "--cluster", CLUSTER]);
+    assert.deepEqual([badNamespace.code, badNamespace.stderr.split(":")[0]], [2, "Error"]);
+    assert.match(badNamespace.stderr, /^Error: invalid namespace "Bad_NS": a lowercase RFC 1123 label/);
+    const firstLine = (text: string) => `${text.split("\n")[0]}\n`;
+    for (const args of [
+      ["list", "--all"],
+      ["list", "-x"],
+      ["list", "-dx"],
+      ["list", "-m"],
+      ["list", "--max"],
+      ["list", "-m", "2.0"],
+      ["list", "--offset", "1__0"],
+      ["list", "--max", "99999999999999999999"],
+      ["list", "--date=maybe"],
+      ["list", "---max"],
+      ["history", "words", "--max", "2.0"],
+      ["history", "words", "--max", "08"],
+      ["status", "words", "--revision", "0x"],
+    ]) {
+      const theirs = await h.runHelm(args);
+      const run = await h.cli([args[0], "--cluster", CLUSTER, ...args.slice(1)]);
+      assert.notEqual(theirs.code, 0, args.join(" "));
+      assert.equal(run.code, 2, args.join(" "));
+      h.sameAsHelm(run.stderr, firstLine(theirs.stderr), args.join(" "));
+    }
+  });
 });
