@@ -48,6 +48,20 @@ const YAMLISH = [
   ..."<< = nan NaN inf Inf falsey f F yess offset Null~ ~~ true_".split(" "),
 ];
 
+/** One line each, so the DESCRIPTION column is as wide as the widest of them as go-runewidth measures it. */
+const MARKS = [
+  "ภาษาไทย ที่มีสระ",
+  "हिन्दी में विवरण",
+  "தமிழ் விளக்கம்",
+  "ភាសាខ្មែរ",
+  "مَرْحَبًا بِكُمْ",
+  "🇯🇵🇫🇷 flags",
+  "❤️ ✔️ ☺️ 1️⃣ #️⃣",
+  "e\u0301 a\u0308 \u200d \u00ad x",
+  "漢字とかな 한국어",
+  "plain",
+];
+
 before(async () => {
   if (!helm || !kubectl) return;
   stack = await startHelmStack({ helm, cluster: CLUSTER, table: "bytes", prefix: "helm-bytes-", now: () => FROZEN });
@@ -99,6 +113,10 @@ before(async () => {
     "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {{ .Release.Name }}-high\nvalue: 1000\n",
   );
   await h.helmOk(["install", "prio", prio]);
+  // DESCRIPTIONs whose width go-runewidth v0.0.9 counts its own way (combining marks of many scripts, flags, keycaps).
+  for (const [i, description] of MARKS.entries()) {
+    await h.helmOk([i === 0 ? "install" : "upgrade", "marks", chart, "--description", description]);
+  }
   await writeManyRevisions(stack, "many", MANY_REVISIONS);
 
   Object.assign(process.env, {
@@ -293,5 +311,14 @@ describe("helm v4.1.4's bytes (issue #39)", { skip: (!helm || !kubectl) && "no h
       assert.equal(run.code, 2, args.join(" "));
       h.sameAsHelm(run.stderr, firstLine(theirs.stderr), args.join(" "));
     }
+  });
+
+  test("column widths as go-runewidth v0.0.9 counts them (combining marks, flags, U+FE0F, keycaps)", async () => {
+    const theirs = await h.helmOk(["history", "marks"]);
+    h.sameAsHelm(await h.cliOk(["history", "marks", "--cluster", CLUSTER]), theirs, "history marks");
+    const viaApi = bodyText(
+      await callApi(`/clusters/${CLUSTER}/namespaces/default/releases/marks/history?output=table`),
+    );
+    h.sameAsHelm(viaApi, theirs, "API history marks");
   });
 });
