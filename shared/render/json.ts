@@ -15,26 +15,20 @@ const GO_ESCAPES: Record<string, string> = {
 };
 
 export function renderJson(value: unknown): string {
-  const text = hasIndexKeys(value) ? goMapJson(value) : JSON.stringify(value ?? null);
+  let text = JSON.stringify(value ?? null) ?? "null";
+  if (INDEX_KEY_IN_TEXT.test(text)) text = goMapJson(value ?? null) ?? "null";
   // Those characters only occur inside JSON strings, so replacing them in the text is exact.
-  return `${(text ?? "null").replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c])}\n`;
+  return `${text.replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPES[c])}\n`;
 }
+
+/**
+ * An object key of digits in JSON text: a `"` inside a string is always written `\"`, so `{"` and `,"` start
+ * keys only. One scan of the text, so the usual document (no such key) costs no second serialization.
+ */
+const INDEX_KEY_IN_TEXT = /[{,]"(?:0|[1-9][0-9]{0,9})":/;
 
 /** A canonical array index: the keys JavaScript moves to the front of an object, in numeric order. */
 const isIndexKey = (key: string) => /^(0|[1-9][0-9]{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1;
-
-/** Whether any object in `value` has an integer-like key (they come first, so the first key tells). */
-function hasIndexKeys(value: unknown): boolean {
-  if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return value.some(hasIndexKeys);
-  let first = true;
-  for (const key in value) {
-    if (first && isIndexKey(key)) return true;
-    first = false;
-    if (hasIndexKeys((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
-}
 
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
