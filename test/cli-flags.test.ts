@@ -4,6 +4,7 @@ import { test } from "node:test";
 import { parseFlags, parseGoInt } from "../bin/lib/flags.ts";
 import { withoutGroupNames } from "../shared/input/go-regexp.ts";
 import { compileNameFilter } from "../shared/usecases/helm-list.ts";
+import { runCli } from "./support/cli.ts";
 
 const options = {
   namespace: { type: "string", short: "n" },
@@ -94,4 +95,20 @@ test("Go's regexp takes a group name twice; names change nothing that matches", 
     [true, true, false],
   );
   assert.throws(() => compileNameFilter("(?P<v>a)(?P<v>"), /error parsing regexp: missing closing \)/);
+});
+
+test("status --at -2h reaches the snapshot store (node:util's parseArgs refused it as an ambiguous flag)", async () => {
+  const env = {
+    HELM_STATUS_STORE: "aws",
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "x",
+    AWS_SECRET_ACCESS_KEY: "x",
+    // A closed port: the command gets as far as asking the store.
+    AWS_ENDPOINT_URL_DYNAMODB: "http://127.0.0.1:1",
+  };
+  for (const at of [["--at", "-2h"], ["--at=-2h"]]) {
+    const run = await runCli(["status", "api", "-n", "shop", "--cluster", "c", ...at], env);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /^Error: cannot reach DynamoDB at http:\/\/127\.0\.0\.1:1/);
+  }
 });
