@@ -64,7 +64,11 @@ test("uitable: every cell padded, TAB separated, a multi-line cell cut whole at 
   assert.equal(displayWidth("🇯🇵"), 2, "regional indicators, one each");
   assert.equal(displayWidth("❤️"), 2, "U+FE0F counts 1");
   assert.equal(displayWidth("1️⃣"), 2, "1, U+FE0F, and U+20E3 (combining) 0");
-  assert.equal(displayWidth("\u00ad\u200b\u2060"), 1, "soft hyphen and ZWSP are nonprint, U+2060 is not in v0.0.9's table");
+  assert.equal(
+    displayWidth("\u00ad\u200b\u2060"),
+    1,
+    "soft hyphen and ZWSP are nonprint, U+2060 is not in v0.0.9's table",
+  );
   assert.equal(
     uiTable([
       ["NAME", "APP"],
