@@ -2,7 +2,7 @@
 # `helm fleet VERB ...` -> `helm-status remote VERB ...` (or `helm-status push ...`). The launcher is inside this
 # folder in the plugin tarball (npm run build:plugin), else beside it: the npm package's or a checkout's
 # bin/helm-status.js (`pwd -P` follows the symlink `helm plugin install PATH` makes back to that folder).
-# The launcher finds a Node 24 (bin/helm-status.js).
+# The launcher checks the Node: 20 or newer for the packed bundle, 24 for a checkout (bin/helm-status.js).
 set -e
 here=$(cd "$(dirname "$0")" && pwd -P)
 launcher="$here/bin/helm-status.js"

@@ -44,7 +44,7 @@ const getManifestCommand = defineCommand({
   help,
   options: {
     ...STORED_RELEASE_FLAGS,
-    revision: { type: "string" },
+    revision: { type: "string", int: true },
   },
   positionals: true,
   async run({ values, positionals }, io) {

@@ -4,7 +4,7 @@ import { ValidationError } from "../../shared/errors.ts";
 import { MAX_REVISION } from "../../shared/release/validation.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { helmHistoryElements, renderHelmHistory } from "../../shared/render/tables/release-tables.ts";
-import { releaseHistory } from "../../shared/usecases/history.ts";
+import { HELM_HISTORY_MAX, releaseHistory } from "../../shared/usecases/history.ts";
 import { releaseNameArgument, STORED_RELEASE_FLAGS } from "../lib/args.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
@@ -25,7 +25,7 @@ export const run = defineCommand({
   help,
   options: {
     ...STORED_RELEASE_FLAGS,
-    max: { type: "string", default: "256" },
+    max: { type: "string", int: true, default: String(HELM_HISTORY_MAX) },
     output: { type: "string", short: "o" },
   },
   positionals: true,

@@ -35,7 +35,12 @@ The API's GET .../releases/RELEASE/status, printed as it answers (the text form 
   -o, --output FORMAT        table (default), json or yaml
       --no-drift             skip the drift comparison
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, revision: { type: "string" }, "no-drift": { type: "boolean" } },
+  options: {
+    ...REMOTE_FLAGS,
+    ...OUTPUT_FLAG,
+    revision: { type: "string", int: true },
+    "no-drift": { type: "boolean" },
+  },
   positionals: true,
   async run({ values, positionals }, io) {
     const { output, target, path } = remoteRelease("status", io.env, values, positionals);
@@ -95,7 +100,7 @@ const history = defineCommand({
 
 The API's GET .../releases/RELEASE/history: what 'helm history' prints.
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, max: { type: "string" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, max: { type: "string", int: true } },
   positionals: true,
   async run({ values, positionals }, io) {
     const { output, target, path } = remoteRelease("history", io.env, values, positionals);
@@ -134,7 +139,7 @@ const drift = defineCommand({
 What changed behind Helm's back: the DRIFT line and section of the API's status (docs/drift.md), or its
 "drift" document with -o json|yaml. Exits 0 either way; "no drift" when the live objects match.
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, revision: { type: "string" } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, revision: { type: "string", int: true } },
   positionals: true,
   async run({ values, positionals }, io) {
     const { output, target, path } = remoteRelease("drift", io.env, values, positionals);

@@ -45,7 +45,7 @@ export const run = defineCommand({
   help: usage,
   options: {
     namespace: { type: "string", short: "n" },
-    revision: { type: "string" },
+    revision: { type: "string", int: true },
     output: { type: "string", short: "o", default: "table" },
     ...LIVE_CLUSTER_FLAGS,
     concurrency: { type: "string" },

@@ -23,6 +23,18 @@ const checkoutOnly: Plugin = {
   },
 };
 
+/**
+ * What the bundle needs on Node 20 and 22 that they lack (undici 8 is written for Node 22.19+), in every output
+ * file before its code, each only where it is missing:
+ * - zlib.createZstdDecompress (Node 22.15+), read by undici when it loads: kube-apiservers answer gzip, never
+ *   zstd, so on an older Node it is a function that says why it cannot decompress, instead of a crash at load;
+ * - worker_threads.markAsUncloneable (Node 22.10+), called by undici's fetch classes so a worker cannot clone
+ *   them: a no-op where it is missing (the CLI posts nothing to workers).
+ */
+const OLDER_NODE =
+  'const __zl=require("node:zlib");__zl.createZstdDecompress??=()=>{throw new Error("a zstd-encoded answer needs Node 22.15 or newer")};' +
+  'const __wt=require("node:worker_threads");__wt.markAsUncloneable??=()=>{};';
+
 export async function bundleCli(outdir = BUNDLE_DIR): Promise<Metafile> {
   rmSync(outdir, { recursive: true, force: true });
   const commands = readdirSync(join(ROOT, "bin", "commands"))
@@ -36,7 +48,8 @@ export async function bundleCli(outdir = BUNDLE_DIR): Promise<Metafile> {
     splitting: true,
     format: "esm",
     platform: "node",
-    target: "node24",
+    // The packed CLI runs on Node 20, 22 and 24 (package.json "engines"; test/dist/package.test.ts runs it on each).
+    target: "node20",
     // ESM builds where packages have them (the AWS SDK): smaller, and named exports of a dynamic import() intact.
     mainFields: ["module", "main"],
     outExtension: { ".js": ".mjs" },
@@ -47,7 +60,7 @@ export async function bundleCli(outdir = BUNDLE_DIR): Promise<Metafile> {
     metafile: true,
     logLevel: "warning",
     // CommonJS packages in the bundle (the AWS SDK's, the kubernetes client's) call require() for Node's modules.
-    banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+    banner: { js: `import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);${OLDER_NODE}` },
     plugins: [checkoutOnly],
   });
   const simulator = Object.keys(result.metafile.inputs).filter((input) => input.includes("local/sim/"));

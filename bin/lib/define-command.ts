@@ -1,24 +1,33 @@
-import { type ParseArgsConfig, parseArgs } from "node:util";
-import { ValidationError } from "../../shared/errors.ts";
+import { isDomainError, ValidationError } from "../../shared/errors.ts";
 import { helpText } from "./commands.ts";
+import { type FlagOptions, type ParsedFlags, parseFlags } from "./flags.ts";
 import type { CliIO } from "./run.ts";
+import { debugRequested } from "./run.ts";
 
-type Options = NonNullable<ParseArgsConfig["options"]>;
-type WithHelp<O extends Options> = O & { help: { type: "boolean"; short: "h" } };
-type Parsed<O extends Options, P extends boolean> = ReturnType<
-  typeof parseArgs<{ args: string[]; options: WithHelp<O>; strict: true; allowPositionals: P }>
->;
+type Options = FlagOptions;
+/**
+ * Flags every command takes: -h/--help, and helm's global `--debug` (stack traces of unexpected errors, like
+ * HELM_STATUS_DEBUG=1) and `--kube-context` (the kubeconfig context where a command reads a kubeconfig; accepted
+ * and unused elsewhere, so a helm command line can be pasted as it is).
+ */
+const COMMON_FLAGS = {
+  help: { type: "boolean", short: "h" },
+  debug: { type: "boolean" },
+  "kube-context": { type: "string" },
+} as const;
+type WithCommon<O extends Options> = O & typeof COMMON_FLAGS;
+type Parsed<O extends Options> = ParsedFlags<WithCommon<O>>;
 
 export interface CommandSpec<O extends Options, P extends boolean> {
   /** Printed on stdout for -h/--help (exit 0). */
   help: string;
-  /** The command's flags; -h/--help is added. */
+  /** The command's flags; -h/--help, --debug and --kube-context are added. */
   options: O;
-  /** Whether the command takes positional arguments (RELEASE, FILE); strict parsing refuses them otherwise. */
+  /** Whether the command takes positional arguments (RELEASE, FILE); they are refused otherwise. */
   positionals?: P;
   /** Words the command understands as its first positional (`snapshots show|diff`), for shell completion. */
   verbs?: readonly string[];
-  run(parsed: Parsed<O, P>, io: CliIO): Promise<number>;
+  run(parsed: Parsed<O>, io: CliIO): Promise<number>;
 }
 
 /** What a command module exports as `run`; `spec` describes its flags for shell completion. */
@@ -33,27 +42,35 @@ export interface CommandShape {
 }
 
 /**
- * The preamble every command shares: strict `parseArgs` of its flags plus -h/--help, and the help text
- * on stdout when asked. A flag the parser refuses throws ERR_PARSE_ARGS_*, which bin/lib/run.ts reports
- * as a usage error (exit 2).
+ * The preamble every command shares: its flags parsed as helm's pflag parses them (bin/lib/flags.ts) plus the
+ * common ones, and the help text on stdout when asked. A flag the parser refuses is a ValidationError with
+ * pflag's text, which bin/lib/run.ts reports as a usage error (exit 2).
  */
 export function defineCommand<const O extends Options, const P extends boolean = false>(
   spec: CommandSpec<O, P>,
 ): CommandRun {
+  // A command's own flag of the same name (remote's --kube-context) keeps its meaning.
+  const common = Object.entries(COMMON_FLAGS).filter(([name]) => !Object.hasOwn(spec.options, name));
+  const options = { ...spec.options, ...Object.fromEntries(common) } as WithCommon<O>;
   const run: CommandRun = async (args, io) => {
-    const parsed = parseArgs({
-      args: withNegativeValues(args, spec.options),
-      options: { ...spec.options, help: { type: "boolean", short: "h" } } as WithHelp<O>,
-      strict: true,
-      allowPositionals: (spec.positionals ?? false) as P,
-    });
-    if ((parsed.values as { help?: boolean }).help) {
+    const parsed = parseFlags(args, options, spec.positionals ?? false);
+    const values = parsed.values as Record<string, unknown>;
+    if (values.help) {
       io.stdout.write(helpText(spec.help, io.env));
       return 0;
     }
-    return spec.run(parsed, io);
+    // helm's --kube-context is this product's --context where a command has one.
+    if (values["kube-context"] !== undefined && Object.hasOwn(spec.options, "context")) {
+      values.context ??= values["kube-context"];
+    }
+    try {
+      return await spec.run(parsed, io);
+    } catch (error) {
+      if (values.debug && !isDomainError(error) && typeof error === "object" && error) debugRequested.add(error);
+      throw error;
+    }
   };
-  run.spec = { options: { ...spec.options, help: { type: "boolean", short: "h" } }, verbs: spec.verbs };
+  run.spec = { options, verbs: spec.verbs };
   return run;
 }
 
@@ -89,27 +106,4 @@ export function defineCommandGroup(spec: {
     ),
   };
   return run;
-}
-
-/**
- * Helm (pflag) takes `--revision -1`, `--max -1`, `-m -1`: a negative number after a flag that needs a value is
- * that value. node:util's parseArgs refuses it as ambiguous, so such pairs are joined as `--name=-1` first.
- */
-function withNegativeValues(args: readonly string[], options: Options): string[] {
-  const takesValue = new Map<string, string>();
-  for (const [name, option] of Object.entries(options)) {
-    if (option.type !== "string") continue;
-    takesValue.set(`--${name}`, name);
-    if (option.short) takesValue.set(`-${option.short}`, name);
-  }
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--") return [...out, ...args.slice(i)];
-    const name = takesValue.get(args[i]);
-    if (name !== undefined && /^-\d+$/.test(args[i + 1] ?? "")) {
-      out.push(`--${name}=${args[i + 1]}`);
-      i++;
-    } else out.push(args[i]);
-  }
-  return out;
 }

@@ -34,6 +34,9 @@ export async function runCommand(file: string, args: string[], io: CliIO = proce
   }
 }
 
+/** Errors of a command run with helm's `--debug`: reported with their stack, as HELM_STATUS_DEBUG=1 does. */
+export const debugRequested = new WeakSet<object>();
+
 export function reportError(error: unknown, io: CliIO): number {
   if (isDomainError(error)) {
     io.stderr.write(`Error: ${error.message}\n`);
@@ -45,6 +48,7 @@ export function reportError(error: unknown, io: CliIO): number {
     return 2;
   }
   io.stderr.write(`Error: ${(error as Error)?.message ?? String(error)}\n`);
-  if (io.env.HELM_STATUS_DEBUG) io.stderr.write(`${(error as Error)?.stack}\n`);
+  if (io.env.HELM_STATUS_DEBUG || (typeof error === "object" && error && debugRequested.has(error)))
+    io.stderr.write(`${(error as Error)?.stack}\n`);
   return 1;
 }

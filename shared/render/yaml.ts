@@ -294,7 +294,12 @@ export function goNumber(value: number): string {
   return String(value);
 }
 
-/** go-yaml's keyList.Less: letters after other characters, digit runs compared as numbers. */
+/**
+ * go-yaml's keyList.Less for string keys: letters after other characters, digit runs compared as int64 numbers
+ * (unicode.IsDigit, so any Nd digit). Not a strict weak order (`0O7` < `1` < `08` < `0O7`): go-yaml sorts a Go
+ * map's keys in Go's random iteration order, so for such key sets helm itself prints a different order from run
+ * to run (docs/status.md), and this order is one of them.
+ */
 export function compareKeys(left: string, right: string): number {
   const ascii = ASCII.test(left) && ASCII.test(right);
   const a = ascii ? left : [...left];
@@ -303,7 +308,7 @@ export function compareKeys(left: string, right: string): number {
     if (a[i] === b[i]) continue;
     const al = isLetter(a[i]);
     const bl = isLetter(b[i]);
-    if (al && bl) return a[i] < b[i] ? -1 : 1;
+    if (al && bl) return runeLess(a[i], b[i]);
     if (al || bl) return bl ? -1 : 1;
     let an = 0n;
     let bn = 0n;
@@ -317,19 +322,24 @@ export function compareKeys(left: string, right: string): number {
       }
     }
     let ai = i;
-    for (; ai < a.length && isDigit(a[ai]); ai++) an = an * 10n + BigInt(a[ai].charCodeAt(0) - 48);
+    // Go's int64 arithmetic: a run of 19 or more digits wraps around (9223372036854775808 sorts as a negative).
+    for (; ai < a.length && isDigit(a[ai]); ai++) an = BigInt.asIntN(64, an * 10n + digitValue(a[ai]));
     let bi = i;
-    for (; bi < b.length && isDigit(b[bi]); bi++) bn = bn * 10n + BigInt(b[bi].charCodeAt(0) - 48);
+    for (; bi < b.length && isDigit(b[bi]); bi++) bn = BigInt.asIntN(64, bn * 10n + digitValue(b[bi]));
     if (an !== bn) return an < bn ? -1 : 1;
     if (ai !== bi) return ai < bi ? -1 : 1;
-    return a[i] < b[i] ? -1 : 1;
+    return runeLess(a[i], b[i]);
   }
   return a.length - b.length;
 }
 
+/** Code point order (a UTF-16 comparison puts U+1F600 before U+FFFF). */
+const runeLess = (a: string, b: string) => ((a.codePointAt(0) ?? 0) < (b.codePointAt(0) ?? 0) ? -1 : 1);
 const isLetter = (c: string) => {
   const code = c.charCodeAt(0);
   if (code < 0x80) return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
   return /\p{L}/u.test(c);
 };
-const isDigit = (c: string) => c >= "0" && c <= "9";
+const isDigit = (c: string) => (c.charCodeAt(0) < 0x80 ? c >= "0" && c <= "9" : /^\p{Nd}$/u.test(c));
+/** `rune - '0'`, as go-yaml adds it whatever the digit's script. */
+const digitValue = (c: string) => BigInt((c.codePointAt(0) ?? 48) - 48);

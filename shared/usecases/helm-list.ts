@@ -5,9 +5,10 @@
  * API, chatops) asks this one use case, so the same query gives the same releases.
  */
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { type ClusterScope, inScope, requireKnownCluster } from "../clusters/scope.ts";
 import { ValidationError } from "../errors.ts";
+import { compileGoRegexp } from "../input/go-regexp.ts";
 import { parseLabelSelector } from "../release/label-selector.ts";
 import type { ReleaseKey, ReleaseStatus, ReleaseSummary } from "../release/model.ts";
 import { validateClusterName, validateNamespace, validateStatus } from "../release/validation.ts";
@@ -126,7 +127,7 @@ export function compileNameFilter(pattern: string): { test(name: string): boolea
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern);
+    compiled = compileGoRegexp(pattern);
   } catch (error) {
     throw new ValidationError((error as Error).message, "InvalidFilter");
   }

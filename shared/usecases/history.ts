@@ -3,6 +3,9 @@ import { type ClusterScope, releaseInScope } from "../clusters/scope.ts";
 import type { ReleaseKey, ReleaseMetadata } from "../release/model.ts";
 import type { Page, ReleaseStore } from "../store/release-store.ts";
 
+/** helm history's default --max: the CLI's default and the API's when `?max=` is not given. */
+export const HELM_HISTORY_MAX = 256;
+
 export interface ReleaseHistoryOptions {
   /** Page size (Helm's --max); the store caps it. */
   max?: number;

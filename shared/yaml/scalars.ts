@@ -186,8 +186,11 @@ export function analyzeScalar(value: string): ScalarAnalysis {
   return { multiline: lineBreaks, blockPlainAllowed, singleQuotedAllowed, blockAllowed };
 }
 
-/** Starts with a letter no resolver rule looks at, then letters, digits and `-._/` only. */
-const SAFE_WORD = /^[A-MP-SU-XZa-mp-su-xz][A-Za-z0-9._/-]*$/;
+/**
+ * Starts with a letter no resolver rule looks at (resolve()'s hint table marks `yYnNtTfFoO~`: the bool and null
+ * words), then letters, digits and `-._/` only.
+ */
+const SAFE_WORD = /^[A-EG-MP-SU-XZa-eg-mp-su-xz][A-Za-z0-9._/-]*$/;
 
 export type ScalarStyle = "plain" | "single" | "double" | "literal";
 

@@ -178,10 +178,12 @@ test("a redirect is not followed; the API's error document is one line with its 
 
   answer = {
     status: 400,
-    body: JSON.stringify({ error: { code: "InvalidParameter", message: 'invalid revision "x"' } }),
+    body: JSON.stringify({ error: { code: "InvalidParameter", message: 'invalid revision "4294967296"' } }),
   };
-  const bad = await runCli(["remote", "status", "api", "--cluster", "c", "--revision", "x"], env());
-  assert.deepEqual([bad.code, bad.stderr], [2, 'Error: invalid revision "x"\n']);
+  // An int flag in Go's syntax (0x…) is sent as its decimal value; the API's refusal is printed as it is.
+  const bad = await runCli(["remote", "status", "api", "--cluster", "c", "--revision", "0x100000000"], env());
+  assert.deepEqual([bad.code, bad.stderr], [2, 'Error: invalid revision "4294967296"\n']);
+  assert.equal(new URL(received.at(-1)?.url ?? "", "http://x").searchParams.get("revision"), "4294967296");
 
   answer = { status: 403, body: JSON.stringify({ message: "User: arn:aws:iam::1:user/x is not authorized" }) };
   const denied = await runCli(["remote", "status", "api", "--cluster", "c"], env());

@@ -31,7 +31,7 @@ test("every command file is offered, with its flags, verbs and subcommands", asy
 
   const zsh = (await runCli(["completion", "zsh"], {})).stdout;
   assert.match(zsh, /^#compdef helm-status$/m);
-  assert.match(zsh, /^ {8}manifest\) opts=\(--cluster --namespace -n --revision --help -h\);/m);
+  assert.match(zsh, /^ {8}manifest\) opts=\(--cluster --namespace -n --revision --help -h --debug --kube-context\);/m);
   assert.match(zsh, /^ {4}snapshots\) opts=\(.*\); values=\(.*\); verbs=\(show diff\) ;;$/m);
   assert.match(zsh, /compdef _helm_status helm-status/);
 
@@ -52,7 +52,7 @@ test("a new command's flags are completed with no change to the generator", asyn
   const script = completionScript("bash", "helm-status", tree);
   const complete = (words: string[]) => bashCompletion(script, words);
   assert.equal(complete(["helm-status", "de"]), "deploy");
-  assert.equal(complete(["helm-status", "deploy", "--"]), "--wait --timeout --help");
+  assert.equal(complete(["helm-status", "deploy", "--"]), "--wait --timeout --help --debug --kube-context");
   assert.equal(complete(["helm-status", "team", ""]), "add");
   assert.equal(complete(["helm-status", "team", "add", "--w"]), "--wait");
   assert.equal(complete(["helm-status", "deploy", "-t", ""]), "", "a flag's value is not completed as a flag");

@@ -2,8 +2,9 @@
  * The npm tarball as a user gets it: `npm pack` (its prepack builds the bundle), `npm install -g --prefix TMP
  * TARBALL --offline` (the tarball has no runtime dependencies, so nothing is fetched), then the installed
  * `helm-status` run from a folder outside the checkout: --help, completion, and list/status against DynamoDB
- * Local and the simulated EKS (through EKS: the registry, DescribeCluster, a token, the live GETs). Also the
- * launcher's answer on an older Node: a clear error, or the re-run on HELM_STATUS_NODE.
+ * Local and the simulated EKS (through EKS: the registry, DescribeCluster, a token, the live GETs), on Node 24 and
+ * on npm's node@20 and node@22 (test/support/node-versions.ts). A checkout's sources started by an older Node are
+ * re-run on Node 24.
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,6 +15,7 @@ import { after, before, test } from "node:test";
 import { type DemoStack, startDemoStack } from "../../local/demo/stack.ts";
 import { bashCompletion, runProgram } from "../support/cli.ts";
 import { helmPath, kubeToolsEnv } from "../support/kube-tools.ts";
+import { nodeBinary } from "../support/node-versions.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const helm = await helmPath();
@@ -23,11 +25,6 @@ const prefix = join(work, "prefix");
 const installed = join(prefix, "bin", "helm-status");
 // The Node 24 of the checkout first on PATH (npm itself may be the system's older one).
 const PATH = `${dirname(process.execPath)}:${process.env.PATH}`;
-const olderNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
-  const major = spawnSync(path, ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout;
-  return Number(major) > 0 && Number(major) < 24;
-});
-
 let tarballFiles: string[] = [];
 let stack: DemoStack | undefined;
 
@@ -108,16 +105,21 @@ test("the Helm plugin installs from the installed package's folder", { skip: !he
   assert.match(noApi.stderr, /^Error: which API\? pass --endpoint URL, set HELM_STATUS_ENDPOINT/);
 });
 
-test("on an older Node: a clear error, or the entry re-run on HELM_STATUS_NODE", {
-  skip: !olderNode && "no Node < 24 here",
-}, async () => {
-  const path = `${dirname(olderNode!)}:${process.env.PATH}`;
-  const refused = await helmStatus(["--help"], {}, path);
-  assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /^Error: helm-status needs Node 24 or newer, and this is Node \d+\./);
-  const rerun = await helmStatus(["frobnicate"], { HELM_STATUS_NODE: process.execPath }, path);
-  assert.equal(rerun.status, 2, "the exit code comes through");
-  assert.match(rerun.stderr, /unknown command "frobnicate"/);
+/** PATH with Node MAJOR first: the installed command's `#!/usr/bin/env node` then starts on it. */
+const pathWith = async (major: 20 | 22) => `${dirname(await nodeBinary(major))}:${PATH}`;
+
+test("the packed command runs on Node 20 and 22 itself (no re-run on a Node 24)", async () => {
+  for (const major of [20, 22] as const) {
+    const path = await pathWith(major);
+    const version = await runProgram("node", ["-p", "process.versions.node"], { env: { PATH: path } });
+    assert.match(version.stdout, new RegExp(`^${major}\\.`), `node@${major} first on PATH`);
+    const help = await helmStatus(["status", "--help"], {}, path);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^usage: helm-status status RELEASE/);
+    const bad = await helmStatus(["frobnicate"], { HELM_STATUS_NODE: "/nonexistent" }, path);
+    assert.equal(bad.status, 2, "the exit code of the CLI itself, not of a re-run");
+    assert.match(bad.stderr, /^Error: unknown command "frobnicate"/);
+  }
 });
 
 test("from a checkout: linked elsewhere (as npm install -g . links it), and started by an older Node", async () => {
@@ -128,12 +130,17 @@ test("from a checkout: linked elsewhere (as npm install -g . links it), and star
   const help = await run(join(linked, "helm-status"), ["status", "--help"]);
   assert.equal(help.code, 0, help.stderr);
   assert.match(help.stdout, /^usage: helm-status status RELEASE/);
-  if (olderNode) {
-    // No HELM_STATUS_NODE: the checkout's node@24 devDependency runs it.
-    const older = await run(olderNode, [join(linked, "helm-status"), "frobnicate"]);
-    assert.equal(older.code, 2, older.stderr);
-    assert.match(older.stderr, /^Error: unknown command "frobnicate"/);
-  }
+  // The sources need Node 24 (type stripping): an older Node re-runs them, on the checkout's node@24
+  // devDependency, or on HELM_STATUS_NODE.
+  const older = await run(await nodeBinary(22), [join(linked, "helm-status"), "frobnicate"]);
+  assert.equal(older.code, 2, older.stderr);
+  assert.match(older.stderr, /^Error: unknown command "frobnicate"/);
+  const chosen = await runProgram(await nodeBinary(20), [join(linked, "helm-status"), "frobnicate"], {
+    cwd: work,
+    env: { PATH, HOME: work, HELM_STATUS_NODE: "/nonexistent/node" },
+  });
+  assert.equal(chosen.code, 1);
+  assert.match(chosen.stderr, /^Error: cannot run \/nonexistent\/node: /);
 });
 
 test("without a configured table the installed command says what to set", async () => {
@@ -156,4 +163,17 @@ test("list and status against DynamoDB Local and the simulated EKS", { skip: !ha
   assert.match(status.stdout, /^NAME: api\nLAST DEPLOYED: .*\nNAMESPACE: shop\nSTATUS: deployed\nREVISION: 2\n/);
   assert.match(status.stdout, /CrashLoopBackOff/);
   assert.match(status.stdout, /==> MISSING/);
+
+  // The same answers from the same package on Node 20 and 22 (the store through the AWS SDK, the cluster through
+  // EKS auth and undici): only the AGE cells may differ, a few seconds later.
+  const ages = (text: string) => text.replace(/\b\d+(s|m\d*s?)\b/g, "AGE");
+  for (const major of [20, 22] as const) {
+    const path = await pathWith(major);
+    const olderList = await helmStatus(["list", "--cluster", "demo-eu", "-A"], storeEnv, path);
+    assert.equal(olderList.status, 0, `node ${major}: ${olderList.stderr}`);
+    assert.equal(olderList.stdout, list.stdout, `list on node ${major}`);
+    const olderStatus = await helmStatus(["status", "api", "-n", "shop", "--cluster", "demo-eu"], storeEnv, path);
+    assert.equal(olderStatus.status, 0, `node ${major}: ${olderStatus.stderr}`);
+    assert.equal(ages(olderStatus.stdout), ages(status.stdout), `status on node ${major}`);
+  }
 });

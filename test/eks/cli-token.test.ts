@@ -49,7 +49,7 @@ test("token answers kubectl's KUBERNETES_EXEC_INFO apiVersion", () => {
 const bad: [string, string[], Record<string, string>, number, RegExp][] = [
   ["no --cluster", ["token"], keys, 2, /^Error: --cluster NAME is required\n$/],
   ["no region and no registry", ["token", "--cluster", "c"], keys, 2, /^Error: no region: pass --region R/],
-  ["an unknown flag", ["token", "--cluster", "c", "--regoin", "x"], keys, 2, /^Error: Unknown option '--regoin'/],
+  ["an unknown flag", ["token", "--cluster", "c", "--regoin", "x"], keys, 2, /^Error: unknown flag: --regoin$/m],
   [
     "a bad cluster name",
     ["token", "--cluster", "a b", "--region", "us-east-1"],

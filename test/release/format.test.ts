@@ -57,6 +57,18 @@ test("uitable: every cell padded, TAB separated, a multi-line cell cut whole at 
   assert.equal(displayWidth("e\u0301"), 1);
   assert.equal(displayWidth("👨\u200d👩\u200d👧"), 6);
   assert.equal(displayWidth("\t\r"), 0);
+  // go-runewidth v0.0.9's own tables (helm 4.1.4): most scripts' marks, flags and U+FE0F count 1, a keycap's U+20E3 0.
+  assert.equal(displayWidth("ที่"), 3, "Thai vowel and tone marks");
+  assert.equal(displayWidth("कि"), 2, "Devanagari vowel sign");
+  assert.equal(displayWidth("مَ"), 2, "Arabic harakat");
+  assert.equal(displayWidth("🇯🇵"), 2, "regional indicators, one each");
+  assert.equal(displayWidth("❤️"), 2, "U+FE0F counts 1");
+  assert.equal(displayWidth("1️⃣"), 2, "1, U+FE0F, and U+20E3 (combining) 0");
+  assert.equal(
+    displayWidth("\u00ad\u200b\u2060"),
+    1,
+    "soft hyphen and ZWSP are nonprint, U+2060 is not in v0.0.9's table",
+  );
   assert.equal(
     uiTable([
       ["NAME", "APP"],

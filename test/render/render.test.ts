@@ -66,6 +66,28 @@ test("YAML 1.1 scalars are quoted; go-yaml's styles for the rest", () => {
   assert.equal(renderYaml({ e: "😀" }), 'e: "\\U0001F600"\n', "go-yaml escapes what it does not print");
 });
 
+test("every YAML 1.1 word go-yaml v2 resolves is quoted, as a value and as a key (issue #39: false/False/FALSE)", () => {
+  const words = [
+    ..."y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF".split(" "),
+    ..."~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF".split(" "),
+  ];
+  for (const word of words) {
+    assert.equal(renderYaml({ v: word }), `v: "${word}"\n`, word);
+    assert.equal(renderYaml({ [word]: 1 }), `"${word}": 1\n`, `key ${word}`);
+  }
+  // Words that only look like them stay plain (resolve() looks the whole word up).
+  for (const word of ["falsey", "f", "F", "Fals", "nan", "Nan", "NaN", "inf", "yess", "offset"]) {
+    assert.equal(renderYaml({ v: word }), `v: ${word}\n`, word);
+  }
+});
+
+test("go-yaml's key order: digit runs as int64 (19 digits wrap around), Nd digits, code points", () => {
+  assert.equal(renderYaml({ "-": 0, "9223372036854775808": 0 }), "\"9223372036854775808\": 0\n'-': 0\n");
+  assert.equal(renderYaml({ "-": 0, "9223372036854775807": 0 }), "'-': 0\n\"9223372036854775807\": 0\n");
+  assert.ok(compareKeys("a\u{1F600}", "a\uFFFF") > 0, "by code point, not UTF-16");
+  assert.ok(compareKeys("x\u0663", "x2") > 0, "ARABIC-INDIC DIGIT THREE is a digit worth 1632 - 48");
+});
+
 test("structure: sorted keys (go-yaml's natural order), unindented sequences, empty collections", () => {
   assert.equal(
     renderYaml({ b: [1, { y: null, x: true }, [2, 3], []], a: {}, item10: 1, item9: 2, "a-b": 0, A_: 0, _a: 0 }),
@@ -91,6 +113,13 @@ test("long lines fold at the first space past column 80, never inside a word", (
 
 test("JSON like Go's encoder: compact, one newline, HTML-safe escapes; formats in one place", () => {
   assert.equal(renderJson({ a: "<b> & c\u2028" }), '{"a":"\\u003cb\\u003e \\u0026 c\\u2028"}\n');
+  // Integer-like keys (a Go map's: `--set-json '{"2":..}'`) in Go's byte order, not JavaScript's numeric-first one.
+  const config = JSON.parse('{"-1":"a","10":"b","2":"c","9":{"b":1,"01":2,"1":3},"x":[{"3":0,"20":1}]}');
+  assert.equal(renderJson(config), '{"-1":"a","10":"b","2":"c","9":{"01":2,"1":3,"b":1},"x":[{"20":1,"3":0}]}\n');
+  assert.equal(
+    renderJson({ b: 1, a: { when: new Date(0), gone: undefined, 1: 0 } }),
+    `{"b":1,"a":{"1":0,"when":"1970-01-01T00:00:00.000Z"}}\n`,
+  );
   assert.deepEqual([...OUTPUT_FORMATS], ["table", "json", "yaml"]);
   assert.equal(parseOutputFormat(undefined), "table");
   assert.throws(() => parseOutputFormat("xml"), /invalid argument "xml" for "-o, --output" flag: invalid format type$/);

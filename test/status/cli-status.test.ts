@@ -120,7 +120,12 @@ test("user errors are one line on stderr", async () => {
     ],
     [
       ["demo", "--revision", "two", "--kubeconfig", kubeconfig],
-      /^Error: invalid revision "two": must be an integer no greater than 2147483647 \(0 or less: the latest\)/,
+      /^Error: invalid argument "two" for "--revision" flag: strconv.ParseInt: parsing "two": invalid syntax\n$/,
+      2,
+    ],
+    [
+      ["demo", "--revision", "2147483648", "--kubeconfig", kubeconfig],
+      /^Error: invalid revision "2147483648": must be an integer no greater than 2147483647 \(0 or less: the latest\)/,
       2,
     ],
     [["demo"], /^Error: which cluster\? pass --cluster C/, 2],

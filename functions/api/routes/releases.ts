@@ -6,7 +6,7 @@ import {
   renderHelmListAs,
 } from "../../../shared/render/tables/release-tables.ts";
 import { helmList } from "../../../shared/usecases/helm-list.ts";
-import { releaseHistory } from "../../../shared/usecases/history.ts";
+import { HELM_HISTORY_MAX, releaseHistory } from "../../../shared/usecases/history.ts";
 import { getManifest } from "../../../shared/usecases/manifest.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { LIST_QUERY_PARAMS, listQueryFrom, nextListCursor } from "../list-query.ts";
@@ -59,7 +59,9 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
     ),
 
     releaseRoute("/history", { query: ["max", "cursor", "output"] }, async ({ key, query, event, context }) => {
-      const options = { max: optionalLimit(query, "max", PAGE_MAX), cursor: optionalCursor(query) };
+      // helm history's default --max (256), not the store's page size: the table carries no cursor to say "more".
+      const max = optionalLimit(query, "max", PAGE_MAX) ?? HELM_HISTORY_MAX;
+      const options = { max, cursor: optionalCursor(query) };
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       annotate(context, { sizeHint: "ask for fewer revisions with ?max=" });
       // Metadata only: the use case never returns the user-supplied values.

@@ -77,6 +77,9 @@ export function applyCreateDefaults(object: KubeObject, allocators: Allocators):
       o.spec.restartPolicy ??= "Always";
       o.status ??= { phase: "Pending", qosClass: "BestEffort" };
       break;
+    case "scheduling.k8s.io/v1/PriorityClass":
+      o.preemptionPolicy ??= "PreemptLowerPriority";
+      break;
     case "v1/Namespace":
       o.spec ??= { finalizers: ["kubernetes"] };
       o.status ??= { phase: "Active" };

@@ -17,6 +17,7 @@ import {
   ingressPrinter,
   networkPolicyPrinter,
   podDisruptionBudgetPrinter,
+  priorityClassPrinter,
   roleBindingPrinter,
 } from "./tables/networking.ts";
 import { podPrinter } from "./tables/pod.ts";
@@ -156,6 +157,12 @@ export function builtinResources(): ResourceType[] {
       printer: eventPrinter,
       subresources: [],
       verbs: ["create", "delete", "get", "list"],
+    }),
+    builtin("scheduling.k8s.io/v1", "PriorityClass", "priorityclasses", {
+      ...cluster,
+      shortNames: ["pc"],
+      printer: priorityClassPrinter,
+      subresources: [],
     }),
     builtin("storage.k8s.io/v1", "StorageClass", "storageclasses", {
       ...cluster,

@@ -1,11 +1,11 @@
-import stringWidth from "string-width";
+import { goRuneWidth } from "./runewidth.ts";
 
 /**
  * Text tables as Helm and kubectl print them.
  *
  * `uiTable` is gosuri/uitable v0.0.4 as helm 4 uses it for `helm list` / `helm history`: a column is as wide
- * as its widest line (go-runewidth v0.0.9 widths: East Asian wide characters and emoji count 2, combining
- * marks 0, rune by rune); each cell, whole, is then resized to that width (`strutil.Resize`: padded with
+ * as its widest line (go-runewidth v0.0.9 widths, runewidth.ts: its wide and emoji table 2, its combining and
+ * format characters 0, everything else 1, rune by rune); each cell, whole, is then resized to that width (`strutil.Resize`: padded with
  * spaces, or, when wider, cut with `...`, so a multi-line DESCRIPTION wider than its widest line loses its
  * tail), and only then split into lines (the row grows one line per line, the other cells blank and padded);
  * cells joined by a TAB, every cell (the last one too) padded, `output.EncodeTable` adding the final newline.
@@ -19,11 +19,11 @@ const ANSI = new RegExp(
 );
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-/** go-runewidth v0.0.9's RuneWidth (not East Asian): 0 for controls and combining marks, 2 for wide and emoji. */
+/** go-runewidth v0.0.9's RuneWidth (not East Asian) of one character. */
 export function runeWidth(char: string): number {
   const code = char.codePointAt(0) ?? 0;
   if (code >= 0x20 && code < 0x7f) return 1;
-  return stringWidth(char, { countAnsiEscapeCodes: true });
+  return goRuneWidth(code);
 }
 
 /** go-runewidth v0.0.9's StringWidth: the sum of its runes' widths (it knows no grapheme clusters). */

@@ -169,3 +169,26 @@ export const roleBindingPrinter = printer(
     ];
   },
 );
+
+/** kubectl's printPriorityClass: the value, whether it is the global default, and the preemption policy. */
+export const priorityClassPrinter = printer(
+  [
+    nameColumn(),
+    column("Value", "integer", 0, "value represents the integer value of this priority class."),
+    column(
+      "Global-Default",
+      "boolean",
+      0,
+      "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.",
+    ),
+    ageColumn(),
+    column("PreemptionPolicy", "string", 0, "preemptionPolicy is the Policy for preempting pods with lower priority."),
+  ],
+  (pc, ctx) => [
+    pc.metadata?.name,
+    int(field(pc, "value")),
+    field(pc, "globalDefault") === true,
+    age(pc, ctx),
+    field(pc, "preemptionPolicy") ?? "<none>",
+  ],
+);
