@@ -86,7 +86,11 @@ test("the audit's snapshot keeps the cause and the events after the cluster drop
   const recorded = await recordObservation(snapshots, observation, 90);
   const cluster = sim.cluster("demo-eu");
   for (const event of cluster.list("v1", "Event", "shop")) cluster.remove("v1", "Event", event.metadata!.name!, "shop");
-  assert.match(renderStatusText(await status()), /==> WHY\n.*\n.* 5 restarts\n\n\nTEST SUITE/, "the live status has no event now");
+  assert.match(
+    renderStatusText(await status()),
+    /==> WHY\n.*\n.* 5 restarts\n\n\nTEST SUITE/,
+    "the live status has no event now",
+  );
   const kept = await snapshots.get(recorded.snapshot.id, new Date());
   assert.equal(kept.events?.[0].reason, "BackOff");
   assert.match(kept.causes?.[0].text ?? "", /→ event BackOff ×\d+/);
