@@ -106,6 +106,8 @@ export function describeFreshness(input: {
   newerNotRead?: string;
   /** The stored revision is the cluster's latest number, rewritten in place since (rewrittenSinceStored). */
   rewritten?: boolean;
+  /** The revision asked for was not stored: it was read from the cluster's own storage object. */
+  askedFromCluster?: boolean;
 }): Freshness {
   const { stored, answered, check } = input;
   const storedText = stored === undefined ? "none" : `revision ${stored}`;
@@ -124,6 +126,13 @@ export function describeFreshness(input: {
       ...base,
       state: "not-in-cluster",
       message: `${storedText}; the cluster's Helm storage no longer holds this release (helm: release: not found)`,
+    };
+  }
+  if (input.askedFromCluster) {
+    return {
+      ...base,
+      state: "read-now",
+      message: `revision ${answered} as asked: not stored yet, read from the cluster now (not yet synced); the cluster's latest is revision ${latest}`,
     };
   }
   if (input.asked !== undefined) {
@@ -149,6 +158,13 @@ export function describeFreshness(input: {
         };
   }
   if (stored === latest) return { ...base, state: "matches", message: `revision ${latest} matches the cluster` };
+  if (answered === latest && stored !== undefined && stored > latest) {
+    return {
+      ...base,
+      state: "read-now",
+      message: `${storedText}; the cluster holds up to revision ${latest} (installed again since: read now, not yet synced)`,
+    };
+  }
   if (answered === latest) {
     return {
       ...base,

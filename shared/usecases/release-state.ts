@@ -13,11 +13,13 @@ import { ReleaseUnreachableError } from "../kube/fetch.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
+import { storageObjectName } from "../release/storage-identity.ts";
 import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
 import {
+  type ClusterRevisions,
   describeFreshness,
   readClusterRevision,
   readClusterRevisions,
@@ -51,8 +53,9 @@ export async function freshestState(
     readReleaseState(deps, { ...request, release, laterRevisions: await request.laterRevisions?.(release) });
   if (request.freshness === false) return live(await stored);
   const wantLatest = request.revision === undefined;
+  // A revision the store lacks may be in the cluster (helm wrote it since the last sync): the LIST says.
   const release = await stored.catch((error: unknown) => {
-    if (wantLatest && error instanceof ReleaseNotFoundError) return error;
+    if (error instanceof ReleaseNotFoundError) return error;
     throw error;
   });
   const storedRelease = release instanceof ReleaseNotFoundError ? undefined : release;
@@ -65,7 +68,20 @@ export async function freshestState(
   const rewritten =
     storedRelease !== undefined && "revisions" in answer && rewrittenSinceStored(storedRelease, answer.revisions);
   let newerNotRead: string | undefined;
-  if (wantLatest && "revisions" in answer && (answer.revisions.latest > (storedVersion ?? 0) || rewritten)) {
+  if (!wantLatest && storedVersion === undefined && "revisions" in answer) {
+    // `--revision N` of a revision not stored yet: the cluster's own object, read now like a newer latest.
+    const asked = await readClusterRevision(kube, request, askedRevision(answer.revisions, request));
+    if ("release" in asked) {
+      const fresh = await live(asked.release);
+      const answered = asked.release.version;
+      fresh.freshness = describeFreshness({ answered, asked: answered, check: answer, askedFromCluster: true });
+      return fresh;
+    }
+  }
+  // The cluster's latest is not the stored one: newer (an upgrade since the sync), rewritten in place, or lower
+  // (uninstalled and installed again: the stored revision is gone from the cluster). Read it now.
+  const latest = "revisions" in answer ? answer.revisions.latest : 0;
+  if (wantLatest && "revisions" in answer && latest > 0 && (latest !== storedVersion || rewritten)) {
     const newer = await readClusterRevision(kube, request, answer.revisions);
     if ("release" in newer) {
       const fresh = await live(newer.release);
@@ -86,6 +102,16 @@ export async function freshestState(
     rewritten: rewritten && wantLatest,
   });
   return report;
+}
+
+/** The storage object of the revision asked for, where the cluster keeps its latest (its driver). */
+function askedRevision(
+  revisions: ClusterRevisions,
+  request: FreshnessRequest & { revision?: number },
+): ClusterRevisions {
+  const revision = request.revision ?? 0;
+  if (revision < 1 || revision > revisions.latest || !revisions.driver) return { latest: revisions.latest };
+  return { ...revisions, objectName: storageObjectName(request.name, revision) };
 }
 
 /** How the resources are read (`LiveStateInput` but the release, which `freshestState` picks). */

@@ -24,21 +24,21 @@ let kube: KubeReader;
 let store: MemoryReleaseStore;
 const cluster = () => sim.cluster(CLUSTER);
 
-function release(status: ReleaseStatus, configMap: string, description = "Install complete"): Release {
+function release(status: ReleaseStatus, configMap: string, description = "Install complete", version = 1): Release {
   return {
     name: "web",
     namespace: "shop",
-    version: 1,
+    version,
     manifest: `---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${configMap}\ndata: {}\n`,
     info: { status, last_deployed: "2026-12-03T10:00:00Z", description },
     chart: { metadata: { name: "web", version: "0.1.0" } },
   };
 }
 
-const status = () =>
+const status = (revision?: number) =>
   releaseStatus(
     { store, kube, logger: silentLogger },
-    { cluster: CLUSTER, namespace: "shop", name: "web", drift: false, deadline: Date.now() + 20_000 },
+    { cluster: CLUSTER, namespace: "shop", name: "web", drift: false, deadline: Date.now() + 20_000, revision },
   );
 const sync = () =>
   syncCluster(
@@ -66,7 +66,7 @@ after(async () => {
 describe("freshness: same-number rewrites", { concurrency: false }, () => {
   beforeEach(() => {
     store = new MemoryReleaseStore();
-    cluster().remove("v1", "Secret", "sh.helm.release.v1.web.v1", "shop");
+    for (const v of [1, 2, 3]) cluster().remove("v1", "Secret", `sh.helm.release.v1.web.v${v}`, "shop");
   });
 
   test("helm uninstall --keep-history: the status label moved, the status reads the uninstalled revision now", async () => {
@@ -110,6 +110,50 @@ describe("freshness: same-number rewrites", { concurrency: false }, () => {
         .stats()
         .log.filter((r) => r.path.includes("sh.helm.release")).length,
       0,
+    );
+  });
+
+  test("uninstall + install with fewer revisions: the status is about the cluster's revision, not the stored one gone from it (#39 item 2)", async () => {
+    cluster().apply([
+      encodeHelmSecret(release("superseded", "web-a", "Install complete", 1)),
+      encodeHelmSecret(release("deployed", "web-a", "Upgrade complete", 2)),
+    ]);
+    await sync();
+    for (const v of [1, 2]) cluster().remove("v1", "Secret", `sh.helm.release.v1.web.v${v}`, "shop");
+    cluster().apply([encodeHelmSecret(release("deployed", "web-b", "Install complete", 1))]);
+    const report = await status();
+    assert.equal(report.release.version, 1);
+    assert.deepEqual(
+      report.resources.map((r) => r.name),
+      ["web-b"],
+    );
+    assert.equal(report.freshness?.state, "read-now");
+    assert.match(
+      renderStatusText(report),
+      /^STORED: revision 2; the cluster holds up to revision 1 \(installed again since: read now, not yet synced\)$/m,
+    );
+  });
+
+  test("--revision N of the cluster's newer, unsynced revision is read from the cluster; a revision neither has is not found (#39 item 3)", async () => {
+    cluster().apply([encodeHelmSecret(release("deployed", "web-a", "Install complete", 1))]);
+    await sync();
+    cluster().apply([
+      encodeHelmSecret(release("superseded", "web-a", "Install complete", 1)),
+      encodeHelmSecret(release("deployed", "web-b", "Upgrade complete", 2)),
+    ]);
+    const report = await status(2);
+    assert.equal(report.release.version, 2);
+    assert.equal(report.release.info?.description, "Upgrade complete");
+    assert.equal(report.freshness?.state, "read-now");
+    assert.match(
+      renderStatusText(report),
+      /^STORED: revision 2 as asked: not stored yet, read from the cluster now \(not yet synced\); the cluster's latest is revision 2$/m,
+    );
+    // The stored revision asked by number stays the stored one.
+    assert.equal((await status(1)).freshness?.state, "asked");
+    await assert.rejects(
+      status(3),
+      (error: Error) => error.name === "ReleaseNotFoundError" || /not found/.test(error.message),
     );
   });
 });
