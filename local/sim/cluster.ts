@@ -2,6 +2,7 @@ import { stringify } from "yaml";
 import type { DescribableCluster } from "./aws/endpoints.ts";
 import type { SimCredentials } from "./aws/iam.ts";
 import { mintEksToken } from "./aws/sigv4.ts";
+import { reconcile } from "./controllers.ts";
 import { SimulatorInputError } from "./errors.ts";
 import type { AuditLog } from "./kube/audit.ts";
 import type { Faults, RequestStats } from "./kube/faults.ts";
@@ -27,6 +28,8 @@ export class SimCluster implements DescribableCluster {
   readonly version: string;
   readonly createdAt: Date;
   status: ClusterStatus = "ACTIVE";
+  /** Whether workloads written through the API are materialized at once (controllers.ts). */
+  controllers = false;
   readonly faults: { set(f: Partial<Faults>): void; clear(): void };
   private readonly state: ClusterState;
   private readonly api: KubeApiServer;
@@ -175,9 +178,9 @@ export class SimCluster implements DescribableCluster {
     return true;
   }
 
-  /** Turns a rendered manifest into plausible live state (ReplicaSets, Pods, IPs, Job completion, ...). */
-  materialize(manifestYaml: string, options: MaterializeOptions = {}): KubeObject[] {
-    const objects = parseObjects(manifestYaml, `manifest for cluster ${this.name}`);
+  /** Turns a rendered manifest (YAML or objects) into plausible live state (ReplicaSets, Pods, IPs, events, ...). */
+  materialize(manifest: string | object[], options: MaterializeOptions = {}): KubeObject[] {
+    const objects = parseObjects(manifest, `manifest for cluster ${this.name}`);
     const exists = (kind: "ConfigMap" | "Secret", namespace: string, name: string) =>
       this.get("v1", kind, name, namespace) !== undefined;
     const made = materialize(objects, { region: this.region, ...options, now: this.state.now(), exists });
@@ -204,6 +207,11 @@ export class SimCluster implements DescribableCluster {
   /** The audit events written so far (delivered to CloudWatch Logs or not), oldest first. */
   auditEvents(): Array<Record<string, unknown>> {
     return this.audit.all().map((entry) => JSON.parse(entry.message));
+  }
+
+  /** What the controllers do after an API write, when `controllers` is on. */
+  reconcileWrite(object: KubeObject): void {
+    if (this.controllers) reconcile(this, object);
   }
 
   deny(rule: DenyRule): void {

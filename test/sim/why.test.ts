@@ -388,3 +388,52 @@ describe("the real kubectl", { concurrency: false }, () => {
     assert.equal(events.stdout, "");
   });
 });
+
+describe("controllers: what kubectl applies becomes pods in the state their spec decides", {
+  concurrency: false,
+}, () => {
+  test("kubectl apply of an image that does not exist, then kubectl set image", async (t) => {
+    if (!kubectl) return t.skip("no kubectl");
+    const ctl = await startSimulatedEks({ clusters: [{ name: "ctl", controllers: true }] });
+    try {
+      const target = ctl.cluster("ctl");
+      const file = join(home, "web.json");
+      await writeFile(
+        file,
+        JSON.stringify(deployment("web", { containers: [container({ image: "nginx:does-not-exist" })] })),
+      );
+      const config = join(home, "ctl-kubeconfig");
+      await writeFile(config, target.kubeconfig({ namespace: "default" }), { mode: 0o600 });
+      const kc = (args: string[]) =>
+        run(kubectl as string, args, {
+          env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: config, KUBECACHEDIR: join(home, "cache-ctl") },
+          timeout: 60_000,
+        });
+      await kc(["apply", "-f", file]);
+      const podsOf = async () => {
+        for (let attempt = 0; attempt < 50; attempt++) {
+          const pods = target.list("v1", "Pod", "default").filter((p) => p.metadata?.name?.startsWith("web-"));
+          if (pods.length > 0) return pods as Json[];
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return [];
+      };
+      const [pulling] = await podsOf();
+      assert.equal(pulling.status.containerStatuses[0].state.waiting.reason, "ImagePullBackOff");
+      const described = await kc(["describe", "pod", pulling.metadata.name]);
+      assert.match(described.stdout, /Warning +Failed .*Error: ErrImagePull/);
+      await kc(["set", "image", "deployment/web", "app=nginx:1.29"]);
+      let running: Json[] = [];
+      for (let attempt = 0; attempt < 50 && !running.some((p) => p.status.containerStatuses[0].ready); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running = await podsOf();
+      }
+      assert.equal(running.length, 1);
+      assert.notEqual(running[0].metadata.name, pulling.metadata.name);
+      assert.ok(running[0].status.containerStatuses[0].state.running);
+      assert.equal((target.get("apps/v1", "Deployment", "web") as Json).status.readyReplicas, 1);
+    } finally {
+      await ctl.stop();
+    }
+  });
+});

@@ -37,7 +37,7 @@ import { ApiError, negotiate, statusBody } from "./negotiation.ts";
 import { openApiGroupVersion, openApiIndex, openApiV2 } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
 import { VerifiedTokenCache } from "./token-cache.ts";
-import type { ResourceType } from "./types.ts";
+import type { KubeObject, ResourceType } from "./types.ts";
 
 export interface DenyRule {
   /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
@@ -66,6 +66,8 @@ export interface KubeApiServerOptions {
   faults?: Partial<Faults>;
   /** Where each request's audit event goes (EKS's control-plane audit log). */
   audit?: AuditLog;
+  /** Called after each successful create/update/patch of an object (the simulated controllers). */
+  onWrite?: (object: KubeObject) => void;
 }
 
 interface Caller {
@@ -357,7 +359,7 @@ export class KubeApiServer {
     }
     const resourcePath = parseResourcePath(path, state);
     if (!resourcePath) throw new ApiError(404, "NotFound", "the server could not find the requested resource", {});
-    return handleResource(
+    const reply = handleResource(
       state,
       resourcePath,
       {
@@ -370,6 +372,20 @@ export class KubeApiServer {
       },
       (verb, type, namespace, name, subresource) => this.authorize(caller, verb, type, namespace, name, subresource),
     );
+    const { onWrite } = this.options;
+    const written = reply.body as KubeObject | undefined;
+    const write = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
+    if (onWrite && write && reply.status < 300 && written?.kind && resourcePath.subresource !== "status") {
+      // Controllers react after the write, not inside it (the client's answer is the object as written).
+      setImmediate(() => {
+        try {
+          onWrite(written);
+        } catch {
+          // A controller that cannot make sense of an object leaves it as written (a real one would log and retry).
+        }
+      });
+    }
+    return reply;
   }
 
   private authorize(
