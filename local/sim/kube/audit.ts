@@ -7,6 +7,9 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { SimPrincipal } from "../aws/iam.ts";
+import type { Request } from "./exchange.ts";
+import { parseResourcePath, verbOf } from "./handlers.ts";
+import type { ClusterState } from "./state.ts";
 
 export type AuditLevel = "None" | "Metadata" | "Request" | "RequestResponse";
 
@@ -60,6 +63,51 @@ export interface AuditRequest {
   receivedAt: Date;
   completedAt: Date;
   decision: "allow" | "forbid";
+}
+
+/** What the audit log needs of an answered request (`reply.payload`: the serialized body, none when streamed). */
+export function auditRequestOf(
+  req: Request,
+  url: URL,
+  body: Buffer,
+  principal: SimPrincipal,
+  reply: { status: number; payload?: Buffer },
+  receivedAt: Date,
+  state: ClusterState,
+): AuditRequest {
+  const pathname = url.pathname.replace(/\/+$/, "") || "/";
+  const resourcePath = parseResourcePath(pathname, state);
+  const method = req.method ?? "GET";
+  const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
+  // kube-apiserver lists X-Forwarded-For's addresses first, then the peer's.
+  const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+    .split(",")
+    .map((ip) => ip.trim())
+    .filter(Boolean);
+  const remote = (req.socket?.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+  return {
+    method,
+    requestURI: req.url ?? pathname,
+    pathname,
+    verb: resourcePath ? verbOf(method, resourcePath, watch) : method.toLowerCase(),
+    resource: resourcePath && {
+      group: resourcePath.group,
+      version: resourcePath.version,
+      plural: resourcePath.plural,
+      namespace: resourcePath.namespace,
+      name: resourcePath.name,
+      subresource: resourcePath.subresource,
+    },
+    principal,
+    sourceIPs: [...forwarded, remote],
+    userAgent: String(req.headers["user-agent"] ?? ""),
+    requestBody: body,
+    status: reply.status,
+    responseBody: reply.payload,
+    receivedAt,
+    completedAt: state.now(),
+    decision: reply.status === 403 ? "forbid" : "allow",
+  };
 }
 
 /** The level EKS's audit policy gives a request. */

@@ -10,7 +10,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promi
 import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
 import type { SimIam, SimPrincipal } from "../aws/iam.ts";
 import type { ServerCertificates } from "../certs.ts";
-import type { AuditLog } from "./audit.ts";
+import { type AuditLog, auditRequestOf } from "./audit.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -32,7 +32,7 @@ import {
   send,
 } from "./exchange.ts";
 import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
-import { type ApiReply, handleResource, parseResourcePath, verbOf } from "./handlers.ts";
+import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
 import { openApiGroupVersion, openApiIndex, openApiV2 } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
@@ -209,58 +209,17 @@ export class KubeApiServer {
       }
     }
     answer ??= this.answer(req, url, body, caller, rejected);
-    if (caller) this.audit(req, url, body, caller, answer, receivedAt);
+    if (caller && this.options.audit?.enabled) {
+      // Answered requests of an authenticated caller; injected faults never reached the API server.
+      const reply = "stream" in answer ? { status: 200 } : { status: answer.status, payload: answer.payload };
+      const { state } = this.options;
+      this.options.audit.record(auditRequestOf(req, url, body, caller.principal, reply, receivedAt, state));
+    }
     if ("stream" in answer) {
       answer.stream(res);
       return;
     }
     await send(res, answer, faulty ? faults.slowBodyMs : 0);
-  }
-
-  /** Writes the request's audit event (answered requests of an authenticated caller; faults never reach it). */
-  private audit(
-    req: Request,
-    url: URL,
-    body: Buffer,
-    caller: Caller,
-    answer: PreparedReply | { stream: unknown },
-    receivedAt: Date,
-  ): void {
-    const log = this.options.audit;
-    if (!log?.enabled) return;
-    const path = url.pathname.replace(/\/+$/, "") || "/";
-    const resourcePath = parseResourcePath(path, this.options.state);
-    const method = req.method ?? "GET";
-    const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
-    const status = "stream" in answer ? 200 : answer.status;
-    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
-      .split(",")
-      .map((ip) => ip.trim())
-      .filter(Boolean);
-    const remote = (req.socket?.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
-    log.record({
-      method,
-      requestURI: req.url ?? path,
-      pathname: path,
-      verb: resourcePath ? verbOf(method, resourcePath, watch) : method.toLowerCase(),
-      resource: resourcePath && {
-        group: resourcePath.group,
-        version: resourcePath.version,
-        plural: resourcePath.plural,
-        namespace: resourcePath.namespace,
-        name: resourcePath.name,
-        subresource: resourcePath.subresource,
-      },
-      principal: caller.principal,
-      sourceIPs: [...forwarded, remote],
-      userAgent: String(req.headers["user-agent"] ?? ""),
-      requestBody: body,
-      status,
-      responseBody: "stream" in answer ? undefined : answer.payload,
-      receivedAt,
-      completedAt: this.options.state.now(),
-      decision: status === 403 ? "forbid" : "allow",
-    });
   }
 
   /** The reply to a request, its body serialized; a watch's stream starts only when it is sent. */
