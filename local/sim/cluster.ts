@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import type { DescribableCluster } from "./aws/endpoints.ts";
-import type { SimCredentials } from "./aws/iam.ts";
+import type { SimCredentials, SimPrincipal } from "./aws/iam.ts";
 import { mintEksToken } from "./aws/sigv4.ts";
 import { reconcile } from "./controllers.ts";
 import { SimulatorInputError } from "./errors.ts";
@@ -38,6 +38,7 @@ export class SimCluster implements DescribableCluster {
   private cachedToken?: { token: string; signedAt: number };
   /** The control-plane audit log (EKS's `audit` log type) and its CloudWatch Logs group. */
   readonly audit: AuditLog;
+  private readonly principalOf: (accessKeyId: string) => SimPrincipal | undefined;
 
   constructor(init: {
     name: string;
@@ -50,8 +51,10 @@ export class SimCluster implements DescribableCluster {
     signer: SimCredentials;
     authNow: () => Date;
     audit: AuditLog;
+    principalOf: (accessKeyId: string) => SimPrincipal | undefined;
   }) {
     this.audit = init.audit;
+    this.principalOf = init.principalOf;
     this.name = init.name;
     this.region = init.region;
     this.arn = `arn:aws:eks:${init.region}:${init.account}:cluster/${init.name}`;
@@ -202,6 +205,43 @@ export class SimCluster implements DescribableCluster {
   /** Turns EKS's `audit` log type on or off (the log group stays once created, as on EKS). */
   setAuditLogging(on: boolean): void {
     this.audit.setEnabled(on);
+  }
+
+  /**
+   * Writes the audit event of a request made as `credentials` (an IAM user's or a role session's) without making
+   * it: for seeding history made with the helpers above (e.g. `updateAs("kubectl-patch", ...)` by someone).
+   */
+  recordAudit(request: {
+    credentials: SimCredentials;
+    verb: "create" | "update" | "patch" | "delete";
+    target: { apiVersion: string; kind: string; name: string; namespace?: string };
+    userAgent?: string;
+    fieldManager?: string;
+    sourceIP?: string;
+  }): void {
+    const principal = this.principalOf(request.credentials.accessKeyId);
+    if (!principal) throw new SimulatorInputError("recordAudit: these credentials are not known to the simulated IAM");
+    const type = this.typeOrThrow(request.target);
+    const [version] = request.target.apiVersion.split("/").reverse();
+    const namespace = type.namespaced ? (request.target.namespace ?? "default") : undefined;
+    const base = `${type.group ? `/apis/${type.group}` : "/api"}/${version}${namespace ? `/namespaces/${namespace}` : ""}/${type.plural}`;
+    const path = request.verb === "create" ? base : `${base}/${request.target.name}`;
+    const at = this.state.now();
+    this.audit.record({
+      method: { create: "POST", update: "PUT", patch: "PATCH", delete: "DELETE" }[request.verb],
+      requestURI: request.fieldManager ? `${path}?fieldManager=${encodeURIComponent(request.fieldManager)}` : path,
+      pathname: path,
+      verb: request.verb,
+      resource: { group: type.group, version, plural: type.plural, namespace, name: request.target.name },
+      principal,
+      sourceIPs: [request.sourceIP ?? "127.0.0.1"],
+      userAgent: request.userAgent ?? "",
+      requestBody: Buffer.alloc(0),
+      status: request.verb === "create" ? 201 : 200,
+      receivedAt: at,
+      completedAt: at,
+      decision: "allow",
+    });
   }
 
   /** The audit events written so far (delivered to CloudWatch Logs or not), oldest first. */

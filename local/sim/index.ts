@@ -146,6 +146,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
           signer,
           authNow,
           audit,
+          principalOf: (accessKeyId) => iam.lookupKey(accessKeyId)?.principal,
         }),
       );
       clusters[index].controllers = c.controllers ?? false;

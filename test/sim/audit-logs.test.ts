@@ -177,6 +177,36 @@ describe("the audit log the simulated API server writes", () => {
     assert.equal(forbidden.responseStatus.reason, "Forbidden");
   });
 
+  test("recordAudit writes a helper-made change as an identity (for seeding a history)", () => {
+    const cluster = sim.cluster("euro");
+    cluster.recordAudit({
+      credentials: bob,
+      verb: "patch",
+      target: { apiVersion: "v1", kind: "ConfigMap", name: "web-config", namespace: "shop" },
+      userAgent: "kubectl/v1.35.0",
+      fieldManager: "kubectl-patch",
+    });
+    const [event]: Json[] = cluster.auditEvents();
+    assert.equal(event.requestURI, "/api/v1/namespaces/shop/configmaps/web-config?fieldManager=kubectl-patch");
+    assert.equal(event.level, "Metadata");
+    assert.deepEqual(event.user.extra.sessionName, ["bob@example.com"]);
+    assert.deepEqual(event.objectRef, {
+      resource: "configmaps",
+      namespace: "shop",
+      name: "web-config",
+      apiVersion: "v1",
+    });
+    assert.throws(
+      () =>
+        cluster.recordAudit({
+          credentials: { accessKeyId: "AKIAUNKNOWN", secretAccessKey: "x" },
+          verb: "create",
+          target: { apiVersion: "v1", kind: "Secret", name: "s" },
+        }),
+      /not known to the simulated IAM/,
+    );
+  });
+
   test("a cluster with audit logging off writes nothing and DescribeCluster says so", async () => {
     assert.deepEqual(sim.cluster("quiet").auditEvents(), []);
     const eks = new EKSClient({ region: "us-east-1", endpoint: sim.eksEndpoint, credentials: sim.credentials });
@@ -331,7 +361,10 @@ describe("CloudWatch Logs through @aws-sdk/client-cloudwatch-logs", () => {
         "ResourceNotFoundException",
       );
       const euro = await europe.send(new FilterLogEventsCommand({ logGroupName: "/aws/eks/euro/cluster" }));
-      assert.deepEqual(euro.events, []);
+      assert.deepEqual(
+        euro.events?.map((e) => JSON.parse(e.message ?? "{}").objectRef.name),
+        ["web-config"],
+      );
     } finally {
       europe.destroy();
     }
