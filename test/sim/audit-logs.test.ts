@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   CloudWatchLogsClient,
+  DescribeLogGroupsCommand,
   FilterLogEventsCommand,
   GetQueryResultsCommand,
   StartQueryCommand,
@@ -252,6 +253,21 @@ describe("CloudWatch Logs through @aws-sdk/client-cloudwatch-logs", () => {
       new FilterLogEventsCommand({ logGroupName: group, filterPattern: '"sh.helm.release.v1.web.v1" create' }),
     );
     assert.equal(revision.events?.length, 1);
+    const optional = await logs.send(
+      new FilterLogEventsCommand({
+        logGroupName: group,
+        filterPattern: '?kubectl-patch ?"namespaces/default/pods" -Helm',
+      }),
+    );
+    assert.deepEqual(
+      optional.events?.map((e) => JSON.parse(e.message ?? "{}").verb),
+      ["patch", "list"],
+    );
+    const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: "/aws/eks/" }));
+    assert.deepEqual(
+      groups.logGroups?.map((g) => g.logGroupName),
+      ["/aws/eks/audited/cluster"],
+    );
     const first = await logs.send(new FilterLogEventsCommand({ logGroupName: group, limit: 2 }));
     assert.equal(first.events?.length, 2);
     assert.ok(first.nextToken);

@@ -73,6 +73,9 @@ const MANIFEST = [
     { "sim.helm-status.dev/log-bytes": "104857600" },
   ),
   deployment("healthy", { containers: [container()] }),
+  deployment("live", {
+    containers: [container({ livenessProbe: { tcpSocket: { port: 8080 } }, ...env("SIM_PROBE_FAIL", "liveness") })],
+  }),
   {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -171,6 +174,21 @@ describe("pod states decided from the spec, and what the kubelet and scheduler r
     assert.equal(unhealthy.count, 180);
     const deployment: Json = cluster.get("apps/v1", "Deployment", "probe", "shop");
     assert.equal(deployment.status.readyReplicas, undefined);
+  });
+
+  test("a failing liveness probe: restarts, last terminated 137, Unhealthy and Killing", () => {
+    const pod = podOf("live");
+    const status = pod.status.containerStatuses[0];
+    assert.equal(status.restartCount, 3);
+    assert.equal(status.lastState.terminated.exitCode, 137);
+    const reasons = eventsOf(pod.metadata.name).map((e) => `${e.reason}: ${e.message}`);
+    assert.ok(reasons.includes(`Killing: Container app failed liveness probe, will be restarted`), reasons.join("\n"));
+    assert.ok(
+      reasons.includes(
+        `Unhealthy: Liveness probe failed: dial tcp ${pod.status.podIP}:8080: connect: connection refused`,
+      ),
+      reasons.join("\n"),
+    );
   });
 
   test("CrashLoopBackOff: last terminated Error with the exit code, restarts, BackOff x12", () => {
@@ -283,6 +301,27 @@ describe("the events APIs", () => {
     );
     assert.equal(legacy.json.items[0].deprecatedCount, 12);
     assert.equal(legacy.json.items[0].deprecatedSource.component, "kubelet");
+    const created = await call(cluster, "/apis/events.k8s.io/v1/namespaces/shop/events", {
+      method: "POST",
+      body: {
+        apiVersion: "events.k8s.io/v1",
+        kind: "Event",
+        metadata: { name: "crash.written-by-a-controller" },
+        eventTime: "2026-12-02T15:10:00.000000Z",
+        reportingController: "example.com/controller",
+        reportingInstance: "controller-0",
+        action: "Reconciling",
+        reason: "Failed",
+        note: "written through events.k8s.io",
+        type: "Warning",
+        regarding: { kind: "Pod", namespace: "shop", name: crash.metadata.name, uid: crash.metadata.uid },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const core: Json = cluster.get("v1", "Event", "crash.written-by-a-controller", "shop");
+    assert.equal(core.message, "written through events.k8s.io");
+    assert.equal(core.involvedObject.uid, crash.metadata.uid);
+    assert.equal(core.reportingComponent, "example.com/controller");
     const bad = await call(
       cluster,
       "/apis/events.k8s.io/v1/namespaces/shop/events?fieldSelector=involvedObject.name%3Dx",

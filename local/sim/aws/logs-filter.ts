@@ -87,7 +87,7 @@ function jsonPattern(text: string): Matcher {
 function termPattern(text: string): Matcher {
   const terms = [...text.matchAll(/([?-]?)(?:"((?:[^"\\]|\\.)*)"|(\S+))/g)].map((m) => ({
     kind: m[1],
-    term: m[2] ?? m[3],
+    term: m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : m[3],
   }));
   const optional = terms.filter((t) => t.kind === "?").map((t) => t.term);
   const required = terms.filter((t) => t.kind === "").map((t) => t.term);
