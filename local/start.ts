@@ -63,6 +63,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+/** The simulator's --event-ttl and audit-log delivery lag, in seconds (docs/simulator.md, "Settings for npm start"). */
+function simulatorSettings(source: NodeJS.ProcessEnv): { eventTtlMs?: number; auditLogLagMs?: number } {
+  const seconds = (name: string): number | undefined => {
+    const value = source[name]?.trim();
+    if (!value) return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${name}=${JSON.stringify(value)} is not a whole number of seconds`);
+    return Number(value) * 1000;
+  };
+  return { eventTtlMs: seconds("SIM_EVENT_TTL"), auditLogLagMs: seconds("SIM_AUDIT_LAG") };
+}
+
 function portFrom(value: string | undefined): number {
   if (value === undefined || value === "") return 3000;
   if (!/^\d+$/.test(value) || Number(value) > 65535) {
@@ -85,13 +96,16 @@ async function main(): Promise<void> {
     started.push({ name: "DynamoDB Local", stop: () => dynamo.stop() });
     out(`DynamoDB Local  ${dynamo.endpoint} (pid ${dynamo.pid}, data in ${dataDir})`);
 
-    sim = await startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) });
+    sim = await startSimulatedEks({
+      clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })),
+      ...simulatorSettings(env),
+    });
     started.push({ name: "simulated EKS", stop: () => sim!.stop() });
     out(
       `simulated EKS   ${sim
         .clusters()
         .map((c) => `${c.name} ${c.server}`)
-        .join(", ")}; EKS API ${sim.eksEndpoint}`,
+        .join(", ")}; EKS API ${sim.eksEndpoint}; CloudWatch Logs ${sim.logsEndpoint}`,
     );
 
     // This process only: the API reaches the local engines exactly as it would reach AWS.
@@ -99,6 +113,7 @@ async function main(): Promise<void> {
     env.AWS_REGION = "us-east-1";
     env.RELEASES_TABLE = "helm-releases";
     env.CLUSTERS = JSON.stringify(sim.registryEntries());
+    env.AWS_ENDPOINT_URL_CLOUDWATCH_LOGS = sim.logsEndpoint;
     env.AWS_ACCESS_KEY_ID = sim.credentials.accessKeyId;
     env.AWS_SECRET_ACCESS_KEY = sim.credentials.secretAccessKey;
     delete env.AWS_SESSION_TOKEN;

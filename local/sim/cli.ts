@@ -109,7 +109,7 @@ async function writeFiles(sim: SimulatedEks, out: string): Promise<void> {
   for (const cluster of sim.clusters()) await write(`${cluster.name}.kubeconfig`, cluster.kubeconfig());
   await write(
     "env.json",
-    `${JSON.stringify({ clusters: sim.registryEntries(), credentials: sim.credentials }, null, 2)}\n`,
+    `${JSON.stringify({ clusters: sim.registryEntries(), logsEndpoint: sim.logsEndpoint, credentials: sim.credentials }, null, 2)}\n`,
   );
 }
 
@@ -118,6 +118,7 @@ function summary(sim: SimulatedEks, out: string, seedCount: number, latencyMs: n
     `simulated EKS running (${sim.clusters().length} cluster${sim.clusters().length === 1 ? "" : "s"}${latencyMs ? `, +${latencyMs} ms per request` : ""}${seedCount ? `, ${seedCount} seed file(s)` : ""})`,
     `  EKS endpoint: ${sim.eksEndpoint}`,
     `  STS endpoint: ${sim.stsEndpoint}`,
+    `  CloudWatch Logs endpoint: ${sim.logsEndpoint} (the clusters' audit logs)`,
     ...sim
       .clusters()
       .map(

@@ -1,7 +1,8 @@
 import { stringify } from "yaml";
 import type { DescribableCluster } from "./aws/endpoints.ts";
-import type { SimCredentials } from "./aws/iam.ts";
+import type { SimCredentials, SimPrincipal } from "./aws/iam.ts";
 import { mintEksToken } from "./aws/sigv4.ts";
+import { reconcile } from "./controllers.ts";
 import { SimulatorInputError } from "./errors.ts";
 import type { AuditLog } from "./kube/audit.ts";
 import type { Faults, RequestStats } from "./kube/faults.ts";
@@ -27,6 +28,8 @@ export class SimCluster implements DescribableCluster {
   readonly version: string;
   readonly createdAt: Date;
   status: ClusterStatus = "ACTIVE";
+  /** Whether workloads written through the API are materialized at once (controllers.ts). */
+  controllers = false;
   readonly faults: { set(f: Partial<Faults>): void; clear(): void };
   private readonly state: ClusterState;
   private readonly api: KubeApiServer;
@@ -35,6 +38,7 @@ export class SimCluster implements DescribableCluster {
   private cachedToken?: { token: string; signedAt: number };
   /** The control-plane audit log (EKS's `audit` log type) and its CloudWatch Logs group. */
   readonly audit: AuditLog;
+  private readonly principalOf: (accessKeyId: string) => SimPrincipal | undefined;
 
   constructor(init: {
     name: string;
@@ -47,8 +51,10 @@ export class SimCluster implements DescribableCluster {
     signer: SimCredentials;
     authNow: () => Date;
     audit: AuditLog;
+    principalOf: (accessKeyId: string) => SimPrincipal | undefined;
   }) {
     this.audit = init.audit;
+    this.principalOf = init.principalOf;
     this.name = init.name;
     this.region = init.region;
     this.arn = `arn:aws:eks:${init.region}:${init.account}:cluster/${init.name}`;
@@ -175,9 +181,9 @@ export class SimCluster implements DescribableCluster {
     return true;
   }
 
-  /** Turns a rendered manifest into plausible live state (ReplicaSets, Pods, IPs, Job completion, ...). */
-  materialize(manifestYaml: string, options: MaterializeOptions = {}): KubeObject[] {
-    const objects = parseObjects(manifestYaml, `manifest for cluster ${this.name}`);
+  /** Turns a rendered manifest (YAML or objects) into plausible live state (ReplicaSets, Pods, IPs, events, ...). */
+  materialize(manifest: string | object[], options: MaterializeOptions = {}): KubeObject[] {
+    const objects = parseObjects(manifest, `manifest for cluster ${this.name}`);
     const exists = (kind: "ConfigMap" | "Secret", namespace: string, name: string) =>
       this.get("v1", kind, name, namespace) !== undefined;
     const made = materialize(objects, { region: this.region, ...options, now: this.state.now(), exists });
@@ -201,9 +207,51 @@ export class SimCluster implements DescribableCluster {
     this.audit.setEnabled(on);
   }
 
+  /**
+   * Writes the audit event of a request made as `credentials` (an IAM user's or a role session's) without making
+   * it: for seeding history made with the helpers above (e.g. `updateAs("kubectl-patch", ...)` by someone).
+   */
+  recordAudit(request: {
+    credentials: SimCredentials;
+    verb: "create" | "update" | "patch" | "delete";
+    target: { apiVersion: string; kind: string; name: string; namespace?: string };
+    userAgent?: string;
+    fieldManager?: string;
+    sourceIP?: string;
+  }): void {
+    const principal = this.principalOf(request.credentials.accessKeyId);
+    if (!principal) throw new SimulatorInputError("recordAudit: these credentials are not known to the simulated IAM");
+    const type = this.typeOrThrow(request.target);
+    const [version] = request.target.apiVersion.split("/").reverse();
+    const namespace = type.namespaced ? (request.target.namespace ?? "default") : undefined;
+    const base = `${type.group ? `/apis/${type.group}` : "/api"}/${version}${namespace ? `/namespaces/${namespace}` : ""}/${type.plural}`;
+    const path = request.verb === "create" ? base : `${base}/${request.target.name}`;
+    const at = this.state.now();
+    this.audit.record({
+      method: { create: "POST", update: "PUT", patch: "PATCH", delete: "DELETE" }[request.verb],
+      requestURI: request.fieldManager ? `${path}?fieldManager=${encodeURIComponent(request.fieldManager)}` : path,
+      pathname: path,
+      verb: request.verb,
+      resource: { group: type.group, version, plural: type.plural, namespace, name: request.target.name },
+      principal,
+      sourceIPs: [request.sourceIP ?? "127.0.0.1"],
+      userAgent: request.userAgent ?? "",
+      requestBody: Buffer.alloc(0),
+      status: request.verb === "create" ? 201 : 200,
+      receivedAt: at,
+      completedAt: at,
+      decision: "allow",
+    });
+  }
+
   /** The audit events written so far (delivered to CloudWatch Logs or not), oldest first. */
   auditEvents(): Array<Record<string, unknown>> {
     return this.audit.all().map((entry) => JSON.parse(entry.message));
+  }
+
+  /** What the controllers do after an API write, when `controllers` is on. */
+  reconcileWrite(object: KubeObject): void {
+    if (this.controllers) reconcile(this, object);
   }
 
   deny(rule: DenyRule): void {

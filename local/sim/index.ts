@@ -37,6 +37,8 @@ export interface SimClusterOptions {
   kubernetesVersion?: string;
   /** EKS's `audit` control-plane log type (docs/simulator.md, "Audit log"). Default on; off: no log group at all. */
   auditLogging?: boolean;
+  /** Materialize workloads helm/kubectl write through the API (controllers.ts). Default off. */
+  controllers?: boolean;
 }
 
 export interface SimOptions {
@@ -120,6 +122,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
       const audit = new AuditLog(c.name, { enabled: c.auditLogging ?? true, lagMs: options.auditLogLagMs ?? 0 });
       const api = new KubeApiServer({
         audit,
+        onWrite: (object) => clusters[index]?.reconcileWrite(object),
         clusterName: c.name,
         state,
         iam,
@@ -143,8 +146,10 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
           signer,
           authNow,
           audit,
+          principalOf: (accessKeyId) => iam.lookupKey(accessKeyId)?.principal,
         }),
       );
+      clusters[index].controllers = c.controllers ?? false;
     }
     const eks = new AwsEndpoint(eksHandler(iam, () => clusters, authNow));
     const sts = new AwsEndpoint(stsHandler(iam, authNow));

@@ -36,6 +36,7 @@ export interface WorkerSimCluster {
 export interface WorkerSimulatedEks {
   readonly eksEndpoint: string;
   readonly stsEndpoint: string;
+  readonly logsEndpoint: string;
   readonly credentials: { accessKeyId: string; secretAccessKey: string };
   registryEntries(): Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
   cluster(name: string): WorkerSimCluster;
@@ -50,6 +51,7 @@ interface Ready {
   type: "ready";
   eksEndpoint: string;
   stsEndpoint: string;
+  logsEndpoint: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   registryEntries: Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
   clusters: Array<{ name: string; region: string; server: string }>;
@@ -142,6 +144,7 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
   return {
     eksEndpoint: ready.eksEndpoint,
     stsEndpoint: ready.stsEndpoint,
+    logsEndpoint: ready.logsEndpoint,
     credentials: ready.credentials,
     registryEntries: () => ready.registryEntries.map((entry) => ({ ...entry })),
     cluster(name) {
@@ -181,6 +184,7 @@ async function serveInWorker(options: WorkerSimOptions): Promise<void> {
     type: "ready",
     eksEndpoint: sim.eksEndpoint,
     stsEndpoint: sim.stsEndpoint,
+    logsEndpoint: sim.logsEndpoint,
     credentials: sim.credentials,
     registryEntries: sim.registryEntries(),
     clusters: sim.clusters().map((c) => ({ name: c.name, region: c.region, server: c.server })),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   CloudWatchLogsClient,
+  DescribeLogGroupsCommand,
   FilterLogEventsCommand,
   GetQueryResultsCommand,
   StartQueryCommand,
@@ -177,6 +178,36 @@ describe("the audit log the simulated API server writes", () => {
     assert.equal(forbidden.responseStatus.reason, "Forbidden");
   });
 
+  test("recordAudit writes a helper-made change as an identity (for seeding a history)", () => {
+    const cluster = sim.cluster("euro");
+    cluster.recordAudit({
+      credentials: bob,
+      verb: "patch",
+      target: { apiVersion: "v1", kind: "ConfigMap", name: "web-config", namespace: "shop" },
+      userAgent: "kubectl/v1.35.0",
+      fieldManager: "kubectl-patch",
+    });
+    const [event]: Json[] = cluster.auditEvents();
+    assert.equal(event.requestURI, "/api/v1/namespaces/shop/configmaps/web-config?fieldManager=kubectl-patch");
+    assert.equal(event.level, "Metadata");
+    assert.deepEqual(event.user.extra.sessionName, ["bob@example.com"]);
+    assert.deepEqual(event.objectRef, {
+      resource: "configmaps",
+      namespace: "shop",
+      name: "web-config",
+      apiVersion: "v1",
+    });
+    assert.throws(
+      () =>
+        cluster.recordAudit({
+          credentials: { accessKeyId: "AKIAUNKNOWN", secretAccessKey: "x" },
+          verb: "create",
+          target: { apiVersion: "v1", kind: "Secret", name: "s" },
+        }),
+      /not known to the simulated IAM/,
+    );
+  });
+
   test("a cluster with audit logging off writes nothing and DescribeCluster says so", async () => {
     assert.deepEqual(sim.cluster("quiet").auditEvents(), []);
     const eks = new EKSClient({ region: "us-east-1", endpoint: sim.eksEndpoint, credentials: sim.credentials });
@@ -222,6 +253,21 @@ describe("CloudWatch Logs through @aws-sdk/client-cloudwatch-logs", () => {
       new FilterLogEventsCommand({ logGroupName: group, filterPattern: '"sh.helm.release.v1.web.v1" create' }),
     );
     assert.equal(revision.events?.length, 1);
+    const optional = await logs.send(
+      new FilterLogEventsCommand({
+        logGroupName: group,
+        filterPattern: '?kubectl-patch ?"namespaces/default/pods" -Helm',
+      }),
+    );
+    assert.deepEqual(
+      optional.events?.map((e) => JSON.parse(e.message ?? "{}").verb),
+      ["patch", "list"],
+    );
+    const groups = await logs.send(new DescribeLogGroupsCommand({ logGroupNamePrefix: "/aws/eks/" }));
+    assert.deepEqual(
+      groups.logGroups?.map((g) => g.logGroupName),
+      ["/aws/eks/audited/cluster"],
+    );
     const first = await logs.send(new FilterLogEventsCommand({ logGroupName: group, limit: 2 }));
     assert.equal(first.events?.length, 2);
     assert.ok(first.nextToken);
@@ -331,7 +377,10 @@ describe("CloudWatch Logs through @aws-sdk/client-cloudwatch-logs", () => {
         "ResourceNotFoundException",
       );
       const euro = await europe.send(new FilterLogEventsCommand({ logGroupName: "/aws/eks/euro/cluster" }));
-      assert.deepEqual(euro.events, []);
+      assert.deepEqual(
+        euro.events?.map((e) => JSON.parse(e.message ?? "{}").objectRef.name),
+        ["web-config"],
+      );
     } finally {
       europe.destroy();
     }

@@ -35,6 +35,7 @@ test("sim command: kubeconfig files and env.json, a working cluster, exit 0 on S
       ],
     );
     assert.match(env.clusters[0].eksEndpoint, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(env.logsEndpoint, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.match(env.credentials.accessKeyId, /^AKIA/);
     assert.equal((await stat(join(out, "two.kubeconfig"))).mode & 0o777, 0o600);
     const kubeConfig = new KubeConfig();

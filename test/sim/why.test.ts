@@ -73,6 +73,9 @@ const MANIFEST = [
     { "sim.helm-status.dev/log-bytes": "104857600" },
   ),
   deployment("healthy", { containers: [container()] }),
+  deployment("live", {
+    containers: [container({ livenessProbe: { tcpSocket: { port: 8080 } }, ...env("SIM_PROBE_FAIL", "liveness") })],
+  }),
   {
     apiVersion: "batch/v1",
     kind: "Job",
@@ -169,7 +172,23 @@ describe("pod states decided from the spec, and what the kubelet and scheduler r
     const unhealthy = eventsOf(pod.metadata.name).find((e) => e.reason === "Unhealthy");
     assert.equal(unhealthy.message, "Readiness probe failed: HTTP probe failed with statuscode: 503");
     assert.equal(unhealthy.count, 180);
-    assert.equal(cluster.get("apps/v1", "Deployment", "probe", "shop")?.status?.hasOwnProperty("readyReplicas"), false);
+    const deployment: Json = cluster.get("apps/v1", "Deployment", "probe", "shop");
+    assert.equal(deployment.status.readyReplicas, undefined);
+  });
+
+  test("a failing liveness probe: restarts, last terminated 137, Unhealthy and Killing", () => {
+    const pod = podOf("live");
+    const status = pod.status.containerStatuses[0];
+    assert.equal(status.restartCount, 3);
+    assert.equal(status.lastState.terminated.exitCode, 137);
+    const reasons = eventsOf(pod.metadata.name).map((e) => `${e.reason}: ${e.message}`);
+    assert.ok(reasons.includes(`Killing: Container app failed liveness probe, will be restarted`), reasons.join("\n"));
+    assert.ok(
+      reasons.includes(
+        `Unhealthy: Liveness probe failed: dial tcp ${pod.status.podIP}:8080: connect: connection refused`,
+      ),
+      reasons.join("\n"),
+    );
   });
 
   test("CrashLoopBackOff: last terminated Error with the exit code, restarts, BackOff x12", () => {
@@ -282,6 +301,27 @@ describe("the events APIs", () => {
     );
     assert.equal(legacy.json.items[0].deprecatedCount, 12);
     assert.equal(legacy.json.items[0].deprecatedSource.component, "kubelet");
+    const created = await call(cluster, "/apis/events.k8s.io/v1/namespaces/shop/events", {
+      method: "POST",
+      body: {
+        apiVersion: "events.k8s.io/v1",
+        kind: "Event",
+        metadata: { name: "crash.written-by-a-controller" },
+        eventTime: "2026-12-02T15:10:00.000000Z",
+        reportingController: "example.com/controller",
+        reportingInstance: "controller-0",
+        action: "Reconciling",
+        reason: "Failed",
+        note: "written through events.k8s.io",
+        type: "Warning",
+        regarding: { kind: "Pod", namespace: "shop", name: crash.metadata.name, uid: crash.metadata.uid },
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    const core: Json = cluster.get("v1", "Event", "crash.written-by-a-controller", "shop");
+    assert.equal(core.message, "written through events.k8s.io");
+    assert.equal(core.involvedObject.uid, crash.metadata.uid);
+    assert.equal(core.reportingComponent, "example.com/controller");
     const bad = await call(
       cluster,
       "/apis/events.k8s.io/v1/namespaces/shop/events?fieldSelector=involvedObject.name%3Dx",
@@ -385,5 +425,54 @@ describe("the real kubectl", { concurrency: false }, () => {
     const events = await kubectlRun(["get", "events"]);
     assert.equal(events.code, 0, events.stderr);
     assert.equal(events.stdout, "");
+  });
+});
+
+describe("controllers: what kubectl applies becomes pods in the state their spec decides", {
+  concurrency: false,
+}, () => {
+  test("kubectl apply of an image that does not exist, then kubectl set image", async (t) => {
+    if (!kubectl) return t.skip("no kubectl");
+    const ctl = await startSimulatedEks({ clusters: [{ name: "ctl", controllers: true }] });
+    try {
+      const target = ctl.cluster("ctl");
+      const file = join(home, "web.json");
+      await writeFile(
+        file,
+        JSON.stringify(deployment("web", { containers: [container({ image: "nginx:does-not-exist" })] })),
+      );
+      const config = join(home, "ctl-kubeconfig");
+      await writeFile(config, target.kubeconfig({ namespace: "default" }), { mode: 0o600 });
+      const kc = (args: string[]) =>
+        run(kubectl as string, args, {
+          env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: config, KUBECACHEDIR: join(home, "cache-ctl") },
+          timeout: 60_000,
+        });
+      await kc(["apply", "-f", file]);
+      const podsOf = async () => {
+        for (let attempt = 0; attempt < 50; attempt++) {
+          const pods = target.list("v1", "Pod", "default").filter((p) => p.metadata?.name?.startsWith("web-"));
+          if (pods.length > 0) return pods as Json[];
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        return [];
+      };
+      const [pulling] = await podsOf();
+      assert.equal(pulling.status.containerStatuses[0].state.waiting.reason, "ImagePullBackOff");
+      const described = await kc(["describe", "pod", pulling.metadata.name]);
+      assert.match(described.stdout, /Warning +Failed .*Error: ErrImagePull/);
+      await kc(["set", "image", "deployment/web", "app=nginx:1.29"]);
+      let running: Json[] = [];
+      for (let attempt = 0; attempt < 50 && !running.some((p) => p.status.containerStatuses[0].ready); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running = await podsOf();
+      }
+      assert.equal(running.length, 1);
+      assert.notEqual(running[0].metadata.name, pulling.metadata.name);
+      assert.ok(running[0].status.containerStatuses[0].state.running);
+      assert.equal((target.get("apps/v1", "Deployment", "web") as Json).status.readyReplicas, 1);
+    } finally {
+      await ctl.stop();
+    }
   });
 });

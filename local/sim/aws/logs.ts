@@ -1,25 +1,19 @@
 /**
  * CloudWatch Logs, the part a product reading EKS audit logs uses, over the AWS JSON 1.1 protocol
  * (`X-Amz-Target: Logs_20140328.<Operation>`) as @aws-sdk/client-cloudwatch-logs sends it, SigV4-verified:
- * FilterLogEvents, StartQuery / GetQueryResults / StopQuery (Logs Insights, logs-query.ts's subset) and
+ * FilterLogEvents (logs-filter.ts's patterns), StartQuery / GetQueryResults / StopQuery (Logs Insights,
+ * logs-insights.ts's subset) and
  * DescribeLogGroups. One log group per cluster whose audit logging was ever on (`/aws/eks/<cluster>/cluster`, in
  * the cluster's region: the signing region picks the groups), one `kube-apiserver-audit-<hex>` stream, events
  * visible once their delivery lag is over (by the object clock). Errors have the service's shapes:
  * ResourceNotFoundException, InvalidParameterException, MalformedQueryException, LimitExceededException (too many
  * running queries), ThrottlingException "Rate exceeded" (requests per second per action), AccessDeniedException.
  */
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AuditLog } from "../kube/audit.ts";
 import type { SimIam, SimPrincipal } from "./iam.ts";
-import {
-  filterPattern,
-  type InsightsQuery,
-  type LogRecord,
-  parseInsightsQuery,
-  QuerySyntaxError,
-  runInsightsQuery,
-} from "./logs-query.ts";
+import { filterPattern, type LogRecord, QuerySyntaxError } from "./logs-filter.ts";
+import { InsightsQueries, invalid, LogsError, optionalInteger } from "./logs-queries.ts";
 import { SignatureRejected, verifyHeaderSignature } from "./sigv4.ts";
 
 export interface LogsLimits {
@@ -48,30 +42,11 @@ interface Handled {
   headers: Record<string, string>;
 }
 
-class LogsError extends Error {
-  readonly type: string;
-  constructor(type: string, message: string) {
-    super(message);
-    this.type = type;
-  }
-}
-
-const invalid = (message: string) => new LogsError("InvalidParameterException", message);
-
-interface RunningQuery {
-  id: string;
-  region: string;
-  startedAt: number;
-  status: "Running" | "Complete" | "Cancelled";
-  rows: Array<Array<{ field: string; value: string }>>;
-  statistics: { recordsMatched: number; recordsScanned: number; bytesScanned: number };
-}
-
 /** The simulated CloudWatch Logs service of the account. */
 export class SimLogs {
   private limits: LogsLimits;
   private readonly calls = new Map<string, number[]>();
-  private readonly queries = new Map<string, RunningQuery>();
+  private readonly queries: InsightsQueries;
   private throttleNext = 0;
   private readonly iam: SimIam;
   private readonly clusters: () => LoggingCluster[];
@@ -88,6 +63,7 @@ export class SimLogs {
     this.now = options.now;
     this.authNow = options.authNow;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.queries = new InsightsQueries(() => this.limits, options.authNow);
   }
 
   setLimits(limits: Partial<LogsLimits>): void {
@@ -148,11 +124,11 @@ export class SimLogs {
       case "FilterLogEvents":
         return this.filterLogEvents(region, principal.account, input);
       case "StartQuery":
-        return this.startQuery(region, principal.account, input);
+        return this.queries.start(input, this.queryRecords(region, principal.account));
       case "GetQueryResults":
-        return this.getQueryResults(input);
+        return this.queries.results(input);
       case "StopQuery":
-        return this.stopQuery(input);
+        return this.queries.stop(input);
       default:
         return this.describeLogGroups(region, principal.account, input);
     }
@@ -247,89 +223,18 @@ export class SimLogs {
     };
   }
 
-  private startQuery(region: string, account: string, input: Record<string, unknown>): unknown {
-    const names = [
-      ...(input.logGroupName ? [input.logGroupName] : []),
-      ...((input.logGroupNames as unknown[]) ?? []),
-      ...((input.logGroupIdentifiers as unknown[]) ?? []),
-    ];
-    if (names.length === 0) throw invalid("Log group names or identifiers must be specified.");
-    if (names.length > 50) throw invalid("A query can search at most 50 log groups.");
-    const startTime = optionalInteger(input.startTime, "startTime", 0);
-    const endTime = optionalInteger(input.endTime, "endTime", 0);
-    if (startTime === undefined || endTime === undefined) throw invalid("startTime and endTime are required.");
-    if (endTime < startTime) throw invalid("End time should not be before the start time.");
-    const limit = optionalInteger(input.limit, "limit", 1, 10_000) ?? 10_000;
-    const text = String(input.queryString ?? "");
-    if (text.trim() === "" || text.length > 10_000) throw invalid("queryString must be 1 to 10000 characters.");
-    let query: InsightsQuery;
-    try {
-      query = parseInsightsQuery(text);
-    } catch (error) {
-      if (!(error instanceof QuerySyntaxError)) throw error;
-      const malformed = new LogsError("MalformedQueryException", error.message);
-      throw malformed;
-    }
-    const clusters = names.map((name) => {
+  /** StartQuery's log groups, each as its records in the window (a missing one is StartQuery's own 400). */
+  private queryRecords(region: string, account: string) {
+    return (name: unknown, from: number, to: number): LogRecord[] => {
       try {
-        return this.group(region, name);
+        return this.records(this.group(region, name), account, from, to);
       } catch {
         throw new LogsError(
           "ResourceNotFoundException",
           `Log group '${String(name)}' does not exist for account ID '${account}' (Service: CloudWatchLogs, Status Code: 400)`,
         );
       }
-    });
-    const running = [...this.queries.values()].filter((q) => this.statusOf(q) === "Running").length;
-    if (running >= this.limits.maxConcurrentQueries) {
-      throw new LogsError(
-        "LimitExceededException",
-        `Account maximum query concurrency limit of [${this.limits.maxConcurrentQueries}] reached. Please wait for running queries to complete and try again.`,
-      );
-    }
-    // Insights' times are seconds; the end second is included.
-    const records = clusters.flatMap((c) => this.records(c, account, startTime * 1000, endTime * 1000 + 999));
-    const { rows, matched } = runInsightsQuery(query, records, limit);
-    const id = randomUUID();
-    this.queries.set(id, {
-      id,
-      region,
-      startedAt: this.authNow().getTime(),
-      status: "Running",
-      rows,
-      statistics: {
-        recordsMatched: matched,
-        recordsScanned: records.length,
-        bytesScanned: records.reduce((sum, r) => sum + r.message.length, 0),
-      },
-    });
-    return { queryId: id };
-  }
-
-  private statusOf(query: RunningQuery): RunningQuery["status"] {
-    if (query.status === "Running" && this.authNow().getTime() - query.startedAt >= this.limits.queryLatencyMs)
-      query.status = "Complete";
-    return query.status;
-  }
-
-  private getQueryResults(input: Record<string, unknown>): unknown {
-    const query = this.queries.get(String(input.queryId ?? ""));
-    if (!query) throw new LogsError("ResourceNotFoundException", "Query does not exist.");
-    const status = this.statusOf(query);
-    return {
-      queryLanguage: "CWLI",
-      status,
-      results: status === "Complete" ? query.rows : [],
-      statistics: status === "Complete" ? query.statistics : { recordsMatched: 0, recordsScanned: 0, bytesScanned: 0 },
     };
-  }
-
-  private stopQuery(input: Record<string, unknown>): unknown {
-    const query = this.queries.get(String(input.queryId ?? ""));
-    if (!query) throw new LogsError("ResourceNotFoundException", "Query does not exist.");
-    if (this.statusOf(query) !== "Running") return { success: false };
-    query.status = "Cancelled";
-    return { success: true };
   }
 
   private describeLogGroups(region: string, account: string, input: Record<string, unknown>): unknown {
@@ -351,16 +256,6 @@ export class SimLogs {
 
 function reply(status: number, body: unknown): Handled {
   return { status, body: JSON.stringify(body), headers: { "content-type": "application/x-amz-json-1.1" } };
-}
-
-function optionalInteger(value: unknown, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(
-      `1 validation error detected: Value '${String(value)}' at '${name}' failed to satisfy constraint: Member must have value between ${min} and ${max}`,
-    );
-  }
-  return value;
 }
 
 function tokenOffset(token: unknown): number {

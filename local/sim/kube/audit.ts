@@ -7,6 +7,9 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { SimPrincipal } from "../aws/iam.ts";
+import type { Request } from "./exchange.ts";
+import { parseResourcePath, verbOf } from "./handlers.ts";
+import type { ClusterState } from "./state.ts";
 
 export type AuditLevel = "None" | "Metadata" | "Request" | "RequestResponse";
 
@@ -35,8 +38,8 @@ const KNOWN_GROUPS = new Set([
 const UNLOGGED_PATHS = /^\/(healthz|livez|readyz|version)(\/|$)/;
 /** CloudWatch Logs' limit for one event; bigger entries lose their bodies. */
 const MAX_ENTRY_BYTES = 256 * 1024;
-/** Entries kept per cluster (the oldest go first), so a long-running simulator's memory stays flat. */
-const MAX_ENTRIES = 50_000;
+/** Entries kept per cluster (the oldest go first), so a long-running simulator's memory stays flat (~15 MB). */
+const MAX_ENTRIES = 10_000;
 
 export interface AuditRequest {
   method: string;
@@ -60,6 +63,51 @@ export interface AuditRequest {
   receivedAt: Date;
   completedAt: Date;
   decision: "allow" | "forbid";
+}
+
+/** What the audit log needs of an answered request (`reply.payload`: the serialized body, none when streamed). */
+export function auditRequestOf(
+  req: Request,
+  url: URL,
+  body: Buffer,
+  principal: SimPrincipal,
+  reply: { status: number; payload?: Buffer },
+  receivedAt: Date,
+  state: ClusterState,
+): AuditRequest {
+  const pathname = url.pathname.replace(/\/+$/, "") || "/";
+  const resourcePath = parseResourcePath(pathname, state);
+  const method = req.method ?? "GET";
+  const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
+  // kube-apiserver lists X-Forwarded-For's addresses first, then the peer's.
+  const forwarded = String(req.headers["x-forwarded-for"] ?? "")
+    .split(",")
+    .map((ip) => ip.trim())
+    .filter(Boolean);
+  const remote = (req.socket?.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
+  return {
+    method,
+    requestURI: req.url ?? pathname,
+    pathname,
+    verb: resourcePath ? verbOf(method, resourcePath, watch) : method.toLowerCase(),
+    resource: resourcePath && {
+      group: resourcePath.group,
+      version: resourcePath.version,
+      plural: resourcePath.plural,
+      namespace: resourcePath.namespace,
+      name: resourcePath.name,
+      subresource: resourcePath.subresource,
+    },
+    principal,
+    sourceIPs: [...forwarded, remote],
+    userAgent: String(req.headers["user-agent"] ?? ""),
+    requestBody: body,
+    status: reply.status,
+    responseBody: reply.payload,
+    receivedAt,
+    completedAt: state.now(),
+    decision: reply.status === 403 ? "forbid" : "allow",
+  };
 }
 
 /** The level EKS's audit policy gives a request. */
@@ -88,13 +136,15 @@ export function auditEvent(request: AuditRequest): Record<string, unknown> | und
   const level = auditLevel(request);
   if (level === "None") return undefined;
   const { principal, resource } = request;
-  const response = json(request.responseBody) as
+  const failed = request.status >= 400;
+  // The answer is read only when the event needs it: a LIST's answer can be megabytes.
+  const created = request.verb === "create" && request.status < 300;
+  const needsResponse = failed || created || (level === "RequestResponse" && request.method !== "GET");
+  const response = (needsResponse ? json(request.responseBody) : undefined) as
     | { metadata?: { name?: string }; message?: string; reason?: string; status?: string }
     | undefined;
   // On a create the name comes from the object (kube-apiserver fills objectRef.name even at Metadata level).
-  const name =
-    resource?.name ?? (request.verb === "create" && request.status < 300 ? response?.metadata?.name : undefined);
-  const failed = request.status >= 400;
+  const name = resource?.name ?? (created ? response?.metadata?.name : undefined);
   const event: Record<string, unknown> = {
     kind: "Event",
     apiVersion: "audit.k8s.io/v1",
@@ -150,10 +200,7 @@ export function auditEvent(request: AuditRequest): Record<string, unknown> | und
     const body = json(request.requestBody);
     if (body !== undefined) event.requestObject = body;
   }
-  if (level === "RequestResponse" && !failed) {
-    const body = json(request.responseBody);
-    if (body !== undefined) event.responseObject = body;
-  }
+  if (level === "RequestResponse" && !failed && response !== undefined) event.responseObject = response;
   if (JSON.stringify(event).length > MAX_ENTRY_BYTES) {
     delete event.requestObject;
     delete event.responseObject;
@@ -215,7 +262,8 @@ export class AuditLog {
       eventId: `${String(timestamp).padStart(20, "0")}${String(this.sequence).padStart(36, "0")}`,
       message: JSON.stringify(event),
     });
-    if (this.entries.length > MAX_ENTRIES) this.entries = this.entries.slice(-MAX_ENTRIES);
+    // Trimmed in batches, not on every write once full.
+    if (this.entries.length > MAX_ENTRIES * 1.1) this.entries = this.entries.slice(-MAX_ENTRIES);
   }
 
   /** Every entry written (delivered or not), oldest first: for tests. */

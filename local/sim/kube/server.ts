@@ -10,7 +10,7 @@ import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promi
 import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
 import type { SimIam, SimPrincipal } from "../aws/iam.ts";
 import type { ServerCertificates } from "../certs.ts";
-import type { AuditLog } from "./audit.ts";
+import { type AuditLog, auditRequestOf } from "./audit.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -32,12 +32,12 @@ import {
   send,
 } from "./exchange.ts";
 import { type Faults, NO_FAULTS, StatsRecorder } from "./faults.ts";
-import { type ApiReply, handleResource, parseResourcePath, verbOf } from "./handlers.ts";
+import { type ApiReply, handleResource, parseResourcePath } from "./handlers.ts";
 import { ApiError, negotiate, statusBody } from "./negotiation.ts";
 import { openApiGroupVersion, openApiIndex, openApiV2 } from "./openapi.ts";
 import type { ClusterState } from "./state.ts";
 import { VerifiedTokenCache } from "./token-cache.ts";
-import type { ResourceType } from "./types.ts";
+import type { KubeObject, ResourceType } from "./types.ts";
 
 export interface DenyRule {
   /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
@@ -66,6 +66,8 @@ export interface KubeApiServerOptions {
   faults?: Partial<Faults>;
   /** Where each request's audit event goes (EKS's control-plane audit log). */
   audit?: AuditLog;
+  /** Called after each successful create/update/patch of an object (the simulated controllers). */
+  onWrite?: (object: KubeObject) => void;
 }
 
 interface Caller {
@@ -207,58 +209,17 @@ export class KubeApiServer {
       }
     }
     answer ??= this.answer(req, url, body, caller, rejected);
-    if (caller) this.audit(req, url, body, caller, answer, receivedAt);
+    if (caller && this.options.audit?.enabled) {
+      // Answered requests of an authenticated caller; injected faults never reached the API server.
+      const reply = "stream" in answer ? { status: 200 } : { status: answer.status, payload: answer.payload };
+      const { state } = this.options;
+      this.options.audit.record(auditRequestOf(req, url, body, caller.principal, reply, receivedAt, state));
+    }
     if ("stream" in answer) {
       answer.stream(res);
       return;
     }
     await send(res, answer, faulty ? faults.slowBodyMs : 0);
-  }
-
-  /** Writes the request's audit event (answered requests of an authenticated caller; faults never reach it). */
-  private audit(
-    req: Request,
-    url: URL,
-    body: Buffer,
-    caller: Caller,
-    answer: PreparedReply | { stream: unknown },
-    receivedAt: Date,
-  ): void {
-    const log = this.options.audit;
-    if (!log?.enabled) return;
-    const path = url.pathname.replace(/\/+$/, "") || "/";
-    const resourcePath = parseResourcePath(path, this.options.state);
-    const method = req.method ?? "GET";
-    const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
-    const status = "stream" in answer ? 200 : answer.status;
-    const forwarded = String(req.headers["x-forwarded-for"] ?? "")
-      .split(",")
-      .map((ip) => ip.trim())
-      .filter(Boolean);
-    const remote = (req.socket?.remoteAddress ?? "127.0.0.1").replace(/^::ffff:/, "");
-    log.record({
-      method,
-      requestURI: req.url ?? path,
-      pathname: path,
-      verb: resourcePath ? verbOf(method, resourcePath, watch) : method.toLowerCase(),
-      resource: resourcePath && {
-        group: resourcePath.group,
-        version: resourcePath.version,
-        plural: resourcePath.plural,
-        namespace: resourcePath.namespace,
-        name: resourcePath.name,
-        subresource: resourcePath.subresource,
-      },
-      principal: caller.principal,
-      sourceIPs: [...forwarded, remote],
-      userAgent: String(req.headers["user-agent"] ?? ""),
-      requestBody: body,
-      status,
-      responseBody: "stream" in answer ? undefined : answer.payload,
-      receivedAt,
-      completedAt: this.options.state.now(),
-      decision: status === 403 ? "forbid" : "allow",
-    });
   }
 
   /** The reply to a request, its body serialized; a watch's stream starts only when it is sent. */
@@ -357,7 +318,7 @@ export class KubeApiServer {
     }
     const resourcePath = parseResourcePath(path, state);
     if (!resourcePath) throw new ApiError(404, "NotFound", "the server could not find the requested resource", {});
-    return handleResource(
+    const reply = handleResource(
       state,
       resourcePath,
       {
@@ -370,6 +331,20 @@ export class KubeApiServer {
       },
       (verb, type, namespace, name, subresource) => this.authorize(caller, verb, type, namespace, name, subresource),
     );
+    const { onWrite } = this.options;
+    const written = reply.body as KubeObject | undefined;
+    const write = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
+    if (onWrite && write && reply.status < 300 && written?.kind && resourcePath.subresource !== "status") {
+      // Controllers react after the write, not inside it (the client's answer is the object as written).
+      setImmediate(() => {
+        try {
+          onWrite(written);
+        } catch {
+          // A controller that cannot make sense of an object leaves it as written (a real one would log and retry).
+        }
+      });
+    }
+    return reply;
   }
 
   private authorize(
