@@ -117,7 +117,7 @@ try {
   };
   const waitForRun = async (runId: string) => {
     for (const deadline = Date.now() + WATCHDOG_MS; Date.now() < deadline; ) {
-      const run = await plannerRuntime.snapshots.getRun(runId);
+      const run = await plannerRuntime.auditRuns.getRun(runId);
       if (run.done >= run.planned) {
         // A figure of snapshots that say "could not read the cluster" is not a figure of audits.
         if (run.failed > 0) out(`  WARNING: ${run.failed} of ${run.done} releases were not read (Unknown snapshots)`);

@@ -21,7 +21,7 @@ import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startLocalServer } from "../local/server.ts";
 import { recordObservation } from "../shared/audit/record.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
-import { openSnapshotStore } from "../shared/snapshots/config.ts";
+import { openHistoryStores } from "../shared/snapshots/config.ts";
 import type { Observation } from "../shared/snapshots/model.ts";
 import { runIdFor } from "../shared/snapshots/model.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
@@ -58,7 +58,7 @@ try {
   await ensureSnapshotsTable(admin, { ...location, tableName: "bench-snapshots" });
   admin.destroy();
   const store = openReleaseStore({ ...location, tableName: "bench-releases" });
-  const snapshots = openSnapshotStore(
+  const { snapshots, ...history } = openHistoryStores(
     { ...location, tableName: "bench-releases" },
     { tableName: "bench-snapshots", retentionDays: 90, auditIntervalSeconds: 300 },
   );
@@ -99,7 +99,7 @@ try {
         logger: new Logger({ logLevel: "ERROR" }),
         metrics: new Metrics({ namespace: "bench" }),
         settings: apiSettingsFromEnv({}),
-        snapshots,
+        historyStores: { snapshots, ...history },
         fleetCache: new FleetCache(),
         dashboard: {
           auth: "off",

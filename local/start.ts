@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     telemetry: deps,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
-    history: { snapshots: audit.snapshots, tableName: audit.snapshotsTable },
+    history: { stores: audit.historyStores, tableName: audit.snapshotsTable },
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
   printTour(server.url, Boolean(sim));

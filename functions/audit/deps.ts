@@ -10,8 +10,8 @@ import { LatestSnapshotCache } from "../../shared/audit/latest-cache.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/notify/slack-webhook.ts";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
-import { openSnapshotStore } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
@@ -22,7 +22,8 @@ export interface AuditRuntime extends AuditDeps {
 }
 
 export interface AuditOverrides extends RuntimeOverrides {
-  snapshots?: SnapshotStore;
+  /** The status history's stores (default: SNAPSHOTS_TABLE's, by STORE_DRIVER). */
+  historyStores?: HistoryStores;
   slack?: SlackWebhook;
   /** The use cases' logger port (tests: silentLogger); default: the runtime's Powertools logger. */
   log?: LoggerPort;
@@ -58,11 +59,15 @@ export function auditRuntimeFromEnv(
   const slack =
     overrides.slack ??
     (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
+  const history = overrides.historyStores ?? openHistoryStores(config.store, config.snapshots);
   const runtime: AuditRuntime = {
     config,
     lambda,
     store: lambda.store,
-    snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
+    snapshots: history.snapshots,
+    auditRuns: history.auditRuns,
+    notifications: history.notifications,
+    sloStates: history.sloStates,
     clusters: lambda.clusters,
     kube: lambda.kube,
     clock: lambda.clock,

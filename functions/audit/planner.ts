@@ -34,7 +34,7 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
     return planAudit(
       {
         store: runtime.store,
-        snapshots: runtime.snapshots,
+        auditRuns: runtime.auditRuns,
         queue,
         clusters: runtime.clusters,
         clock: runtime.clock,
@@ -50,7 +50,7 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
  * planned release is done. Read from the newest few runs; none completed yet -> since the oldest of them.
  */
 async function publishAuditLag(runtime: AuditRuntime, now: Date): Promise<void> {
-  const { items } = await runtime.snapshots.listRuns({ limit: 10 });
+  const { items } = await runtime.auditRuns.listRuns({ limit: 10 });
   const completed = items.find((run) => run.plannedAt && run.done >= run.planned && run.lastDoneAt);
   const since = completed?.lastDoneAt ?? items.at(-1)?.startedAt;
   if (!since) return;

@@ -9,8 +9,8 @@
 import { replayLedgerFor } from "../../shared/chatops/replay-ledger.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import type { Logger } from "../../shared/ports.ts";
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { type Env, functionConfigFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";
@@ -23,8 +23,8 @@ import type { ChatWorkerDeps } from "./worker.ts";
 export interface ChatReaderOverrides {
   store?: ReleaseStore;
   clusters?: ClusterConnector;
-  /** The status history (default: SNAPSHOTS_TABLE's, when set). */
-  snapshots?: SnapshotStore;
+  /** The status history's snapshots and rollups (default: SNAPSHOTS_TABLE's, when set). */
+  historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The use cases' logger port (the runtime's Powertools logger otherwise). */
   logger?: Logger;
 }
@@ -35,9 +35,9 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
   const runtime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
-  // The snapshots client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
-  const snapshots =
-    overrides.snapshots ?? (config.snapshots ? openSnapshotStore(config.store, config.snapshots) : undefined);
+  // The snapshots table's client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
+  const historyStores =
+    overrides.historyStores ?? (config.snapshots ? openHistoryStores(config.store, config.snapshots) : undefined);
   const readers = {
     store: runtime.store,
     clusters: runtime.clusters,
@@ -46,7 +46,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     kube: runtime.kube,
     logger: overrides.logger ?? runtime.log,
     telemetry: { logger: runtime.logger, metrics: runtime.metrics },
-    ...(snapshots ? { snapshots } : {}),
+    ...(historyStores ? { historyStores } : {}),
     ...(config.snapshots
       ? {
           history: {

@@ -59,7 +59,7 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
   const replays = deps.replays ?? instanceReplayLedger();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
-  const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.snapshots) };
+  const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.historyStores) };
 
   return httpHandler(deps.telemetry, { routes: [defineRoute("POST", TEAMS_PATH, (event) => message(event))] });
 

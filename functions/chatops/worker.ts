@@ -87,7 +87,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
     // The same use case as the webhook's acknowledgement, again: the queue is not trusted to widen what is read.
     const platform = chatPlatform(caller.platform)!;
     const access = resolveAccess(deps.access, caller);
-    const options = { prefix: deps.prefix, snapshots: Boolean(deps.snapshots) };
+    const options = { prefix: deps.prefix, snapshots: Boolean(deps.historyStores) };
     const acknowledged = acknowledge(job.command, access, {
       ...options,
       knownClusters: deps.clusters.list().map((c) => c.name),

@@ -9,8 +9,8 @@ import { isDomainError, publicErrorMessage } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { HistoryStores } from "../snapshots/history-stores.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
-import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
@@ -39,8 +39,8 @@ export interface ChatDeps {
   logger: Logger;
   /** Reads clusters for `status` (the composition root's KubeReader). */
   kube: KubeReader;
-  /** The status history (audit snapshots): offers `fleet`, `timeline` and `reliability` when present. */
-  snapshots?: SnapshotStore;
+  /** The status history's snapshots and rollups: offers `fleet`, `timeline` and `reliability` when present. */
+  historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The audits' period and the history's retention, for `reliability` (default 5 minutes, 90 days). */
   history?: ReliabilitySettings;
 }
@@ -108,7 +108,7 @@ export async function answerCommand(
   const known = deps.clusters.list().map((c) => c.name);
   const acknowledged = acknowledgeCommand(command, access, {
     ...options,
-    snapshots: Boolean(deps.snapshots),
+    snapshots: Boolean(deps.historyStores),
     knownClusters: known,
   });
   return "answer" in acknowledged ? acknowledged.answer : answerJob(deps, acknowledged.job, access, options);
@@ -144,7 +144,7 @@ async function run(
     }
     case "timeline": {
       const page = await listSnapshots(
-        { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+        { snapshots: deps.historyStores!.snapshots, clusters: deps.clusters, clock: deps.clock },
         { cluster: target.cluster, namespace: target.namespace, name: target.release },
         { limit: TIMELINE_LENGTH },
       );
@@ -152,7 +152,8 @@ async function run(
     }
     case "reliability": {
       const history = {
-        snapshots: deps.snapshots!,
+        snapshots: deps.historyStores!.snapshots,
+        rollups: deps.historyStores!.rollups,
         releases: deps.store,
         clusters: deps.clusters,
         clock: deps.clock,
@@ -178,7 +179,7 @@ async function run(
       let more = false;
       for (const cluster of target.clusters) {
         const page = await fleetHealth(
-          { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+          { snapshots: deps.historyStores!.snapshots, clusters: deps.clusters, clock: deps.clock },
           { cluster, health: UNHEALTHY, limit: MAX_CHAT_PAGE },
         );
         entries.push(...page.items.filter((e) => access.allows(e.release.cluster, e.release.namespace)));

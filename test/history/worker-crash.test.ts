@@ -107,7 +107,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
   assert.deepEqual(await queueDepth(sqs.client, queue.queueUrl), { visible: 0, inFlight: 0 });
   assert.deepEqual(await drainBodies(sqs.client, queue.dlqUrl), []);
 
-  const run = await runtime.snapshots.getRun(plan.run.runId);
+  const run = await runtime.auditRuns.getRun(plan.run.runId);
   assert.equal(run.done, 3, JSON.stringify(run));
   for (const release of [
     { cluster: "demo-eu", namespace: "shop", name: "web" },
