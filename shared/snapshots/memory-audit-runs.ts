@@ -5,7 +5,6 @@ import type { AuditRunStore, MessageTally, SentPart } from "./audit-run-store.ts
 import { AuditRunNotFoundError } from "./errors.ts";
 import type { MemoryRollups } from "./memory-small-stores.ts";
 import type { AuditRun } from "./model.ts";
-import type { RollupDay } from "./rollup-items.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
 import { durationOf } from "./store-rules.ts";
 
@@ -67,13 +66,8 @@ export class MemoryAuditRuns implements AuditRunStore {
     this.#run(runId).plannedAt ??= plannedAt;
   }
 
-  async completeMessage(
-    runId: string,
-    partId: string,
-    tally: MessageTally,
-    at: string,
-    rollups: readonly RollupDay[] = [],
-  ): Promise<boolean> {
+  // Typed by the port (one signature, written once).
+  completeMessage: AuditRunStore["completeMessage"] = async (runId, partId, tally, at, rollups = []) => {
     const run = this.#run(runId);
     if (run.doneParts.has(partId)) return false;
     run.doneParts.add(partId);
@@ -82,7 +76,7 @@ export class MemoryAuditRuns implements AuditRunStore {
     if (run.sentParts.has(partId)) addTally(run, tally, at);
     else run.unsentDone.set(partId, { ...tally, at });
     return true;
-  }
+  };
 
   async getRun(runId: string): Promise<AuditRun> {
     return publicRun(this.#run(runId));

@@ -9,7 +9,6 @@ import { expired } from "./retention.ts";
 import type { RollupDay } from "./rollup-items.ts";
 import type { RollupStore } from "./rollup-store.ts";
 import type { SloStateStore } from "./slo-state-store.ts";
-import type { WriteOutcome } from "./snapshot-store.ts";
 
 export class MemoryRollups implements RollupStore {
   /** Day items by `<day>#<cluster>`. */
@@ -57,17 +56,12 @@ export class MemorySloStates implements SloStateStore {
     return stored && !expired(stored, now) ? stored.state : undefined;
   }
 
-  async swapSloState(
-    release: ReleaseKey,
-    from: string | undefined,
-    to: string,
-    at: Date,
-    expiresAt: number,
-  ): Promise<WriteOutcome> {
+  // Typed by the port (one signature, written once).
+  swapSloState: SloStateStore["swapSloState"] = async (release, from, to, at, expiresAt) => {
     const stored = this.#states.get(releaseId(release));
     const current = stored && !expired(stored, at) ? stored.state : undefined;
     if (current !== from) return "conflict";
     this.#states.set(releaseId(release), { state: to, expiresAt });
     return "ok";
-  }
+  };
 }
