@@ -72,6 +72,8 @@ export interface DeadlineOptions {
   now?: number;
   /** The least time the work gets even when the margin eats all that is left (a batch still makes progress). */
   floorMs?: number;
+  /** The most time the work gets, however long the Lambda may run: a caller that waits less (Teams' 5 s). */
+  budgetMs?: number;
 }
 
 /**
@@ -87,5 +89,6 @@ export function deadlineFrom(
 ): number {
   const remaining =
     typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return (options.now ?? Date.now()) + Math.max(options.floorMs ?? 0, remaining - marginMs);
+  const left = Math.max(options.floorMs ?? 0, remaining - marginMs);
+  return (options.now ?? Date.now()) + Math.min(left, options.budgetMs ?? Number.POSITIVE_INFINITY);
 }

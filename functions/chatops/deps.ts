@@ -17,8 +17,7 @@ import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { secretReader } from "./secrets.ts";
-import type { TeamsDeps } from "./teams.ts";
-import type { ChatWorkerDeps } from "./worker.ts";
+import type { ChatWorkerDeps, TeamsDeps } from "./types.ts";
 
 export interface ChatReaderOverrides {
   store?: ReleaseStore;

@@ -16,7 +16,7 @@ import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { sqsChatJobQueue } from "./queue.ts";
 import { secretReader } from "./secrets.ts";
-import type { SlackIngressDeps } from "./slack.ts";
+import type { SlackIngressDeps } from "./types.ts";
 
 export function slackIngressDepsFromEnv(
   env: NodeJS.ProcessEnv,

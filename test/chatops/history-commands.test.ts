@@ -76,7 +76,8 @@ async function ask(command: string) {
     responseUrl,
     public: false,
     replaceOriginal: false,
-    receivedAt: Date.now(),
+    // The worker reads a job's age on its one clock (the use cases' NOW here).
+    receivedAt: NOW.getTime(),
     requestId: "r",
   };
   const record = sqsRecordFrom(
@@ -116,9 +117,9 @@ test("a forged job received in the future is not answered; one received now is (
       () => "not answered",
     );
   };
-  assert.equal(await post(Date.now() + 365 * 86_400_000), "not answered");
-  assert.equal(await post(Date.now() - 31 * 60_000), "not answered");
-  assert.equal(await post(Date.now()), "answered");
+  assert.equal(await post(NOW.getTime() + 365 * 86_400_000), "not answered");
+  assert.equal(await post(NOW.getTime() - 31 * 60_000), "not answered");
+  assert.equal(await post(NOW.getTime()), "answered");
 });
 
 test("the parser offers fleet and timeline only with snapshots", () => {
