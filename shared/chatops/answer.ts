@@ -8,10 +8,9 @@ import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
-import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { ReleaseSummary } from "../release/model.ts";
 import type { HistoryStores } from "../snapshots/history-stores.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
-import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
@@ -22,12 +21,12 @@ import {
 } from "../usecases/reliability.ts";
 import { reliabilityOfScope } from "../usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../usecases/reliability-text.ts";
-import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
+import { fleetHealth, listSnapshots } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
 import { acknowledgeCommand, type ChatJobTarget } from "./acknowledge.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
 import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions } from "./command.ts";
-import type { ResolvedCommand } from "./resolve.ts";
 
 export type { ResolvedCommand } from "./resolve.ts";
 export { apiPathOf, MissingClusterProblem, resolveCommand } from "./resolve.ts";
@@ -45,32 +44,7 @@ export interface ChatDeps {
   history?: ReliabilitySettings;
 }
 
-export type ChatAnswer =
-  | { kind: "status"; target: Extract<ResolvedCommand, { verb: "status" }>; report: StatusReport }
-  | {
-      kind: "history";
-      target: Extract<ResolvedCommand, { verb: "history" }>;
-      revisions: ReleaseMetadata[];
-      more: boolean;
-    }
-  | { kind: "list"; target: Extract<ResolvedCommand, { verb: "list" }>; releases: ReleaseSummary[]; more: boolean }
-  | { kind: "fleet"; target: Extract<ResolvedCommand, { verb: "fleet" }>; entries: FleetEntry[]; more: boolean }
-  | {
-      kind: "timeline";
-      target: Extract<ResolvedCommand, { verb: "timeline" }>;
-      snapshots: SnapshotSummary[];
-      more: boolean;
-    }
-  | {
-      kind: "reliability";
-      target: Extract<ResolvedCommand, { verb: "reliability" }>;
-      /** The report as the CLI prints it (shared/usecases/reliability-text.ts). */
-      lines: string[];
-    }
-  | { kind: "help"; usage: string; clusters: string[]; defaults: { cluster?: string; namespace?: string } }
-  | { kind: "usage"; error: string; usage: string }
-  | { kind: "denied"; message: string }
-  | { kind: "error"; code: string; message: string; errorKind: string };
+export type { ChatAnswer };
 
 /** Snapshots shown by `timeline` (newest first). */
 export const TIMELINE_LENGTH = 10;
