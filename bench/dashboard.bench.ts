@@ -15,6 +15,7 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { chromium } from "playwright-core";
 import { buildDashboard } from "../dashboard/build.ts";
+import { telemetryDeps } from "../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
@@ -96,8 +97,7 @@ try {
         clusters: registry,
         kube: createKubeReader({ connector: registry }),
         clock: { now: () => new Date() },
-        logger: new Logger({ logLevel: "ERROR" }),
-        metrics: new Metrics({ namespace: "bench" }),
+        ...telemetryDeps(new Logger({ logLevel: "ERROR" }), new Metrics({ namespace: "bench" })),
         settings: apiSettingsFromEnv({}),
         historyStores: { snapshots, ...history },
         fleetCache: new FleetCache(),

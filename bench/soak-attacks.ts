@@ -13,6 +13,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { telemetryDeps } from "../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
@@ -77,8 +78,7 @@ export async function silentServers(out: (line?: string) => void): Promise<void>
           clusters: connector,
           kube,
           clock: kube.clock,
-          logger: new Logger({ serviceName: "soak", logLevel: "SILENT" }),
-          metrics: new Metrics({ namespace: "soak" }),
+          ...telemetryDeps(new Logger({ serviceName: "soak", logLevel: "SILENT" }), new Metrics({ namespace: "soak" })),
           settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: String(MARGIN_MS) }),
         });
         const started = performance.now();
@@ -111,7 +111,7 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
   const runtime = auditRuntimeFromEnv(
     { CLUSTERS: JSON.stringify([{ name: "silent", region: "eu-west-1" }]), AWS_REGION: "eu-west-1" },
     {},
-    { store, historyStores: stores, log: silentLogger },
+    { store, historyStores: stores, logger: silentLogger },
   );
   try {
     const body = JSON.stringify({

@@ -58,7 +58,12 @@ export async function startLocalAudit(options: {
     env,
     out,
     handlers(auditEnv) {
-      const overrides = { store: options.store, clusters: options.clusters, historyStores, log: consoleChanges(out) };
+      const overrides = {
+        store: options.store,
+        clusters: options.clusters,
+        historyStores,
+        logger: consoleChanges(out),
+      };
       // Each tick is its own slot (slotSeconds = AUDIT_INTERVAL, not EventBridge's minutes).
       const planner = createPlannerHandler(auditRuntimeFromEnv(auditEnv, { needQueueUrl: true }, overrides), {
         slotSeconds: intervalSeconds,

@@ -15,7 +15,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { buildDashboard } from "../dashboard/build.ts";
-import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
@@ -162,8 +161,8 @@ async function main(): Promise<void> {
     env,
     store: deps.store,
     clusters: deps.clusters,
-    logger: loggerPort(deps.logger),
-    telemetry: deps,
+    logger: deps.logger,
+    telemetry: deps.telemetry,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
     history: { stores: audit.historyStores, tableName: audit.snapshotsTable },

@@ -1,8 +1,6 @@
-import type { Logger } from "@aws-lambda-powertools/logger";
-import type { Metrics } from "@aws-lambda-powertools/metrics";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
-import { telemetryMiddlewares } from "./telemetry.ts";
+import { type Telemetry, telemetryMiddlewares } from "./telemetry.ts";
 
 /**
  * The shell every Lambda of the product goes through (docs/architecture.md "The Lambda shell"): its entry point
@@ -11,11 +9,7 @@ import { telemetryMiddlewares } from "./telemetry.ts";
  * per event; serverless.yml names its `handler` export, and test/deploy/shell.test.ts checks each one is this.
  */
 
-/** What the telemetry middlewares need: Powertools' own Logger and Metrics (the runtime's). */
-export interface Telemetry {
-  logger: Logger;
-  metrics: Metrics;
-}
+export type { Telemetry };
 
 export type LambdaHandler<E, R, C extends Context = Context> = (event: E, context: C) => Promise<R>;
 

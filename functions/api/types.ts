@@ -17,7 +17,7 @@ export interface ApiContext extends HttpContext {
 }
 
 /** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
-export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
+export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "telemetry"> {
   settings: ApiSettings;
   /** The dashboard's settings; absent (tests): sign-in required, nobody granted anything. */
   dashboard?: DashboardConfig;

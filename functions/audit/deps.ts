@@ -8,7 +8,6 @@ import type { MetricsSink } from "../../shared/audit/change-events.ts";
 import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
 import { LatestSnapshotCache } from "../../shared/audit/latest-cache.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/notify/slack-webhook.ts";
-import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
 import { openHistoryStores } from "../../shared/snapshots/config.ts";
 import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
@@ -25,8 +24,6 @@ export interface AuditOverrides extends RuntimeOverrides {
   /** The status history's stores (default: SNAPSHOTS_TABLE's, by STORE_DRIVER). */
   historyStores?: HistoryStores;
   slack?: SlackWebhook;
-  /** The use cases' logger port (tests: silentLogger); default: the runtime's Powertools logger. */
-  log?: LoggerPort;
 }
 
 /**
@@ -43,15 +40,15 @@ export function auditRuntimeFromEnv(
 ): AuditRuntime {
   const config = auditConfigFromEnv(env, options);
   const lambda = createLambdaRuntime(config, overrides, { cache: { manifestEntries: AUDIT_MANIFEST_ENTRIES } });
-  const logger = overrides.log ?? lambda.log;
+  const { logger } = lambda;
   const metrics: MetricsSink = {
     count(name, value, dimensions) {
       if (!dimensions) {
-        lambda.metrics.addMetric(name, MetricUnit.Count, value);
+        lambda.telemetry.metrics.addMetric(name, MetricUnit.Count, value);
         return;
       }
       // A metric with its own dimensions is published at once (Powertools' single metric).
-      const single = lambda.metrics.singleMetric();
+      const single = lambda.telemetry.metrics.singleMetric();
       for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
       single.addMetric(name, MetricUnit.Count, value);
     },
@@ -85,7 +82,7 @@ export function auditRuntimeFromEnv(
 
 /** A gauge published with the next flush (the planner's AuditLag). */
 export function recordSeconds(runtime: AuditRuntime, name: string, seconds: number): void {
-  runtime.lambda.metrics.addMetric(name, MetricUnit.Seconds, seconds);
+  runtime.lambda.telemetry.metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
 
 export function sqsClientFor(runtime: AuditRuntime) {

@@ -33,7 +33,11 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     chatops: () => chatopsSettingsFromEnv(env),
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
-  const runtime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
+  const runtime = createLambdaRuntime(config, {
+    store: overrides.store,
+    clusters: overrides.clusters,
+    logger: overrides.logger,
+  });
   // The snapshots table's client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
   const historyStores =
     overrides.historyStores ?? (config.snapshots ? openHistoryStores(config.store, config.snapshots) : undefined);
@@ -43,8 +47,8 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     clock: runtime.clock,
     // The runtime's KubeReader (pools, per-cluster limits, caches) for `status`.
     kube: runtime.kube,
-    logger: overrides.logger ?? runtime.log,
-    telemetry: { logger: runtime.logger, metrics: runtime.metrics },
+    logger: runtime.logger,
+    telemetry: runtime.telemetry,
     ...(historyStores ? { historyStores } : {}),
     ...(config.snapshots
       ? {

@@ -3,7 +3,6 @@
  * registry + connector, KubeReader, telemetry), the sync state in the releases table, and the sync queue.
  */
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
-import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import {
@@ -50,9 +49,8 @@ export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } 
 
 export interface SyncRuntime {
   config: SyncConfig;
+  /** The shared runtime: clock, logger (the use cases' port), telemetry, store, registry, KubeReader. */
   lambda: LambdaRuntime;
-  /** The use cases' logger port (default: the runtime's Powertools logger). */
-  log: LoggerPort;
   syncState: SyncStateStore;
   /** The registry's `sync` switch of a cluster. */
   policy(cluster: string): SyncPolicy | undefined;
@@ -61,7 +59,7 @@ export interface SyncRuntime {
 export function syncRuntimeFromEnv(
   env: NodeJS.ProcessEnv,
   options: { needQueueUrl?: boolean } = {},
-  overrides: RuntimeOverrides & { syncState?: SyncStateStore; log?: LoggerPort } = {},
+  overrides: RuntimeOverrides & { syncState?: SyncStateStore } = {},
 ): SyncRuntime {
   const config = syncConfigFromEnv(env, options);
   // A sync reads each storage object's manifest once: no prepared-manifest cache.
@@ -69,7 +67,6 @@ export function syncRuntimeFromEnv(
   return {
     config,
     lambda,
-    log: overrides.log ?? lambda.log,
     syncState: overrides.syncState ?? openSyncStateStore(config.store),
     policy: (cluster) => config.registry.find((entry) => entry.name === cluster)?.sync,
   };

@@ -14,7 +14,7 @@ import { type SyncRuntime, syncRuntimeFromEnv } from "./deps.ts";
 
 export function createSyncWorkerHandler(runtime: SyncRuntime) {
   const { lambda } = runtime;
-  return withTelemetry(lambda, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  return withTelemetry(lambda.telemetry, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const processor = new BatchProcessor(EventType.SQS);
     const record = async (item: SQSRecord) => {
       const { cluster } = parseSyncMessage(item.body);
@@ -29,7 +29,7 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
             syncState: runtime.syncState,
             kube: lambda.kube,
             scope: lambda.clusters,
-            logger: lambda.log,
+            logger: lambda.logger,
           },
           {
             cluster,
@@ -39,16 +39,16 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
             leaseMs: runtime.config.settings.leaseMs,
           },
         );
-        lambda.metrics.addMetric("SyncImported", "Count", summary.imported);
-        lambda.metrics.addMetric("SyncFailed", "Count", summary.failed);
-        lambda.metrics.addMetric("SyncRemoved", "Count", summary.removed);
-        if (!summary.complete) runtime.log.info("release sync incomplete; the next run continues", counters(summary));
+        lambda.telemetry.metrics.addMetric("SyncImported", "Count", summary.imported);
+        lambda.telemetry.metrics.addMetric("SyncFailed", "Count", summary.failed);
+        lambda.telemetry.metrics.addMetric("SyncRemoved", "Count", summary.removed);
+        if (!summary.complete) lambda.logger.info("release sync incomplete; the next run continues", counters(summary));
       } catch (error) {
         if (error instanceof SyncBusyError) {
-          runtime.log.info("release sync skipped: another run holds the cluster", { cluster });
+          lambda.logger.info("release sync skipped: another run holds the cluster", { cluster });
           return;
         }
-        runtime.log.warn("release sync failed; SQS will redeliver it", { cluster, error: (error as Error).message });
+        lambda.logger.warn("release sync failed; SQS will redeliver it", { cluster, error: (error as Error).message });
         throw error;
       }
     };

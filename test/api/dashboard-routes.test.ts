@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { DashboardConfig } from "../../functions/api/dashboard-config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
@@ -53,8 +54,7 @@ function handlerWith(dashboard: Partial<DashboardConfig>) {
     clusters,
     kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
     historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },

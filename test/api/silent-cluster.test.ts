@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ATTACK_RELEASE } from "../../bench/attack-fixtures.ts";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
@@ -44,8 +45,7 @@ for (const http2 of [true, false]) {
         clusters: connector,
         kube,
         clock: kube.clock,
-        logger: new RecordingLogger(),
-        metrics: new RecordingMetrics(),
+        ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
         settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: "500" }),
       });
       try {
@@ -77,7 +77,7 @@ for (const http2 of [true, false]) {
       const runtime = auditRuntimeFromEnv(
         env,
         {},
-        { store, historyStores: history, clusters: stallConnector(stall), log: silentLogger },
+        { store, historyStores: history, clusters: stallConnector(stall), logger: silentLogger },
       );
       try {
         await history.auditRuns.startRun("20261203T100000Z", new Date().toISOString());

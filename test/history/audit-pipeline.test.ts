@@ -80,7 +80,7 @@ async function pipeline(options: { env?: Record<string, string>; log?: typeof si
     ...options.env,
   };
   const connector = simConnector(sim);
-  const overrides = { store, historyStores: history, clusters: connector, log: options.log ?? silentLogger };
+  const overrides = { store, historyStores: history, clusters: connector, logger: options.log ?? silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
   runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);

@@ -1,6 +1,7 @@
 /** The history routes with real API Gateway v2 events (stores in memory; the DynamoDB side has its contract run). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { recordObservation } from "../../shared/audit/record.ts";
@@ -25,8 +26,7 @@ const handler = createApiHandler({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => NOW },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
   historyStores: history,
 });

@@ -1,6 +1,7 @@
 /** The reliability routes and ?at= on the status route, with real API Gateway v2 events (stores in memory). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
@@ -27,8 +28,7 @@ const handler = createApiHandler({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date(T0 + 62 * MIN) },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
   historyStores: history,
   history: { auditIntervalSeconds: 300, retentionDays: 90 },

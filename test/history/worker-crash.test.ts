@@ -71,7 +71,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
 }, async () => {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 2, maxReceiveCount: 5 });
   const runEnv = { ...env, AUDIT_QUEUE_URL: queue.queueUrl };
-  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger });
+  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { logger: silentLogger });
   runtimes.push(plannerRuntime);
   const planner = createPlannerHandler(plannerRuntime);
   const plan = await planner({ time: "2026-12-02T09:00:00Z" });
@@ -91,7 +91,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
   const depth = await queueDepth(sqs.client, queue.queueUrl);
   assert.equal(depth.visible + depth.inFlight, 3, JSON.stringify(depth));
 
-  const runtime = auditRuntimeFromEnv(runEnv, {}, { log: silentLogger });
+  const runtime = auditRuntimeFromEnv(runEnv, {}, { logger: silentLogger });
   runtimes.push(runtime);
   const poller = createLocalPoller({
     client: sqs.client,

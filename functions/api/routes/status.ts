@@ -3,7 +3,6 @@ import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
-import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
@@ -18,7 +17,7 @@ import { statusAsItWas } from "./status-at.ts";
  * ("not read in time") with a 200 instead of API Gateway's bare 504.
  */
 export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
-  const logger = loggerPort(deps.logger);
+  const { logger } = deps;
   return [
     releaseRoute(
       "/status",
