@@ -1,7 +1,7 @@
 import { openHistoryStores } from "../../shared/snapshots/config.ts";
 import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
+import { openSyncStateStore } from "../../shared/store/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
-import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { FleetCache } from "../../shared/usecases/fleet.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";

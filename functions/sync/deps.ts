@@ -3,8 +3,8 @@
  * registry + connector, KubeReader, telemetry), the sync state in the releases table, and the sync queue.
  */
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
+import { openSyncStateStore } from "../../shared/store/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
-import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import {
   type Env,
   functionConfigFromEnv,

@@ -11,8 +11,9 @@ import {
   MemorySloStates,
 } from "../../shared/snapshots/memory-small-stores.ts";
 import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
-import { openReleaseStore, storeConfigFromEnv } from "../../shared/store/config.ts";
+import { openReleaseStore, openSyncStateStore, storeConfigFromEnv } from "../../shared/store/config.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
 import { auditRunContract } from "./audit-run-contract.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { rollupContract } from "./rollup-contract.ts";
@@ -30,9 +31,10 @@ rollupContract("memory", async () => memoryHistoryStores());
 notificationClaimsContract("memory", async () => memoryHistoryStores());
 sloStateContract("memory", async () => memoryHistoryStores());
 
-test("STORE_DRIVER=memory opens the history's five stores in memory too, with the releases store", () => {
+test("one STORE_DRIVER for every store: memory opens the releases, the sync state and the history's five in memory", () => {
   const config = storeConfigFromEnv({ STORE_DRIVER: "memory" });
   assert.ok(openReleaseStore(config) instanceof MemoryReleaseStore);
+  assert.ok(openSyncStateStore(config) instanceof MemorySyncStateStore);
   const stores = openHistoryStores(config, snapshotsConfigFromEnv({}));
   assert.ok(stores.snapshots instanceof MemorySnapshotStore);
   assert.ok(stores.auditRuns instanceof MemoryAuditRuns);
