@@ -45,7 +45,7 @@ interface SlackAsk {
 export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
   const clock = deps.clock ?? systemClock;
   const now = () => clock.now().getTime();
-  const logger = loggerPort(deps.telemetry.logger);
+  const logger = deps.logger ?? loggerPort(deps.telemetry.logger);
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = deps.replays ?? instanceReplayLedger();
   const render = { prefix: deps.prefix ?? SLACK.defaultPrefix, apiBaseUrl: deps.apiBaseUrl };

@@ -8,7 +8,7 @@ import type { ChatDeps } from "../../shared/chatops/answer.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import type { ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import type { AllowedHost } from "../../shared/notify/response-url.ts";
-import type { Clock } from "../../shared/ports.ts";
+import type { Clock, Logger } from "../../shared/ports.ts";
 import type { Telemetry } from "../_shared/shell.ts";
 
 /** Where jobs go (SQS in AWS and under `npm start`). */
@@ -24,8 +24,10 @@ export interface SlackIngressDeps {
   queue: ChatJobQueue;
   /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
   clusterNames: () => string[];
-  /** Powertools' Logger and Metrics, for the shell's middlewares and this webhook's own lines. */
+  /** Powertools' Logger and Metrics, for the shell's middlewares. */
   telemetry: Telemetry;
+  /** This webhook's own lines (default: the port over the telemetry's logger). */
+  logger?: Logger;
   /** Told how long each acknowledgement took (EMF AckLatency in AWS, alarmed at the stage's chatopsAckP99Ms). */
   onAck?: (latencyMs: number) => void;
   /** Default: the system clock. */
