@@ -32,6 +32,6 @@ for (let i = 0, empty = 0; i < 10_000; i++) {
     releases += outcome.deleted;
   }
 }
-await runtime.lambda.close();
+await runtime.close();
 process.stdout.write(`${JSON.stringify({ messages: releases, peakRss })}\n`);
 process.exit(0);

@@ -134,7 +134,7 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
       `  worker, run 20990101T000000Z: ${answer.batchItemFailures.length === 1 ? "refused (DLQ after maxReceiveCount)" : "ACCEPTED"}, snapshot written: ${written ? "YES" : "no"}`,
     );
   } finally {
-    await runtime.lambda.close();
+    await runtime.close();
   }
   // A history a forged run touched before the fix: its lastRunId is in 2099; a later real sighting still counts.
   const key = { cluster: "eu", namespace: "shop", name: "frozen" };

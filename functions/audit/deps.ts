@@ -15,9 +15,9 @@ import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
 
-export interface AuditRuntime extends AuditDeps {
+/** The shared runtime's fields (one shape for every function: clock, logger, telemetry, ...), and the audit's. */
+export interface AuditRuntime extends AuditDeps, Omit<LambdaRuntime, "config"> {
   config: AuditConfig;
-  lambda: LambdaRuntime;
 }
 
 export interface AuditOverrides extends RuntimeOverrides {
@@ -58,17 +58,12 @@ export function auditRuntimeFromEnv(
     (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
   const history = overrides.historyStores ?? openHistoryStores(config.store, config.snapshots);
   const runtime: AuditRuntime = {
+    ...lambda,
     config,
-    lambda,
-    store: lambda.store,
     snapshots: history.snapshots,
     auditRuns: history.auditRuns,
     notifications: history.notifications,
     sloStates: history.sloStates,
-    clusters: lambda.clusters,
-    kube: lambda.kube,
-    clock: lambda.clock,
-    logger,
     metrics,
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
     latestCache: new LatestSnapshotCache(),
@@ -82,7 +77,7 @@ export function auditRuntimeFromEnv(
 
 /** A gauge published with the next flush (the planner's AuditLag). */
 export function recordSeconds(runtime: AuditRuntime, name: string, seconds: number): void {
-  runtime.lambda.telemetry.metrics.addMetric(name, MetricUnit.Seconds, seconds);
+  runtime.telemetry.metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
 
 export function sqsClientFor(runtime: AuditRuntime) {

@@ -18,7 +18,7 @@ export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, 
 export function createPlannerHandler(runtime: AuditRuntime, options: { slotSeconds?: number } = {}) {
   const slotSeconds = options.slotSeconds ?? runtime.config.settings.slotSeconds;
   const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
-  return withTelemetry(runtime.lambda.telemetry, async (event: ScheduledEvent): Promise<PlanResult> => {
+  return withTelemetry(runtime.telemetry, async (event: ScheduledEvent): Promise<PlanResult> => {
     // The event's time names the run (EventBridge's retries resume it), but only when it is near this clock:
     // a run id from the future would order every real run before it (issue #25 item 2).
     const now = runtime.clock.now();

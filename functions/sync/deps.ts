@@ -47,10 +47,9 @@ export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } 
   });
 }
 
-export interface SyncRuntime {
+/** The shared runtime's fields (one shape for every function: clock, logger, telemetry, ...), and the sync's. */
+export interface SyncRuntime extends Omit<LambdaRuntime, "config"> {
   config: SyncConfig;
-  /** The shared runtime: clock, logger (the use cases' port), telemetry, store, registry, KubeReader. */
-  lambda: LambdaRuntime;
   syncState: SyncStateStore;
   /** The registry's `sync` switch of a cluster. */
   policy(cluster: string): SyncPolicy | undefined;
@@ -65,8 +64,8 @@ export function syncRuntimeFromEnv(
   // A sync reads each storage object's manifest once: no prepared-manifest cache.
   const lambda = createLambdaRuntime(config, overrides, { cache: { manifestEntries: 0 } });
   return {
+    ...lambda,
     config,
-    lambda,
     syncState: overrides.syncState ?? openSyncStateStore(config.store),
     policy: (cluster) => config.registry.find((entry) => entry.name === cluster)?.sync,
   };

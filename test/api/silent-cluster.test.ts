@@ -106,7 +106,7 @@ for (const http2 of [true, false]) {
         assert.ok(latest, "a snapshot was recorded");
         assert.notEqual(latest.health.overall, "Current");
       } finally {
-        await runtime.lambda.close();
+        await runtime.close();
       }
     });
   });

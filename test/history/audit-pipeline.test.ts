@@ -83,7 +83,7 @@ async function pipeline(options: { env?: Record<string, string>; log?: typeof si
   const overrides = { store, historyStores: history, clusters: connector, logger: options.log ?? silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
-  runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
+  runtimes.push(plannerRuntime, workerRuntime);
   const planner = createPlannerHandler(plannerRuntime);
   const worker = createWorkerHandler(workerRuntime);
   const poller = createLocalPoller({

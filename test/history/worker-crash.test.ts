@@ -58,10 +58,10 @@ before(async () => {
 });
 
 /** The runtimes' KubeReaders hold connections to the simulator. */
-const runtimes: { lambda: { close(): Promise<void> } }[] = [];
+const runtimes: { close(): Promise<void> }[] = [];
 
 after(async () => {
-  await Promise.all(runtimes.map((runtime) => runtime.lambda.close()));
+  await Promise.all(runtimes.map((runtime) => runtime.close()));
   await Promise.all([sqs?.stop(), dynamo?.stop(), sim?.stop()]);
 });
 
