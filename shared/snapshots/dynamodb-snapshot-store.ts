@@ -37,7 +37,7 @@ const position = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 export class DynamoDbSnapshotStore implements SnapshotStore {
   readonly #t: Table;
 
-  /** On the snapshots table (dynamodb-history.ts opens it for all five stores of the history). */
+  /** On the snapshots table (history-stores.ts opens it for all five stores of the history). */
   constructor(table: Table) {
     this.#t = table;
   }
