@@ -8,7 +8,7 @@ import { createLocalPoller } from "../local/queue/poller.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { createSqsClient, queueClientConfigFromEnv } from "../shared/queue/config.ts";
 
-const runtime = auditRuntimeFromEnv(process.env, {}, { log: silentLogger });
+const runtime = auditRuntimeFromEnv(process.env, {}, { logger: silentLogger });
 const poller = createLocalPoller({
   client: createSqsClient(queueClientConfigFromEnv(process.env)),
   queueUrl: process.env.AUDIT_QUEUE_URL!,
@@ -32,6 +32,6 @@ for (let i = 0, empty = 0; i < 10_000; i++) {
     releases += outcome.deleted;
   }
 }
-await runtime.lambda.close();
+await runtime.close();
 process.stdout.write(`${JSON.stringify({ messages: releases, peakRss })}\n`);
 process.exit(0);

@@ -106,7 +106,7 @@ try {
 
   const queue = await createQueueWithDlq(sqs.client, "bench-audit", { visibilityTimeoutSeconds: 120 });
   const runEnv = { ...env, AUDIT_QUEUE_URL: queue.queueUrl };
-  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger });
+  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { logger: silentLogger });
   const planner = createPlannerHandler(plannerRuntime);
   let slot = Date.parse("2026-01-01T00:00:00Z");
   const nextRun = async () => {
@@ -117,7 +117,7 @@ try {
   };
   const waitForRun = async (runId: string) => {
     for (const deadline = Date.now() + WATCHDOG_MS; Date.now() < deadline; ) {
-      const run = await plannerRuntime.snapshots.getRun(runId);
+      const run = await plannerRuntime.auditRuns.getRun(runId);
       if (run.done >= run.planned) {
         // A figure of snapshots that say "could not read the cluster" is not a figure of audits.
         if (run.failed > 0) out(`  WARNING: ${run.failed} of ${run.done} releases were not read (Unknown snapshots)`);
@@ -129,7 +129,7 @@ try {
   };
 
   // One worker in this process: a first run (every snapshot new) and a stable run (every snapshot extended).
-  const workerRuntime = auditRuntimeFromEnv(runEnv, {}, { log: silentLogger });
+  const workerRuntime = auditRuntimeFromEnv(runEnv, {}, { logger: silentLogger });
   const stats = (workerRuntime.snapshots as DynamoDbSnapshotStore).stats;
   const poller = createLocalPoller({
     client: sqs.client,

@@ -53,7 +53,7 @@ const chat = await startLocalChatops({
   store: deps.store,
   clusters: deps.clusters,
   logger: silentLogger,
-  telemetry: deps,
+  telemetry: deps.telemetry,
 });
 const server = await startLocalServer({
   port: 0,

@@ -15,13 +15,14 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { chromium } from "playwright-core";
 import { buildDashboard } from "../dashboard/build.ts";
+import { telemetryDeps } from "../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startLocalServer } from "../local/server.ts";
 import { recordObservation } from "../shared/audit/record.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
-import { openSnapshotStore } from "../shared/snapshots/config.ts";
+import { openHistoryStores } from "../shared/snapshots/config.ts";
 import type { Observation } from "../shared/snapshots/model.ts";
 import { runIdFor } from "../shared/snapshots/model.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
@@ -58,7 +59,7 @@ try {
   await ensureSnapshotsTable(admin, { ...location, tableName: "bench-snapshots" });
   admin.destroy();
   const store = openReleaseStore({ ...location, tableName: "bench-releases" });
-  const snapshots = openSnapshotStore(
+  const { snapshots, ...history } = openHistoryStores(
     { ...location, tableName: "bench-releases" },
     { tableName: "bench-snapshots", retentionDays: 90, auditIntervalSeconds: 300 },
   );
@@ -96,10 +97,9 @@ try {
         clusters: registry,
         kube: createKubeReader({ connector: registry }),
         clock: { now: () => new Date() },
-        logger: new Logger({ logLevel: "ERROR" }),
-        metrics: new Metrics({ namespace: "bench" }),
+        ...telemetryDeps(new Logger({ logLevel: "ERROR" }), new Metrics({ namespace: "bench" })),
         settings: apiSettingsFromEnv({}),
-        snapshots,
+        historyStores: { snapshots, ...history },
         fleetCache: new FleetCache(),
         dashboard: {
           auth: "off",

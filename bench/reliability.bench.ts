@@ -15,7 +15,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import type { HealthStatus } from "../shared/health/index.ts";
 import type { ReleaseKey } from "../shared/release/model.ts";
-import { DynamoDbSnapshotStore } from "../shared/snapshots/dynamodb-snapshot-store.ts";
+import { dynamoDbHistoryStores } from "../shared/snapshots/history-stores.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { reliabilityOfRelease } from "../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../shared/usecases/reliability-scope.ts";
@@ -64,10 +64,11 @@ try {
   );
   const client = DynamoDBDocumentClient.from(admin, { marshallOptions: { removeUndefinedValues: true } });
   const now = Date.parse("2026-12-01T00:00:00Z");
-  const snapshots = new DynamoDbSnapshotStore({ client, tableName: "bench-reliability", ...location });
-  const writes = new DynamoDbSnapshotStore({ client, tableName: "bench-reliability-writes", ...location });
+  const history = dynamoDbHistoryStores({ client, tableName: "bench-reliability", ...location });
+  const writes = dynamoDbHistoryStores({ client, tableName: "bench-reliability-writes", ...location });
   const deps = {
-    snapshots,
+    snapshots: history.snapshots,
+    rollups: history.rollups,
     clusters: "any" as const,
     clock: { now: () => new Date(now) },
     settings: { auditIntervalSeconds: INTERVAL / 1000, retentionDays: 90 },
@@ -82,7 +83,7 @@ try {
       health: (i % 4 === 3 ? "Failed" : "Current") as HealthStatus,
       revision: 1 + Math.floor(i / 2),
     }));
-    await writeStretches(snapshots, release, stretches);
+    await writeStretches(history, release, stretches);
   }
 
   const measure = async <T>(what: () => Promise<T>) => {
@@ -129,13 +130,15 @@ try {
 
   const shape = { releases: FLEET, clusters: CLUSTERS, namespacesPerCluster: 10, days: 30, now };
   const started = performance.now();
-  const unhealthy = await rollupFleet(snapshots, shape);
-  for (const { release, stretches } of unhealthy) await writeStretches(snapshots, release, stretches);
+  const unhealthy = await rollupFleet(history, shape);
+  for (const { release, stretches } of unhealthy) await writeStretches(history, release, stretches);
   out();
   out(
     `fleet: rollups of ${FLEET} releases x 30 days folded and written, and ${unhealthy.length} unhealthy releases' snapshots, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
-  const sample = (await snapshots.rollups([new Date(now - DAY).toISOString().slice(0, 10)], "c0", new Date(now)))[0];
+  const sample = (
+    await history.rollups.rollups([new Date(now - DAY).toISOString().slice(0, 10)], "c0", new Date(now))
+  )[0];
   const bytes = Object.entries(sample?.values ?? {}).reduce(
     (sum, [name, v]) => sum + name.length + String(v).length,
     0,

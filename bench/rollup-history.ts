@@ -10,11 +10,14 @@
 import { recordObservation, rollupFiguresOf } from "../shared/audit/record.ts";
 import type { HealthStatus } from "../shared/health/index.ts";
 import type { ReleaseKey } from "../shared/release/model.ts";
-import type { DynamoDbSnapshotStore } from "../shared/snapshots/dynamodb-snapshot-store.ts";
+import type { dynamoDbHistoryStores } from "../shared/snapshots/history-stores.ts";
 import { type Observation, runIdFor, type Snapshot, snapshotIdOf } from "../shared/snapshots/model.ts";
 import { defaultRules } from "../shared/snapshots/reliability.ts";
 import { foldSighting, type SightingBefore, type SightingFigures } from "../shared/snapshots/rollup.ts";
 import { rollupAdds } from "../shared/snapshots/rollup-items.ts";
+
+/** The history's five stores on one DynamoDB table, with its write figures. */
+type DynamoDbHistory = ReturnType<typeof dynamoDbHistoryStores>;
 
 const MIN = 60_000;
 const DAY = 86_400_000;
@@ -68,7 +71,7 @@ function changesOf(
  * folding 8,640 sightings per release), written per cluster. Answers the releases that had an incident.
  */
 export async function rollupFleet(
-  store: DynamoDbSnapshotStore,
+  store: DynamoDbHistory,
   shape: FleetShape,
 ): Promise<{ release: ReleaseKey; stretches: Stretch[] }[]> {
   const rules = defaultRules(6 * 3_600_000);
@@ -100,10 +103,10 @@ export async function rollupFleet(
     perCluster.set(release.cluster, figures);
   }
   const runId = runIdFor(new Date(shape.now - 60_000), "rollups");
-  await store.startRun(runId, new Date(shape.now).toISOString());
+  await store.auditRuns.startRun(runId, new Date(shape.now).toISOString());
   for (const [cluster, sightings] of perCluster) {
     const adds = rollupAdds(cluster, sightings);
-    await store.completeMessage(runId, `bench-${cluster}`, tally, new Date(shape.now).toISOString(), adds);
+    await store.auditRuns.completeMessage(runId, `bench-${cluster}`, tally, new Date(shape.now).toISOString(), adds);
   }
   return unhealthy;
 }
@@ -125,7 +128,7 @@ function resources(count: number): Observation["resources"] {
  * each, 10 namespaces), a first run, then `runs` stable runs and one run where every release changes.
  */
 export async function writeUnitsPerAudit(
-  store: DynamoDbSnapshotStore,
+  store: DynamoDbHistory,
   options: { releases: number; runs: number; withRollups: boolean; label: string; start: number },
 ): Promise<{ stable: number; changed: number; stableItems: number; perMessage: number }> {
   const rules = defaultRules(5 * MIN);
@@ -138,7 +141,7 @@ export async function writeUnitsPerAudit(
   const audit = async (run: number, revision: number) => {
     const at = new Date(options.start + run * 5 * MIN);
     const runId = runIdFor(at);
-    await store.startRun(runId, at.toISOString());
+    await store.auditRuns.startRun(runId, at.toISOString());
     for (const cluster of new Set(releases.map((r) => r.cluster))) {
       const mine = releases.filter((r) => r.cluster === cluster);
       for (let m = 0; m * 10 < mine.length; m++) {
@@ -156,13 +159,13 @@ export async function writeUnitsPerAudit(
             counters: { resources: 20, missing: 0, requests: 20, retries: 0, durationMs: 50 },
             text: `NAME: ${release.name}\nREVISION: ${revision}\n${"x".repeat(2000)}`,
           };
-          const result = await recordObservation(store, observation, 90, { rules });
-          const figures = await rollupFiguresOf(store, result, runId, at, rules);
+          const result = await recordObservation(store.snapshots, observation, 90, { rules });
+          const figures = await rollupFiguresOf(store.snapshots, result, runId, at, rules);
           if (figures) sightings.push({ release, figures });
         }
         const adds = options.withRollups ? rollupAdds(cluster, sightings) : [];
         const units = store.stats.writeUnits;
-        await store.completeMessage(runId, `${cluster}-${m}`, tally, at.toISOString(), adds);
+        await store.auditRuns.completeMessage(runId, `${cluster}-${m}`, tally, at.toISOString(), adds);
         completion.units += store.stats.writeUnits - units;
         completion.messages += 1;
       }
@@ -182,7 +185,7 @@ export async function writeUnitsPerAudit(
 }
 
 /** One run-length snapshot per stretch, audited every 5 minutes from its start to its end. */
-export async function writeHistory(store: DynamoDbSnapshotStore, release: ReleaseKey, stretches: Stretch[]) {
+export async function writeHistory(store: DynamoDbHistory, release: ReleaseKey, stretches: Stretch[]) {
   let previous: Snapshot | undefined;
   for (const [i, s] of stretches.entries()) {
     const runId = runIdFor(new Date(s.from));
@@ -207,7 +210,7 @@ export async function writeHistory(store: DynamoDbSnapshotStore, release: Releas
       text: `NAME: ${release.name}\n`,
       ...(previous ? { previousId: previous.id } : {}),
     };
-    if ((await store.create(next, previous)) !== "ok") throw new Error(`could not write ${next.id}`);
+    if ((await store.snapshots.create(next, previous)) !== "ok") throw new Error(`could not write ${next.id}`);
     previous = next;
   }
 }

@@ -13,6 +13,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
+import { telemetryDeps } from "../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../functions/api/config.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../functions/audit/deps.ts";
@@ -28,6 +29,7 @@ import { renderTeamsAnswer } from "../shared/chatops/teams-card.ts";
 import { toClusterError } from "../shared/eks/aws-calls.ts";
 import { createKubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
+import { memoryHistoryStores } from "../shared/snapshots/history-stores.ts";
 import { MemorySnapshotStore } from "../shared/snapshots/memory-snapshot-store.ts";
 import { runIdFor, runTimeNear } from "../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../shared/store/memory-store.ts";
@@ -76,8 +78,7 @@ export async function silentServers(out: (line?: string) => void): Promise<void>
           clusters: connector,
           kube,
           clock: kube.clock,
-          logger: new Logger({ serviceName: "soak", logLevel: "SILENT" }),
-          metrics: new Metrics({ namespace: "soak" }),
+          ...telemetryDeps(new Logger({ serviceName: "soak", logLevel: "SILENT" }), new Metrics({ namespace: "soak" })),
           settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: String(MARGIN_MS) }),
         });
         const started = performance.now();
@@ -106,11 +107,11 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
   out(`  planner time 2031-06-01 -> ${planned.clamped ? "clamped to now" : "kept"}: run ${runIdFor(planned.at)}`);
   const store = new MemoryReleaseStore();
   await store.putRevision("silent", ATTACK_RELEASE);
-  const snapshots = new MemorySnapshotStore();
+  const stores = memoryHistoryStores();
   const runtime = auditRuntimeFromEnv(
     { CLUSTERS: JSON.stringify([{ name: "silent", region: "eu-west-1" }]), AWS_REGION: "eu-west-1" },
     {},
-    { store, snapshots, log: silentLogger },
+    { store, historyStores: stores, logger: silentLogger },
   );
   try {
     const body = JSON.stringify({
@@ -128,12 +129,12 @@ export async function futureRunTimes(out: (line?: string) => void): Promise<void
       },
       lambdaContext(5_000),
     );
-    const written = await snapshots.latest({ cluster: "silent", namespace: "shop", name: "api" });
+    const written = await stores.snapshots.latest({ cluster: "silent", namespace: "shop", name: "api" });
     out(
       `  worker, run 20990101T000000Z: ${answer.batchItemFailures.length === 1 ? "refused (DLQ after maxReceiveCount)" : "ACCEPTED"}, snapshot written: ${written ? "YES" : "no"}`,
     );
   } finally {
-    await runtime.lambda.close();
+    await runtime.close();
   }
   // A history a forged run touched before the fix: its lastRunId is in 2099; a later real sighting still counts.
   const key = { cluster: "eu", namespace: "shop", name: "frozen" };

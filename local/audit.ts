@@ -12,8 +12,8 @@ import { createPlannerHandler } from "../functions/audit/planner.ts";
 import { createWorkerHandler } from "../functions/audit/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import { type Logger, silentLogger } from "../shared/ports.ts";
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores, snapshotsConfigFromEnv } from "../shared/snapshots/config.ts";
+import type { HistoryStores } from "../shared/snapshots/history-stores.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient, storeConfigFromEnv } from "../shared/store/config.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
@@ -24,8 +24,8 @@ import type { SimulatedEks } from "./sim/index.ts";
 export interface LocalAudit {
   queueUrl: string;
   intervalSeconds: number;
-  /** The history the audits write: what chat's `fleet` and `timeline` read (local/chatops.ts). */
-  snapshots: SnapshotStore;
+  /** The history the audits write: what chat's `fleet`, `timeline` and `reliability` read (local/chatops.ts). */
+  historyStores: HistoryStores;
   snapshotsTable: string;
   stop(): Promise<void>;
 }
@@ -48,7 +48,7 @@ export async function startLocalAudit(options: {
   } finally {
     client.destroy();
   }
-  const snapshots = openSnapshotStore(storeConfig, snapshotsConfig);
+  const historyStores = openHistoryStores(storeConfig, snapshotsConfig);
   const pipeline = await startScheduledPipeline({
     name: "audit",
     schedulerName: "planner",
@@ -58,7 +58,12 @@ export async function startLocalAudit(options: {
     env,
     out,
     handlers(auditEnv) {
-      const overrides = { store: options.store, clusters: options.clusters, snapshots, log: consoleChanges(out) };
+      const overrides = {
+        store: options.store,
+        clusters: options.clusters,
+        historyStores,
+        logger: consoleChanges(out),
+      };
       // Each tick is its own slot (slotSeconds = AUDIT_INTERVAL, not EventBridge's minutes).
       const planner = createPlannerHandler(auditRuntimeFromEnv(auditEnv, { needQueueUrl: true }, overrides), {
         slotSeconds: intervalSeconds,
@@ -88,7 +93,7 @@ export async function startLocalAudit(options: {
   return {
     queueUrl: pipeline.queueUrl,
     intervalSeconds,
-    snapshots,
+    historyStores,
     snapshotsTable: snapshotsConfig.tableName,
     async stop() {
       if (recovery) clearTimeout(recovery);

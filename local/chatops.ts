@@ -19,7 +19,7 @@ import { createTeamsHandler, TEAMS_PATH } from "../functions/chatops/teams.ts";
 import { createChatWorker } from "../functions/chatops/worker.ts";
 import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import type { Logger } from "../shared/ports.ts";
-import type { SnapshotStore } from "../shared/snapshots/snapshot-store.ts";
+import type { HistoryStores } from "../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
 import { type ReceivedMessage, type ResponseUrlReceiver, startResponseUrlReceiver } from "./chatops-receiver.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
@@ -40,7 +40,7 @@ export interface LocalChatopsOptions {
   /** Worker invocations in flight at once (Lambda's maximumConcurrency; default 4). */
   concurrency?: number;
   /** The local audits' history: offers `fleet` and `timeline` (npm start runs audits). */
-  history?: { snapshots: SnapshotStore; tableName: string };
+  history?: { stores: Pick<HistoryStores, "snapshots" | "rollups">; tableName: string };
 }
 
 export interface LocalChatops {
@@ -102,7 +102,7 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
       store: options.store,
       clusters: options.clusters,
       logger: options.logger,
-      ...(options.history ? { snapshots: options.history.snapshots } : {}),
+      ...(options.history ? { historyStores: options.history.stores } : {}),
     };
     const slack = createSlackIngress(
       slackIngressDepsFromEnv(chatEnv, {

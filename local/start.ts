@@ -16,7 +16,6 @@ import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { buildDashboard } from "../dashboard/build.ts";
 import { containStrayRejections } from "../functions/_shared/shell.ts";
-import { loggerPort } from "../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../functions/api/deps.ts";
 import { createApiHandler } from "../functions/api/handler.ts";
 import { clusterRegistryConfigured } from "../shared/clusters/registry.ts";
@@ -181,11 +180,11 @@ async function main(): Promise<void> {
     env,
     store: deps.store,
     clusters: deps.clusters,
-    logger: loggerPort(deps.logger),
-    telemetry: deps,
+    logger: deps.logger,
+    telemetry: deps.telemetry,
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
-    history: { snapshots: audit.snapshots, tableName: audit.snapshotsTable },
+    history: { stores: audit.historyStores, tableName: audit.snapshotsTable },
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
   server.open();

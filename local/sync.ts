@@ -32,7 +32,7 @@ export async function startLocalSync(options: {
     env: options.env,
     out,
     handlers(syncEnv) {
-      const overrides = { store: options.store, clusters: options.clusters, log: consoleSyncs(out) };
+      const overrides = { store: options.store, clusters: options.clusters, logger: consoleSyncs(out) };
       const scheduler = createSchedulerHandler(syncRuntimeFromEnv(syncEnv, { needQueueUrl: true }, overrides));
       return {
         schedule: () => scheduler({}),

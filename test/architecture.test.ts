@@ -1,8 +1,9 @@
 /**
  * The layering rules of docs/architecture.md, checked on every relative import (static, re-export and
  * dynamic) of the product's TypeScript and the bench: a new file that breaks one fails here with the offending
- * line. Inside shared/, the rooms (its folders) form no cycle: each can be read, tested and moved knowing only
- * the rooms below it.
+ * line. Inside shared/, the rooms (its folders) import only rooms below them in docs/architecture.md's table (so
+ * they form no cycle): each can be read, tested and moved knowing only the rooms below it. Inside any folder of
+ * the product, the files form no import cycle either (local/sim/ stands alone and keeps its own rules).
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -161,4 +162,93 @@ test("the cycle check finds a cycle through several rooms", () => {
   assert.equal(cycle.length, 1);
   assert.match(cycle[0], /^chatops <-> history <-> usecases: /);
   assert.deepEqual(roomCycles([{ from: "shared/kube/a.ts", to: "shared/manifest/b.ts" }]), []);
+});
+
+/** The rooms of shared/ top to bottom, as docs/architecture.md's table lists them. */
+function documentedRooms(): string[] {
+  const doc = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## The rooms of `shared/`"));
+  return [...section.slice(0, section.indexOf("\n## ", 1)).matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((m) => m[1]);
+}
+
+/** Every import from a room to one the documented order puts above it (or to a room the table does not list). */
+function roomOrderViolations(all: Edge[], order: readonly string[]): string[] {
+  return all.flatMap(({ from, to }) => {
+    const [a, b] = [roomOf(from), roomOf(to)];
+    if (!a || !b || a === b) return [];
+    if (!order.includes(a) || !order.includes(b))
+      return [`${from} -> ${to}: a room docs/architecture.md does not list`];
+    return order.indexOf(b) < order.indexOf(a)
+      ? [`${from} -> ${to}: ${b}/ is above ${a}/ in the documented order`]
+      : [];
+  });
+}
+
+test("the rooms of shared/ are the documented ones, and each imports only rooms below it in the documented order", () => {
+  const order = documentedRooms();
+  assert.ok(order.length > 10, `only ${order.length} rooms found in docs/architecture.md: is the pattern still right?`);
+  const folders = readdirSync(join(ROOT, "shared"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  assert.deepEqual([...folders].sort(), [...order].sort(), "every folder of shared/ has its row, in order");
+  assert.deepEqual(roomOrderViolations(edges(), order), []);
+});
+
+test("the order check names an import that climbs", () => {
+  const order = ["usecases", "kube", "input"];
+  assert.deepEqual(roomOrderViolations([{ from: "shared/usecases/a.ts", to: "shared/kube/b.ts" }], order), []);
+  assert.match(roomOrderViolations([{ from: "shared/input/a.ts", to: "shared/kube/b.ts" }], order)[0], /above/);
+  assert.match(roomOrderViolations([{ from: "shared/new/a.ts", to: "shared/kube/b.ts" }], order)[0], /not list/);
+});
+
+/** Every cycle of imports between the files of one folder (Tarjan's strongly connected sets of more than one). */
+function folderCycles(all: Edge[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of all) {
+    if (dirname(from) !== dirname(to) || from.startsWith("local/sim/")) continue;
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (stack.includes(to)) {
+        low.set(file, Math.min(low.get(file)!, index.get(to)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const members = stack.splice(stack.indexOf(file));
+    if (members.length > 1)
+      cycles.push(
+        `${dirname(file)}: ${members
+          .map((f) => f.split("/").pop())
+          .sort()
+          .join(" <-> ")}`,
+      );
+  };
+  for (const file of next.keys()) if (!index.has(file)) visit(file);
+  return cycles.sort();
+}
+
+test("no import cycle between the files of one folder", () => {
+  assert.deepEqual(folderCycles(edges()), []);
+});
+
+test("the folder check finds a cycle, and only inside one folder", () => {
+  const cycles = folderCycles([
+    { from: "shared/chatops/access.ts", to: "shared/chatops/platforms.ts" },
+    { from: "shared/chatops/platforms.ts", to: "shared/chatops/answer.ts" },
+    { from: "shared/chatops/answer.ts", to: "shared/chatops/access.ts" },
+    { from: "shared/kube/a.ts", to: "shared/input/b.ts" },
+    { from: "shared/input/b.ts", to: "shared/kube/a.ts" },
+  ]);
+  assert.deepEqual(cycles, ["shared/chatops: access.ts <-> answer.ts <-> platforms.ts"]);
 });

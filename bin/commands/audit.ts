@@ -67,22 +67,27 @@ export const run = defineCommand({
         }
       : undefined;
     try {
-      const result = await withCliHistory(io.env, ({ store, snapshots, retentionDays }) =>
-        runAuditPass(
-          {
-            store,
-            snapshots,
-            clusters: connector,
-            kube,
-            scope: registryScope(registry),
-            clock: systemClock,
-            logger: silentLogger,
-            metrics: silentMetrics,
-            limiter: new ClusterLimiter(Number(values.concurrency)),
-            retentionDays,
-          },
-          { runId: runIdFor(new Date(), "cli"), cluster, onProgress: progress },
-        ),
+      const result = await withCliHistory(
+        io.env,
+        ({ store, snapshots, auditRuns, notifications, sloStates, retentionDays }) =>
+          runAuditPass(
+            {
+              store,
+              snapshots,
+              auditRuns,
+              notifications,
+              sloStates,
+              clusters: connector,
+              kube,
+              scope: registryScope(registry),
+              clock: systemClock,
+              logger: silentLogger,
+              metrics: silentMetrics,
+              limiter: new ClusterLimiter(Number(values.concurrency)),
+              retentionDays,
+            },
+            { runId: runIdFor(new Date(), "cli"), cluster, onProgress: progress },
+          ),
       );
       const rows = [...result.releases].sort(
         (a, b) =>

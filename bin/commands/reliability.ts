@@ -49,8 +49,8 @@ export const run = defineCommand({
       throw new ValidationError(`unexpected argument "${positionals[1]}"`, "InvalidArguments");
     const clusters = cliClusterScope(io.env);
     const window = { since: values.since, until: values.until };
-    return withCliHistory(io.env, async ({ snapshots, store, settings }) => {
-      const deps = { snapshots, releases: store, clusters, clock: systemClock, settings };
+    return withCliHistory(io.env, async ({ snapshots, rollups, store, settings }) => {
+      const deps = { snapshots, rollups, releases: store, clusters, clock: systemClock, settings };
       if (positionals[0] !== undefined) {
         if (values.chart !== undefined)
           throw new ValidationError("--chart is for reports without RELEASE", "InvalidFlag");

@@ -8,7 +8,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { renderJson } from "../../shared/render/index.ts";
 import { renderSyncText } from "../../shared/render/sync/text.ts";
-import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
+import { openSyncStateStore } from "../../shared/store/config.ts";
 import { syncCluster } from "../../shared/usecases/sync.ts";
 import { LIVE_CLUSTER_FLAGS } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";

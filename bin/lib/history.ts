@@ -3,8 +3,8 @@
  * embedded DynamoDB Local, or the configured one), SNAPSHOTS_TABLE, created on
  * first use in the embedded engine like the releases table.
  */
-import { openSnapshotStore, type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores, type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDynamoDbClient } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
@@ -13,7 +13,7 @@ import { type CliStoreContext, withCliStore } from "./store.ts";
 export async function withCliHistory<T>(
   env: NodeJS.ProcessEnv,
   fn: (
-    stores: { store: ReleaseStore; snapshots: SnapshotStore; retentionDays: number; settings: SnapshotsConfig },
+    stores: HistoryStores & { store: ReleaseStore; retentionDays: number; settings: SnapshotsConfig },
     context: CliStoreContext,
   ) => Promise<T>,
 ): Promise<T> {
@@ -27,7 +27,7 @@ export async function withCliHistory<T>(
         client.destroy();
       }
     }
-    const snapshots = openSnapshotStore(context.config, settings);
-    return fn({ store, snapshots, retentionDays: settings.retentionDays, settings }, context);
+    const history = openHistoryStores(context.config, settings);
+    return fn({ ...history, store, retentionDays: settings.retentionDays, settings }, context);
   });
 }

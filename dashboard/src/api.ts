@@ -56,6 +56,7 @@ export function releasePath(r: { cluster: string; namespace: string; name: strin
   return `/clusters/${encodeURIComponent(r.cluster)}/namespaces/${encodeURIComponent(r.namespace)}/releases/${encodeURIComponent(r.name)}`;
 }
 
+/** `?a=1&b=x` of the params that have a value (none: ""): the API's query strings and the pages' hash links. */
 export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {

@@ -8,6 +8,7 @@
  *   #/audits                              audit runs
  */
 import { useEffect, useState } from "preact/hooks";
+import { query } from "./api.ts";
 
 export interface Route {
   page: "fleet" | "release" | "diff" | "timeline" | "audits" | "unknown";
@@ -38,12 +39,7 @@ export function href(
       : release
         ? `/${page}/${[release.cluster, release.namespace, release.name].map(encodeURIComponent).join("/")}`
         : `/${page}`;
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== "") search.set(key, String(value));
-  }
-  const text = search.toString();
-  return `#${path}${text ? `?${text}` : ""}`;
+  return `#${path}${query(params)}`;
 }
 
 export function useRoute(): Route {

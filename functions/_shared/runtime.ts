@@ -1,21 +1,22 @@
-import type { Logger } from "@aws-lambda-powertools/logger";
-import type { Metrics } from "@aws-lambda-powertools/metrics";
 import type { Context } from "aws-lambda";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
 import { createKubeReader, type KubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
-import { type Clock, systemClock } from "../../shared/ports.ts";
+import { type Clock, type Logger, systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { RuntimeConfig } from "./config.ts";
+import type { Telemetry } from "./shell.ts";
 import { createLogger, createMetrics, loggerPort } from "./telemetry.ts";
 
 /**
  * What every Lambda of the product runs on, built once per cold start from its validated configuration and
  * owned by this object (no module globals): the store, the cluster registry and connector, the KubeReader
- * (connection pools, per-cluster limits, discovery and manifest caches), the logger and metrics. Every
- * function builds it in its entry point (shell.ts `lambdaEntry`), then its per-event code calls the use cases
- * with `runtime.store`, `runtime.clusters`, ... (docs/architecture.md).
+ * (connection pools, per-cluster limits, discovery and manifest caches), the clock, the logger and the telemetry.
+ * Every function builds it in its entry point (shell.ts `lambdaEntry`), then its per-event code calls the use
+ * cases with `runtime.store`, `runtime.clusters`, ... (docs/architecture.md). The same names in every function's
+ * deps: `clock` (the one time source), `logger` (the use cases' port), `telemetry` (Powertools' Logger and
+ * Metrics, for the shell's middlewares and metrics); deadlines come from `deadlineFrom`.
  */
 export interface LambdaRuntime {
   config: RuntimeConfig;
@@ -23,20 +24,20 @@ export interface LambdaRuntime {
   /** The registry (`list()`) and the way into its clusters: the ClusterScope every use case checks. */
   clusters: ClusterConnector;
   clock: Clock;
-  /** Powertools' Logger: for the middlewares and the adapters' own lines. */
+  /** The use cases' logger port (shared/ports.ts), writing through the telemetry's Powertools logger. */
   logger: Logger;
-  /** The same logger as the use cases' port. */
-  log: ReturnType<typeof loggerPort>;
-  metrics: Metrics;
+  /** Powertools' Logger and Metrics: the shell's middlewares, the functions' metrics. */
+  telemetry: Telemetry;
   /** Reads clusters' live state: pools, per-cluster limits, discovery and prepared-manifest caches. */
   kube: KubeReader;
   /** Releases what the runtime holds (the KubeReader's connections to clusters); for tests and local servers. */
   close(): Promise<void>;
 }
 
-export type RuntimeOverrides = Partial<
-  Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics">
->;
+/** What tests and local servers inject; `logger` defaults to the port over `telemetry`'s Powertools logger. */
+export type RuntimeOverrides = Partial<Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger">> & {
+  telemetry?: Partial<Telemetry>;
+};
 
 /** `reader`: the function's own KubeReader settings (the API's STATUS_CONCURRENCY, CLUSTER_MAX_IN_FLIGHT). */
 export function createLambdaRuntime(
@@ -44,8 +45,11 @@ export function createLambdaRuntime(
   overrides: RuntimeOverrides = {},
   reader: Omit<KubeReaderOptions, "connector" | "clock"> = {},
 ): LambdaRuntime {
-  const logger = overrides.logger ?? createLogger(config.telemetry);
-  const log = loggerPort(logger);
+  const telemetry: Telemetry = {
+    logger: overrides.telemetry?.logger ?? createLogger(config.telemetry),
+    metrics: overrides.telemetry?.metrics ?? createMetrics(config.telemetry),
+  };
+  const log = overrides.logger ?? loggerPort(telemetry.logger);
   const clock = overrides.clock ?? systemClock;
   const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log });
   const kube =
@@ -57,9 +61,8 @@ export function createLambdaRuntime(
     clusters,
     kube,
     clock,
-    logger,
-    log,
-    metrics: overrides.metrics ?? createMetrics(config.telemetry),
+    logger: log,
+    telemetry,
     close: () => kube.close(),
   };
 }
@@ -72,6 +75,8 @@ export interface DeadlineOptions {
   now?: number;
   /** The least time the work gets even when the margin eats all that is left (a batch still makes progress). */
   floorMs?: number;
+  /** The most time the work gets, however long the Lambda may run: a caller that waits less (Teams' 5 s). */
+  budgetMs?: number;
 }
 
 /**
@@ -87,7 +92,8 @@ export function deadlineFrom(
 ): number {
   const remaining =
     typeof context?.getRemainingTimeInMillis === "function" ? context.getRemainingTimeInMillis() : DEFAULT_BUDGET_MS;
-  return (options.now ?? Date.now()) + Math.max(options.floorMs ?? 0, remaining - marginMs);
+  const left = Math.max(options.floorMs ?? 0, remaining - marginMs);
+  return (options.now ?? Date.now()) + Math.min(left, options.budgetMs ?? Number.POSITIVE_INFINITY);
 }
 
 /** What an invocation keeps for answering when its function names no margin of its own. */

@@ -1,10 +1,9 @@
-import type { Logger } from "@aws-lambda-powertools/logger";
-import type { Metrics } from "@aws-lambda-powertools/metrics";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
+import type { Logger } from "../../shared/ports.ts";
 import { withRequestBudget } from "../../shared/request-budget.ts";
 import { budgetSignal } from "./runtime.ts";
-import { telemetryMiddlewares } from "./telemetry.ts";
+import { loggerPort, type Telemetry, telemetryMiddlewares } from "./telemetry.ts";
 
 /**
  * The shell every Lambda of the product goes through (docs/architecture.md "The Lambda shell"): its entry point
@@ -13,11 +12,7 @@ import { telemetryMiddlewares } from "./telemetry.ts";
  * per event; serverless.yml names its `handler` export, and test/deploy/shell.test.ts checks each one is this.
  */
 
-/** What the telemetry middlewares need: Powertools' own Logger and Metrics (the runtime's). */
-export interface Telemetry {
-  logger: Logger;
-  metrics: Metrics;
-}
+export type { Telemetry };
 
 export type LambdaHandler<E, R, C extends Context = Context> = (event: E, context: C) => Promise<R>;
 
@@ -80,7 +75,7 @@ export function lambdaEntry<E, R, C extends Context = Context>(
       if (built[SHELL] !== "handler") throw new Error("a Lambda entry point must build its handler with the shell");
       // Only under Lambda's runtime (its API's address is set): tests and `npm start` keep their own listeners.
       const logger = built[TELEMETRY]?.logger;
-      if (process.env.AWS_LAMBDA_RUNTIME_API && logger) containStrayRejections(process, logger);
+      if (process.env.AWS_LAMBDA_RUNTIME_API && logger) containStrayRejections(process, loggerPort(logger));
     }
     return built(event, context);
   };

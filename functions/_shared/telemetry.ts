@@ -6,6 +6,20 @@ import type { MiddlewareObj } from "@middy/core";
 import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import type { TelemetryConfig } from "./config.ts";
 
+/** What the telemetry middlewares need: Powertools' own Logger and Metrics (the runtime's). */
+export interface Telemetry {
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * A function's `logger` (the use cases' port) and `telemetry` from one Powertools Logger and Metrics: for deps
+ * built by hand (tests, the bench, local tools) with the names every function's deps use.
+ */
+export function telemetryDeps(logger: Logger, metrics: Metrics): { logger: LoggerPort; telemetry: Telemetry } {
+  return { logger: loggerPort(logger), telemetry: { logger, metrics } };
+}
+
 export function createLogger(config: TelemetryConfig): Logger {
   return new Logger({ serviceName: config.serviceName, logLevel: config.logLevel });
 }

@@ -1,7 +1,7 @@
-import { openSnapshotStore } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
+import { openSyncStateStore } from "../../shared/store/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
-import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { FleetCache } from "../../shared/usecases/fleet.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
@@ -15,15 +15,15 @@ import type { ApiDeps } from "./types.ts";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: RuntimeOverrides & { snapshots?: SnapshotStore; syncState?: SyncStateStore } = {},
+  overrides: RuntimeOverrides & { historyStores?: HistoryStores; syncState?: SyncStateStore } = {},
 ): ApiDeps {
   const config = apiConfigFromEnv(env);
   // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
   const runtime = createLambdaRuntime(config, overrides, {
     limits: { perStatus: config.settings.statusConcurrency, perCluster: config.settings.clusterMaxInFlight },
   });
-  // The snapshots client opens lazily (no network at cold start); only the history routes use it.
-  const snapshots = overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots);
+  // The snapshots table's client opens lazily (no network at cold start); only the history routes use it.
+  const historyStores = overrides.historyStores ?? openHistoryStores(config.store, config.snapshots);
   const syncState = overrides.syncState ?? openSyncStateStore(config.store);
   const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
   const history = {
@@ -36,7 +36,7 @@ export function apiDepsFromEnv(
     ...runtime,
     settings: config.settings,
     dashboard: config.dashboard,
-    snapshots,
+    historyStores,
     syncState,
     syncPolicy,
     history,

@@ -33,7 +33,7 @@ export type ApiHandler = ShellHandler<ApiEvent, ApiResult, ApiContext>;
 
 /** The API on the shell's HTTP stack (router, error mapping, size limit, telemetry), compressing its answers. */
 export function createApiHandler(deps: ApiDeps): ApiHandler {
-  return httpHandler(deps, {
+  return httpHandler(deps.telemetry, {
     routes: createRoutes(deps),
     notFoundHint: "see GET /openapi.json for the routes",
     maxResponseBytes: deps.settings.maxResponseBytes,

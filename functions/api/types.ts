@@ -1,6 +1,6 @@
 import type { Grants } from "../../shared/access/grants.ts";
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import type { FleetCache } from "../../shared/usecases/fleet.ts";
 import type { ReliabilitySettings } from "../../shared/usecases/reliability.ts";
@@ -17,14 +17,14 @@ export interface ApiContext extends HttpContext {
 }
 
 /** Everything a route needs, built once per cold start: the shared Lambda runtime plus the API's settings. */
-export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "metrics"> {
+export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kube" | "clock" | "logger" | "telemetry"> {
   settings: ApiSettings;
   /** The dashboard's settings; absent (tests): sign-in required, nobody granted anything. */
   dashboard?: DashboardConfig;
   /** The dashboard's joined fleet, kept 30 s by a warm function (shared/usecases/fleet.ts). */
   fleetCache?: FleetCache;
-  /** The status-history snapshots (SNAPSHOTS_TABLE); the history routes answer 502 without it. */
-  snapshots?: SnapshotStore;
+  /** The status history's stores the routes read (SNAPSHOTS_TABLE); the history routes answer 502 without them. */
+  historyStores?: Pick<HistoryStores, "snapshots" | "auditRuns" | "rollups">;
   /** The release sync's records, cursor, last run and lease (in the releases table); the sync routes need it. */
   syncState?: SyncStateStore;
   /** The registry's `sync` switch of a cluster (absent: every namespace). */

@@ -8,24 +8,22 @@ import type { MetricsSink } from "../../shared/audit/change-events.ts";
 import { ClusterLimiter } from "../../shared/audit/cluster-limiter.ts";
 import { LatestSnapshotCache } from "../../shared/audit/latest-cache.ts";
 import { type SlackWebhook, slackWebhook } from "../../shared/notify/slack-webhook.ts";
-import type { Logger as LoggerPort } from "../../shared/ports.ts";
 import { createSqsClient } from "../../shared/queue/config.ts";
-import { openSnapshotStore } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
 
-export interface AuditRuntime extends AuditDeps {
+/** The shared runtime's fields (one shape for every function: clock, logger, telemetry, ...), and the audit's. */
+export interface AuditRuntime extends AuditDeps, Omit<LambdaRuntime, "config"> {
   config: AuditConfig;
-  lambda: LambdaRuntime;
 }
 
 export interface AuditOverrides extends RuntimeOverrides {
-  snapshots?: SnapshotStore;
+  /** The status history's stores (default: SNAPSHOTS_TABLE's, by STORE_DRIVER). */
+  historyStores?: HistoryStores;
   slack?: SlackWebhook;
-  /** The use cases' logger port (tests: silentLogger); default: the runtime's Powertools logger. */
-  log?: LoggerPort;
 }
 
 /**
@@ -42,15 +40,15 @@ export function auditRuntimeFromEnv(
 ): AuditRuntime {
   const config = auditConfigFromEnv(env, options);
   const lambda = createLambdaRuntime(config, overrides, { cache: { manifestEntries: AUDIT_MANIFEST_ENTRIES } });
-  const logger = overrides.log ?? lambda.log;
+  const { logger } = lambda;
   const metrics: MetricsSink = {
     count(name, value, dimensions) {
       if (!dimensions) {
-        lambda.metrics.addMetric(name, MetricUnit.Count, value);
+        lambda.telemetry.metrics.addMetric(name, MetricUnit.Count, value);
         return;
       }
       // A metric with its own dimensions is published at once (Powertools' single metric).
-      const single = lambda.metrics.singleMetric();
+      const single = lambda.telemetry.metrics.singleMetric();
       for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
       single.addMetric(name, MetricUnit.Count, value);
     },
@@ -58,15 +56,14 @@ export function auditRuntimeFromEnv(
   const slack =
     overrides.slack ??
     (config.settings.slackWebhook ? slackWebhook(config.settings.slackWebhook, { logger }) : undefined);
+  const history = overrides.historyStores ?? openHistoryStores(config.store, config.snapshots);
   const runtime: AuditRuntime = {
+    ...lambda,
     config,
-    lambda,
-    store: lambda.store,
-    snapshots: overrides.snapshots ?? openSnapshotStore(config.store, config.snapshots),
-    clusters: lambda.clusters,
-    kube: lambda.kube,
-    clock: lambda.clock,
-    logger,
+    snapshots: history.snapshots,
+    auditRuns: history.auditRuns,
+    notifications: history.notifications,
+    sloStates: history.sloStates,
     metrics,
     limiter: new ClusterLimiter(config.settings.clusterConcurrency),
     latestCache: new LatestSnapshotCache(),
@@ -80,7 +77,7 @@ export function auditRuntimeFromEnv(
 
 /** A gauge published with the next flush (the planner's AuditLag). */
 export function recordSeconds(runtime: AuditRuntime, name: string, seconds: number): void {
-  runtime.lambda.metrics.addMetric(name, MetricUnit.Seconds, seconds);
+  runtime.telemetry.metrics.addMetric(name, MetricUnit.Seconds, seconds);
 }
 
 export function sqsClientFor(runtime: AuditRuntime) {

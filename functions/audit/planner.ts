@@ -18,7 +18,7 @@ export type ScheduledEvent = Pick<EventBridgeEvent<"Scheduled Event", unknown>, 
 export function createPlannerHandler(runtime: AuditRuntime, options: { slotSeconds?: number } = {}) {
   const slotSeconds = options.slotSeconds ?? runtime.config.settings.slotSeconds;
   const queue = sqsAuditQueue(sqsClientFor(runtime), runtime.config.queueUrl!);
-  return withTelemetry(runtime.lambda, async (event: ScheduledEvent): Promise<PlanResult> => {
+  return withTelemetry(runtime.telemetry, async (event: ScheduledEvent): Promise<PlanResult> => {
     // The event's time names the run (EventBridge's retries resume it), but only when it is near this clock:
     // a run id from the future would order every real run before it (issue #25 item 2).
     const now = runtime.clock.now();
@@ -34,7 +34,7 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
     return planAudit(
       {
         store: runtime.store,
-        snapshots: runtime.snapshots,
+        auditRuns: runtime.auditRuns,
         queue,
         clusters: runtime.clusters,
         clock: runtime.clock,
@@ -50,7 +50,7 @@ export function createPlannerHandler(runtime: AuditRuntime, options: { slotSecon
  * planned release is done. Read from the newest few runs; none completed yet -> since the oldest of them.
  */
 async function publishAuditLag(runtime: AuditRuntime, now: Date): Promise<void> {
-  const { items } = await runtime.snapshots.listRuns({ limit: 10 });
+  const { items } = await runtime.auditRuns.listRuns({ limit: 10 });
   const completed = items.find((run) => run.plannedAt && run.done >= run.planned && run.lastDoneAt);
   const since = completed?.lastDoneAt ?? items.at(-1)?.startedAt;
   if (!since) return;

@@ -13,7 +13,7 @@ import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { type AuditRuntime, auditRuntimeFromEnv } from "./deps.ts";
 
 export function createWorkerHandler(runtime: AuditRuntime) {
-  return withTelemetry(runtime.lambda, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  return withTelemetry(runtime.telemetry, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     // At least a second per batch, so a redelivered message still makes progress when the margin eats the rest.
     const deadline = deadlineFrom(context, runtime.config.settings.deadlineMarginMs, { floorMs: 1000 });
     const processor = new BatchProcessor(EventType.SQS);

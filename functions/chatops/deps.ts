@@ -9,22 +9,21 @@
 import { replayLedgerFor } from "../../shared/chatops/replay-ledger.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import type { Logger } from "../../shared/ports.ts";
-import { openSnapshotStore, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
+import { openHistoryStores, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { type Env, functionConfigFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { secretReader } from "./secrets.ts";
-import type { TeamsDeps } from "./teams.ts";
-import type { ChatWorkerDeps } from "./worker.ts";
+import type { ChatWorkerDeps, TeamsDeps } from "./types.ts";
 
 export interface ChatReaderOverrides {
   store?: ReleaseStore;
   clusters?: ClusterConnector;
-  /** The status history (default: SNAPSHOTS_TABLE's, when set). */
-  snapshots?: SnapshotStore;
+  /** The status history's snapshots and rollups (default: SNAPSHOTS_TABLE's, when set). */
+  historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The use cases' logger port (the runtime's Powertools logger otherwise). */
   logger?: Logger;
 }
@@ -34,19 +33,23 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     chatops: () => chatopsSettingsFromEnv(env),
     snapshots: () => (env.SNAPSHOTS_TABLE?.trim() ? snapshotsConfigFromEnv(env) : undefined),
   });
-  const runtime = createLambdaRuntime(config, { store: overrides.store, clusters: overrides.clusters });
-  // The snapshots client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
-  const snapshots =
-    overrides.snapshots ?? (config.snapshots ? openSnapshotStore(config.store, config.snapshots) : undefined);
+  const runtime = createLambdaRuntime(config, {
+    store: overrides.store,
+    clusters: overrides.clusters,
+    logger: overrides.logger,
+  });
+  // The snapshots table's client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
+  const historyStores =
+    overrides.historyStores ?? (config.snapshots ? openHistoryStores(config.store, config.snapshots) : undefined);
   const readers = {
     store: runtime.store,
     clusters: runtime.clusters,
     clock: runtime.clock,
     // The runtime's KubeReader (pools, per-cluster limits, caches) for `status`.
     kube: runtime.kube,
-    logger: overrides.logger ?? runtime.log,
-    telemetry: { logger: runtime.logger, metrics: runtime.metrics },
-    ...(snapshots ? { snapshots } : {}),
+    logger: runtime.logger,
+    telemetry: runtime.telemetry,
+    ...(historyStores ? { historyStores } : {}),
     ...(config.snapshots
       ? {
           history: {

@@ -3,7 +3,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { ChatDeliveryError } from "../../shared/notify/errors.ts";
 import { sendInBatches } from "../../shared/queue/send-batch.ts";
-import type { ChatJobQueue } from "./slack.ts";
+import type { ChatJobQueue } from "./types.ts";
 
 export function sqsChatJobQueue(client: SQSClient, queueUrl: string): ChatJobQueue {
   return {

@@ -11,12 +11,12 @@ import { createSqsClient, queueClientConfigFromEnv, queueUrlFromEnv } from "../.
 import { storeConfigFromEnv } from "../../shared/store/config.ts";
 import { readConfig, telemetryConfigFromEnv } from "../_shared/config.ts";
 import type { Telemetry } from "../_shared/shell.ts";
-import { createLogger, createMetrics } from "../_shared/telemetry.ts";
+import { createLogger, createMetrics, loggerPort } from "../_shared/telemetry.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
 import { sqsChatJobQueue } from "./queue.ts";
 import { secretReader } from "./secrets.ts";
-import type { SlackIngressDeps } from "./slack.ts";
+import type { SlackIngressDeps } from "./types.ts";
 
 export function slackIngressDepsFromEnv(
   env: NodeJS.ProcessEnv,
@@ -46,6 +46,7 @@ export function slackIngressDepsFromEnv(
     queue: overrides.queue ?? sqsChatJobQueue(createSqsClient(config.queue!.client), config.queue!.url),
     clusterNames: () => names,
     telemetry,
+    logger: loggerPort(telemetry.logger),
     // One EMF record per acknowledgement, published at once and dimensioned by service only (the AckLatency
     // alarm's exact dimension set, without the request's route and outcome).
     onAck: (latencyMs) => telemetry.metrics.singleMetric().addMetric("AckLatency", MetricUnit.Milliseconds, latencyMs),

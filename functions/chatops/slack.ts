@@ -4,51 +4,27 @@
  * (the shared chat use case answers usage, help and denials at once), otherwise put a ChatJob on the queue and
  * acknowledge with an ephemeral "checking …". The worker (worker.ts) answers the job at the response_url.
  */
-import { type AccessMap, type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
+import { type ChatCaller, resolveAccess } from "../../shared/chatops/access.ts";
 import { type Acknowledged, acknowledge } from "../../shared/chatops/acknowledge.ts";
 import { type ChatCommand, commandLine } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { CHAT_PLATFORMS, type Placement } from "../../shared/chatops/platforms.ts";
-import { instanceReplayLedger, type ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
+import { instanceReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import { ACTION_HISTORY, ACTION_REFRESH, ACTION_STATUS, ackText } from "../../shared/chatops/slack-blocks.ts";
 import { ValidationError } from "../../shared/errors.ts";
-import { type AllowedHost, checkResponseUrl } from "../../shared/notify/response-url.ts";
+import { checkResponseUrl } from "../../shared/notify/response-url.ts";
+import { systemClock } from "../../shared/ports.ts";
 import { emptyResult as empty, jsonResult as json } from "../_shared/http/body.ts";
-import { UnauthorizedError } from "../_shared/http/errors.ts";
 import { httpHandler } from "../_shared/http/handler.ts";
 import { defineRoute } from "../_shared/http/route.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
-import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell.ts";
+import { lambdaEntry, type ShellHandler } from "../_shared/shell.ts";
 import { loggerPort } from "../_shared/telemetry.ts";
 import { slackIngressDepsFromEnv } from "./slack-deps.ts";
-import { webhookBody, webhookSecret } from "./webhook.ts";
+import type { SlackIngressDeps } from "./types.ts";
+import { admit } from "./webhook.ts";
 
 const SLACK = CHAT_PLATFORMS.slack;
-
-/** Where jobs go (SQS in AWS and under `npm start`). */
-export interface ChatJobQueue {
-  send(job: ChatJob): Promise<void>;
-}
-
-export interface SlackIngressDeps {
-  access: AccessMap;
-  allowHosts: readonly AllowedHost[];
-  signingSecret: () => Promise<string>;
-  queue: ChatJobQueue;
-  /** Registry cluster names (a channel allowed exactly one needs no --cluster). */
-  clusterNames: () => string[];
-  /** Powertools' Logger and Metrics, for the shell's middlewares and this webhook's own lines. */
-  telemetry: Telemetry;
-  /** Told how long each acknowledgement took (EMF AckLatency in AWS, alarmed at the stage's chatopsAckP99Ms). */
-  onAck?: (latencyMs: number) => void;
-  now?: () => number;
-  prefix?: string;
-  apiBaseUrl?: string;
-  /** The status history exists: `fleet` and `timeline` are offered. */
-  snapshots?: boolean;
-  /** Replays refused across instances (default: this instance only). */
-  replays?: ReplayLedger;
-}
 
 export const SLACK_COMMANDS_PATH = "/chatops/slack/commands";
 export const SLACK_INTERACTIONS_PATH = "/chatops/slack/interactions";
@@ -67,8 +43,9 @@ interface SlackAsk {
 }
 
 export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
-  const now = deps.now ?? Date.now;
-  const logger = loggerPort(deps.telemetry.logger);
+  const clock = deps.clock ?? systemClock;
+  const now = () => clock.now().getTime();
+  const logger = deps.logger ?? loggerPort(deps.telemetry.logger);
   // Owned by this handler: signatures accepted in the last 10 minutes (a replayed capture is refused).
   const replays = deps.replays ?? instanceReplayLedger();
   const render = { prefix: deps.prefix ?? SLACK.defaultPrefix, apiBaseUrl: deps.apiBaseUrl };
@@ -98,19 +75,18 @@ export function createSlackIngress(deps: SlackIngressDeps): SlackIngress {
     return result;
   }
 
-  /** The signed form; a request that does not verify is a 401 without detail. */
-  async function verified(event: HttpEvent): Promise<URLSearchParams> {
-    const body = webhookBody(event);
-    const secret = await webhookSecret(deps.signingSecret, logger, "signing secret");
-    const signature = event.headers?.["x-slack-signature"];
-    if (
-      !SLACK.verify({ headers: event.headers ?? {}, body, secret, now: now() }) ||
-      !(await replays.firstSeen(`slack:${signature}`, now()))
-    ) {
-      logger.warn("chat request refused", { platform: SLACK.name, path: event.rawPath, outcome: "unauthorized" });
-      throw new UnauthorizedError();
-    }
-    return new URLSearchParams(body.toString("utf8"));
+  /** The signed form; a request that does not verify, or a replay of one, is a 401 without detail. */
+  function verified(event: HttpEvent): Promise<URLSearchParams> {
+    return admit(event, {
+      platform: SLACK,
+      secret: { read: deps.signingSecret, what: "signing secret" },
+      replays,
+      logger,
+      now: now(),
+      read: (body) => new URLSearchParams(body.toString("utf8")),
+      // The signature covers the request's timestamp (checked by verify): a signature is one request.
+      replayKey: () => `slack:${event.headers?.["x-slack-signature"]}`,
+    });
   }
 
   /** Acknowledge, then answer now or queue the job; the log line's command and outcome. */

@@ -9,37 +9,25 @@
  * minutes either way (an activity without one is refused), and an id seen
  * before is refused as a replay.
  */
-import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
+import { resolveAccess } from "../../shared/chatops/access.ts";
 import { acknowledge } from "../../shared/chatops/acknowledge.ts";
-import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
+import { answerJob } from "../../shared/chatops/answer.ts";
 import { commandLine } from "../../shared/chatops/command.ts";
 import { CHAT_PLATFORMS } from "../../shared/chatops/platforms.ts";
-import { instanceReplayLedger, type ReplayLedger } from "../../shared/chatops/replay-ledger.ts";
+import { instanceReplayLedger } from "../../shared/chatops/replay-ledger.ts";
 import { renderTeamsStillReading } from "../../shared/chatops/teams-card.ts";
 import { ValidationError } from "../../shared/errors.ts";
 import { jsonResult as json } from "../_shared/http/body.ts";
-import { UnauthorizedError } from "../_shared/http/errors.ts";
 import { httpHandler } from "../_shared/http/handler.ts";
 import { defineRoute } from "../_shared/http/route.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
-import { lambdaEntry, type ShellHandler, type Telemetry } from "../_shared/shell.ts";
+import { deadlineFrom } from "../_shared/runtime.ts";
+import { lambdaEntry, type ShellHandler } from "../_shared/shell.ts";
 import { teamsDepsFromEnv } from "./deps.ts";
-import { webhookBody, webhookSecret } from "./webhook.ts";
+import type { TeamsDeps } from "./types.ts";
+import { admit } from "./webhook.ts";
 
 const TEAMS = CHAT_PLATFORMS.teams;
-
-export interface TeamsDeps extends ChatDeps {
-  /** Powertools' Logger and Metrics, for the shell's middlewares. */
-  telemetry: Telemetry;
-  access: AccessMap;
-  securityToken: () => Promise<string>;
-  /** How long the command may run before answering what is known (default 4000 ms). */
-  budgetMs?: number;
-  apiBaseUrl?: string;
-  now?: () => number;
-  /** Replays refused across instances (default: this instance only). */
-  replays?: ReplayLedger;
-}
 
 export const TEAMS_PATH = "/chatops/teams";
 const ACTIVITY_MAX_AGE_MS = 5 * 60_000;
@@ -55,37 +43,33 @@ interface Activity {
 }
 
 export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, HttpResult, HttpContext> {
-  const now = deps.now ?? Date.now;
+  const now = () => deps.clock.now().getTime();
   const replays = deps.replays ?? instanceReplayLedger();
   const budgetMs = deps.budgetMs ?? 4000;
   const render = { apiBaseUrl: deps.apiBaseUrl };
-  const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.snapshots) };
+  const syntax = { prefix: TEAMS.defaultPrefix, snapshots: Boolean(deps.historyStores) };
 
-  return httpHandler(deps.telemetry, { routes: [defineRoute("POST", TEAMS_PATH, (event) => message(event))] });
+  return httpHandler(deps.telemetry, {
+    routes: [defineRoute("POST", TEAMS_PATH, (event, context) => message(event, context))],
+  });
 
-  async function message(event: HttpEvent): Promise<HttpResult> {
+  async function message(event: HttpEvent, context: HttpContext): Promise<HttpResult> {
     const started = now();
-    const body = webhookBody(event);
-    const authorization = event.headers?.authorization;
-    const secret = await webhookSecret(deps.securityToken, deps.logger, "Teams webhook token");
-    if (!TEAMS.verify({ headers: event.headers ?? {}, body, secret, now: now() })) {
-      deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "unauthorized" });
-      throw new UnauthorizedError();
-    }
-    let activity: Activity;
-    try {
-      activity = JSON.parse(body.toString("utf8"));
-    } catch {
-      throw new ValidationError("the body is not a JSON activity", "InvalidActivity");
-    }
-    // Teams sends a timestamp with every activity: one without (or outside the window) is refused, so a captured
-    // activity cannot be replayed once the replay guard has forgotten its id (#25 item 4).
-    const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
-    const fresh = !Number.isNaN(sent) && Math.abs(now() - sent) <= ACTIVITY_MAX_AGE_MS;
-    if (!fresh || !(await replays.firstSeen(`teams:${activity.id ?? authorization}`, now()))) {
-      deps.logger.warn("chat request refused", { platform: TEAMS.name, outcome: "replay" });
-      throw new UnauthorizedError();
-    }
+    const activity = await admit(event, {
+      platform: TEAMS,
+      secret: { read: deps.securityToken, what: "Teams webhook token" },
+      replays,
+      logger: deps.logger,
+      now: started,
+      read: readActivity,
+      // Teams sends a timestamp with every activity: one without (or outside the window) is refused, so a captured
+      // activity cannot be replayed once the replay guard has forgotten its id (#25 item 4).
+      replayKey: (activity) => {
+        const sent = Date.parse(typeof activity?.timestamp === "string" ? activity.timestamp : "");
+        const fresh = !Number.isNaN(sent) && Math.abs(started - sent) <= ACTIVITY_MAX_AGE_MS;
+        return fresh ? `teams:${activity.id ?? event.headers?.authorization}` : undefined;
+      },
+    });
     const tenant = activity.channelData?.tenant?.id ?? activity.conversation?.tenantId;
     const channel = activity.channelData?.channel?.id ?? activity.conversation?.id?.split(";")[0];
     const user = activity.from?.aadObjectId ?? activity.from?.id;
@@ -113,7 +97,7 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
       return json(200, TEAMS.render(acknowledged.answer, render, { public: true }));
     }
     // Teams waits 5 s and has no deferred channel: read within the budget, else say what is still being read.
-    const deadline = started + budgetMs;
+    const deadline = deadlineFrom(context, 0, { now: started, budgetMs });
     const answering = answerJob(deps, acknowledged.job, access, { ...syntax, deadline: deadline - 300 });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((resolve) => {
@@ -127,6 +111,14 @@ export function createTeamsHandler(deps: TeamsDeps): ShellHandler<HttpEvent, Htt
     }
     audit(answer.kind === "error" ? `error:${answer.code}` : answer.kind);
     return json(200, TEAMS.render(answer, render, { public: true }));
+  }
+}
+
+function readActivity(body: Buffer): Activity {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new ValidationError("the body is not a JSON activity", "InvalidActivity");
   }
 }
 

@@ -9,31 +9,18 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-powertools/batch";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
-import { type AccessMap, resolveAccess } from "../../shared/chatops/access.ts";
+import { resolveAccess } from "../../shared/chatops/access.ts";
 import { acknowledge } from "../../shared/chatops/acknowledge.ts";
-import { answerJob, type ChatDeps } from "../../shared/chatops/answer.ts";
+import { answerJob } from "../../shared/chatops/answer.ts";
 import { type ChatJob, jobAgeProblem, parseChatJob } from "../../shared/chatops/job.ts";
 import { chatPlatform } from "../../shared/chatops/platforms.ts";
 import { isDomainError } from "../../shared/errors.ts";
 import { ChatDeliveryError, ResponseUrlRefusedError } from "../../shared/notify/errors.ts";
-import { type AllowedHost, checkResponseUrl, postToResponseUrl } from "../../shared/notify/response-url.ts";
+import { checkResponseUrl, postToResponseUrl } from "../../shared/notify/response-url.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
-import { lambdaEntry, type ShellHandler, type Telemetry, withTelemetry } from "../_shared/shell.ts";
+import { lambdaEntry, type ShellHandler, withTelemetry } from "../_shared/shell.ts";
 import { chatWorkerDepsFromEnv } from "./deps.ts";
-
-export interface ChatWorkerDeps extends ChatDeps {
-  /** Powertools' Logger and Metrics, for the shell's middlewares. */
-  telemetry: Telemetry;
-  access: AccessMap;
-  allowHosts: readonly AllowedHost[];
-  prefix?: string;
-  apiBaseUrl?: string;
-  /** Kept back from the Lambda's remaining time for rendering and posting (default CHAT_POST_MARGIN_MS). */
-  deadlineMarginMs?: number;
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-}
+import type { ChatWorkerDeps } from "./types.ts";
 
 export type SqsHandler = ShellHandler<SQSEvent, SQSBatchResponse>;
 
@@ -41,7 +28,8 @@ export type SqsHandler = ShellHandler<SQSEvent, SQSBatchResponse>;
 export const CHAT_POST_MARGIN_MS = 5_000;
 
 export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
-  const now = deps.now ?? Date.now;
+  // The one clock (the use cases' too): job ages, durations and the deadline are read on it.
+  const now = () => deps.clock.now().getTime();
   return withTelemetry(deps.telemetry, async (event: SQSEvent, context: Context) => {
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(event, (record: SQSRecord) => answerRecord(record, context), processor, {
@@ -87,7 +75,7 @@ export function createChatWorker(deps: ChatWorkerDeps): SqsHandler {
     // The same use case as the webhook's acknowledgement, again: the queue is not trusted to widen what is read.
     const platform = chatPlatform(caller.platform)!;
     const access = resolveAccess(deps.access, caller);
-    const options = { prefix: deps.prefix, snapshots: Boolean(deps.snapshots) };
+    const options = { prefix: deps.prefix, snapshots: Boolean(deps.historyStores) };
     const acknowledged = acknowledge(job.command, access, {
       ...options,
       knownClusters: deps.clusters.list().map((c) => c.name),

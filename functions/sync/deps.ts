@@ -3,9 +3,8 @@
  * registry + connector, KubeReader, telemetry), the sync state in the releases table, and the sync queue.
  */
 import type { SyncPolicy } from "../../shared/clusters/connector.ts";
-import type { Logger as LoggerPort } from "../../shared/ports.ts";
+import { openSyncStateStore } from "../../shared/store/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
-import { openSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import {
   type Env,
   functionConfigFromEnv,
@@ -48,11 +47,9 @@ export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } 
   });
 }
 
-export interface SyncRuntime {
+/** The shared runtime's fields (one shape for every function: clock, logger, telemetry, ...), and the sync's. */
+export interface SyncRuntime extends Omit<LambdaRuntime, "config"> {
   config: SyncConfig;
-  lambda: LambdaRuntime;
-  /** The use cases' logger port (default: the runtime's Powertools logger). */
-  log: LoggerPort;
   syncState: SyncStateStore;
   /** The registry's `sync` switch of a cluster. */
   policy(cluster: string): SyncPolicy | undefined;
@@ -61,15 +58,14 @@ export interface SyncRuntime {
 export function syncRuntimeFromEnv(
   env: NodeJS.ProcessEnv,
   options: { needQueueUrl?: boolean } = {},
-  overrides: RuntimeOverrides & { syncState?: SyncStateStore; log?: LoggerPort } = {},
+  overrides: RuntimeOverrides & { syncState?: SyncStateStore } = {},
 ): SyncRuntime {
   const config = syncConfigFromEnv(env, options);
   // A sync reads each storage object's manifest once: no prepared-manifest cache.
   const lambda = createLambdaRuntime(config, overrides, { cache: { manifestEntries: 0 } });
   return {
+    ...lambda,
     config,
-    lambda,
-    log: overrides.log ?? lambda.log,
     syncState: overrides.syncState ?? openSyncStateStore(config.store),
     policy: (cluster) => config.registry.find((entry) => entry.name === cluster)?.sync,
   };

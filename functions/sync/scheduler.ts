@@ -19,8 +19,8 @@ export function createSchedulerHandler(
   runtime: SyncRuntime,
   client: SQSClient = createSqsClient(runtime.config.queue),
 ) {
-  return withTelemetry(runtime.lambda, async (): Promise<ScheduleResult> => {
-    const all = runtime.lambda.clusters.list().map((entry) => entry.name);
+  return withTelemetry(runtime.telemetry, async (): Promise<ScheduleResult> => {
+    const all = runtime.clusters.list().map((entry) => entry.name);
     const clusters = all.filter((name) => runtime.policy(name)?.enabled !== false);
     const result = await sendInBatches(
       client,
@@ -33,7 +33,7 @@ export function createSchedulerHandler(
         result.failed,
       );
     }
-    runtime.lambda.log.info("release sync scheduled", { clusters: clusters.length });
+    runtime.logger.info("release sync scheduled", { clusters: clusters.length });
     return { clusters, skipped: all.filter((name) => !clusters.includes(name)) };
   });
 }

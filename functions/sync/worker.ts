@@ -13,23 +13,22 @@ import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { type SyncRuntime, syncRuntimeFromEnv } from "./deps.ts";
 
 export function createSyncWorkerHandler(runtime: SyncRuntime) {
-  const { lambda } = runtime;
-  return withTelemetry(lambda, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  return withTelemetry(runtime.telemetry, async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const processor = new BatchProcessor(EventType.SQS);
     const record = async (item: SQSRecord) => {
       const { cluster } = parseSyncMessage(item.body);
       const deadline = deadlineFrom(context, runtime.config.settings.deadlineMarginMs, {
-        now: lambda.clock.now().getTime(),
+        now: runtime.clock.now().getTime(),
         floorMs: 1000,
       });
       try {
         const summary = await syncCluster(
           {
-            store: lambda.store,
+            store: runtime.store,
             syncState: runtime.syncState,
-            kube: lambda.kube,
-            scope: lambda.clusters,
-            logger: lambda.log,
+            kube: runtime.kube,
+            scope: runtime.clusters,
+            logger: runtime.logger,
           },
           {
             cluster,
@@ -39,16 +38,17 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
             leaseMs: runtime.config.settings.leaseMs,
           },
         );
-        lambda.metrics.addMetric("SyncImported", "Count", summary.imported);
-        lambda.metrics.addMetric("SyncFailed", "Count", summary.failed);
-        lambda.metrics.addMetric("SyncRemoved", "Count", summary.removed);
-        if (!summary.complete) runtime.log.info("release sync incomplete; the next run continues", counters(summary));
+        runtime.telemetry.metrics.addMetric("SyncImported", "Count", summary.imported);
+        runtime.telemetry.metrics.addMetric("SyncFailed", "Count", summary.failed);
+        runtime.telemetry.metrics.addMetric("SyncRemoved", "Count", summary.removed);
+        if (!summary.complete)
+          runtime.logger.info("release sync incomplete; the next run continues", counters(summary));
       } catch (error) {
         if (error instanceof SyncBusyError) {
-          runtime.log.info("release sync skipped: another run holds the cluster", { cluster });
+          runtime.logger.info("release sync skipped: another run holds the cluster", { cluster });
           return;
         }
-        runtime.log.warn("release sync failed; SQS will redeliver it", { cluster, error: (error as Error).message });
+        runtime.logger.warn("release sync failed; SQS will redeliver it", { cluster, error: (error as Error).message });
         throw error;
       }
     };

@@ -10,7 +10,7 @@ import { changeMessage, type SlackWebhook } from "../notify/slack-webhook.ts";
 import type { Clock, Logger } from "../ports.ts";
 import { describeChange } from "../snapshots/changes.ts";
 import type { Snapshot } from "../snapshots/model.ts";
-import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+import type { NotificationClaims } from "../snapshots/notification-claims.ts";
 
 /** Counts, with dimensions (EMF in Lambda). */
 export interface MetricsSink {
@@ -20,7 +20,7 @@ export interface MetricsSink {
 export const silentMetrics: MetricsSink = { count() {} };
 
 export interface ChangeEventDeps {
-  snapshots: SnapshotStore;
+  notifications: NotificationClaims;
   logger: Logger;
   metrics: MetricsSink;
   clock: Clock;
@@ -44,10 +44,10 @@ export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, p
   });
   deps.metrics.count("ReleaseChanges", 1, { cluster: snapshot.release.cluster, health: snapshot.health.overall });
   if (!deps.slack) return;
-  if (!(await deps.snapshots.claimNotification(snapshot.id, deps.clock.now()))) return;
+  if (!(await deps.notifications.claimNotification(snapshot.id, deps.clock.now()))) return;
   try {
     await deps.slack.post(changeMessage(snapshot, previous, deps.apiBaseUrl));
-    await deps.snapshots.finishNotification(snapshot.id, "sent", deps.clock.now());
+    await deps.notifications.finishNotification(snapshot.id, "sent", deps.clock.now());
     deps.metrics.count("ChangeNotificationsSent", 1);
   } catch (error) {
     deps.logger.warn("change notification not delivered", {
@@ -55,6 +55,6 @@ export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, p
       error: (error as Error).message,
     });
     deps.metrics.count("ChangeNotificationsFailed", 1);
-    await deps.snapshots.finishNotification(snapshot.id, "failed", deps.clock.now()).catch(() => {});
+    await deps.notifications.finishNotification(snapshot.id, "failed", deps.clock.now()).catch(() => {});
   }
 }

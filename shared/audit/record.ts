@@ -13,7 +13,7 @@ import { digestOf } from "../snapshots/digest.ts";
 import { SnapshotWriteConflictError } from "../snapshots/errors.ts";
 import { isRunAhead, type Observation, type Snapshot, snapshotIdOf } from "../snapshots/model.ts";
 import { defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
-import { expiresAtFor } from "../snapshots/retention.ts";
+import { expired, expiresAtFor } from "../snapshots/retention.ts";
 import { foldSighting, type Sighting, type SightingBefore, type SightingFigures } from "../snapshots/rollup.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { isStoreOutage } from "../store/errors.ts";
@@ -52,11 +52,11 @@ export async function recordObservation(
   const rules = hint.rules ?? defaultRules();
   const digest = digestOf(observation);
   const expiresAt = expiresAtFor(Date.parse(observation.observedAt), retentionDays);
-  const nowSeconds = Math.floor(Date.parse(observation.observedAt) / 1000);
+  const observedAt = new Date(observation.observedAt);
   for (let attempt = 1; ; attempt++) {
     const hinted = attempt === 1 && hint.latest !== undefined;
     const latest = hinted ? await hint.latest : await store.latest(observation.release);
-    const live = latest && latest.expiresAt > nowSeconds ? latest : undefined;
+    const live = latest && !expired(latest, observedAt) ? latest : undefined;
     if (latest && alreadyCovered(latest, observation)) {
       if (hinted) continue;
       return { outcome: "duplicate", snapshot: latest };

@@ -14,10 +14,16 @@ import type { ReleaseKey } from "../release/model.ts";
 import { DEFAULT_AUDIT_INTERVAL_SECONDS, defaultRules } from "../snapshots/reliability.ts";
 import { expiresAtFor } from "../snapshots/retention.ts";
 import { type BurnState, LONGEST_BURN_WINDOW_MS, objectiveOf, type SloReport, sloReport } from "../snapshots/slo.ts";
+import type { SloStateStore } from "../snapshots/slo-state-store.ts";
+import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { buildTimeline, gapThresholdMs } from "../snapshots/timeline.ts";
 import type { ChangeEventDeps } from "./change-events.ts";
 
 export interface SloWatchDeps extends ChangeEventDeps {
+  /** The release's recent history (its burn state is computed from it). */
+  snapshots: SnapshotStore;
+  /** The burn state last notified, swapped once per change. */
+  sloStates: SloStateStore;
   /** The registry, for its `slo` objectives (a release's annotation comes first). */
   clusters?: { list(): ClusterSummary[] };
   retentionDays: number;
@@ -45,7 +51,7 @@ export async function watchSlo(
     const since = new Date(now.getTime() - LONGEST_BURN_WINDOW_MS - gapThresholdMs(rules));
     const [page, stored] = await Promise.all([
       deps.snapshots.list(release, { since, limit: MAX_READ }, now),
-      deps.snapshots.sloState(release, now),
+      deps.sloStates.sloState(release, now),
     ]);
     const span = { since: now.getTime() - LONGEST_BURN_WINDOW_MS, until: now.getTime(), now: now.getTime() };
     const report = sloReport(buildTimeline(page.items, span.now, rules).pieces, objective, span);
@@ -53,7 +59,7 @@ export async function watchSlo(
     // Nothing stored means "ok, never notified": a release that starts ok says nothing.
     if (report.state === (stored ?? "ok")) return report.state;
     const expiresAt = expiresAtFor(now.getTime(), deps.retentionDays);
-    if ((await deps.snapshots.swapSloState(release, stored, report.state, now, expiresAt)) !== "ok")
+    if ((await deps.sloStates.swapSloState(release, stored, report.state, now, expiresAt)) !== "ok")
       return report.state;
     await notify(deps, release, report, stored ?? "ok");
     return report.state;

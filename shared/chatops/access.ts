@@ -23,18 +23,15 @@
 import { attempt, defineAccessMap, Grants, includes, type Names, parseGrant, parseNames } from "../access/grants.ts";
 import { validateClusterName, validateNamespace } from "../release/validation.ts";
 import { ChatopsConfigError } from "./errors.ts";
-import { CHAT_PLATFORMS, type ChatPlatformRecord, chatPlatform } from "./platforms.ts";
+import {
+  type ChatCaller,
+  type ChatPlatform,
+  type ChatPlatformIdentity,
+  PLATFORM_IDENTITIES,
+  platformIdentity,
+} from "./platform-identity.ts";
 
-/** A platform's name: a key of CHAT_PLATFORMS (platforms.ts). */
-export type ChatPlatform = string;
-
-export interface ChatCaller {
-  platform: ChatPlatform;
-  /** The platform's workspace id (Slack team, Teams tenant). */
-  team: string;
-  channel: string;
-  user: string;
-}
+export type { ChatCaller, ChatPlatform };
 
 export interface AccessBinding {
   team: string;
@@ -50,7 +47,7 @@ export type AccessMap = Readonly<Record<ChatPlatform, AccessBinding[]>>;
 
 /** Nothing configured: every platform present, with no binding (everything denied). */
 export const EMPTY_ACCESS: AccessMap = Object.freeze(
-  Object.fromEntries(Object.keys(CHAT_PLATFORMS).map((name) => [name, []])),
+  Object.fromEntries(Object.keys(PLATFORM_IDENTITIES).map((name) => [name, []])),
 );
 
 /** What one caller may do, resolved once per request: the matching bindings' grants and the channel's defaults. */
@@ -70,7 +67,7 @@ export class ChannelAccess extends Grants {
 
 /** The caller's bindings: only its own platform's (none for a platform the map or the records do not know). */
 export function resolveAccess(map: AccessMap, caller: ChatCaller): ChannelAccess {
-  const bindings = chatPlatform(caller.platform) ? (map[caller.platform] ?? []) : [];
+  const bindings = platformIdentity(caller.platform) ? (map[caller.platform] ?? []) : [];
   return new ChannelAccess(
     bindings.filter(
       (b) =>
@@ -81,7 +78,7 @@ export function resolveAccess(map: AccessMap, caller: ChatCaller): ChannelAccess
   );
 }
 
-const PLATFORMS = Object.values(CHAT_PLATFORMS);
+const PLATFORMS = Object.values(PLATFORM_IDENTITIES);
 const WORKSPACE_FIELDS = [...new Set(PLATFORMS.map((platform) => platform.workspaceField))];
 const BINDING_FIELDS = [...WORKSPACE_FIELDS, "channel", "channels", "users", "clusters", "namespaces", "defaults"];
 
@@ -91,8 +88,8 @@ const CHAT_ACCESS = defineAccessMap<AccessBinding>({
   ConfigError: ChatopsConfigError,
   lists: PLATFORMS.map((platform) => platform.name),
   fields: () => BINDING_FIELDS,
-  describe: (name) => `an object {${CHAT_PLATFORMS[name].workspaceField}, channels, clusters, ...}`,
-  parse: (record, name, where, problems) => parseBinding(record, CHAT_PLATFORMS[name], where, problems),
+  describe: (name) => `an object {${PLATFORM_IDENTITIES[name].workspaceField}, channels, clusters, ...}`,
+  parse: (record, name, where, problems) => parseBinding(record, PLATFORM_IDENTITIES[name], where, problems),
 });
 
 /** CHATOPS_ACCESS (inline) or CHATOPS_ACCESS_FILE; neither is the empty map (everything denied). */
@@ -107,7 +104,7 @@ export function parseAccessMap(text: string, source: string): AccessMap {
 
 function parseBinding(
   record: Record<string, unknown>,
-  platform: ChatPlatformRecord,
+  platform: ChatPlatformIdentity,
   where: string,
   problems: string[],
 ): AccessBinding | undefined {

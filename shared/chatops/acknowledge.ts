@@ -6,7 +6,7 @@
  * (the queue is not trusted to widen what is read); Teams runs it once and answers the job inline.
  */
 import type { ChannelAccess } from "./access.ts";
-import type { ChatAnswer } from "./answer.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
 import { type ChatCommand, type ParseOptions, parseChatCommand, usageText } from "./command.ts";
 import { ChatAccessDeniedError } from "./errors.ts";
 import { MissingClusterProblem, type ResolvedCommand, resolveCommand } from "./resolve.ts";

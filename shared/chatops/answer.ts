@@ -8,10 +8,9 @@ import type { ClusterConnector } from "../clusters/connector.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
-import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { ReleaseSummary } from "../release/model.ts";
+import type { HistoryStores } from "../snapshots/history-stores.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
-import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
-import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 import { releaseHistory } from "../usecases/history.ts";
 import { listReleases } from "../usecases/list.ts";
@@ -22,12 +21,12 @@ import {
 } from "../usecases/reliability.ts";
 import { reliabilityOfScope } from "../usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../usecases/reliability-text.ts";
-import { fleetHealth, listSnapshots, type SnapshotSummary } from "../usecases/snapshots.ts";
+import { fleetHealth, listSnapshots } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
 import type { ChannelAccess } from "./access.ts";
 import { acknowledgeCommand, type ChatJobTarget } from "./acknowledge.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
 import { type ChatCommand, MAX_CHAT_PAGE, type ParseOptions } from "./command.ts";
-import type { ResolvedCommand } from "./resolve.ts";
 
 export type { ResolvedCommand } from "./resolve.ts";
 export { apiPathOf, MissingClusterProblem, resolveCommand } from "./resolve.ts";
@@ -39,38 +38,13 @@ export interface ChatDeps {
   logger: Logger;
   /** Reads clusters for `status` (the composition root's KubeReader). */
   kube: KubeReader;
-  /** The status history (audit snapshots): offers `fleet`, `timeline` and `reliability` when present. */
-  snapshots?: SnapshotStore;
+  /** The status history's snapshots and rollups: offers `fleet`, `timeline` and `reliability` when present. */
+  historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The audits' period and the history's retention, for `reliability` (default 5 minutes, 90 days). */
   history?: ReliabilitySettings;
 }
 
-export type ChatAnswer =
-  | { kind: "status"; target: Extract<ResolvedCommand, { verb: "status" }>; report: StatusReport }
-  | {
-      kind: "history";
-      target: Extract<ResolvedCommand, { verb: "history" }>;
-      revisions: ReleaseMetadata[];
-      more: boolean;
-    }
-  | { kind: "list"; target: Extract<ResolvedCommand, { verb: "list" }>; releases: ReleaseSummary[]; more: boolean }
-  | { kind: "fleet"; target: Extract<ResolvedCommand, { verb: "fleet" }>; entries: FleetEntry[]; more: boolean }
-  | {
-      kind: "timeline";
-      target: Extract<ResolvedCommand, { verb: "timeline" }>;
-      snapshots: SnapshotSummary[];
-      more: boolean;
-    }
-  | {
-      kind: "reliability";
-      target: Extract<ResolvedCommand, { verb: "reliability" }>;
-      /** The report as the CLI prints it (shared/usecases/reliability-text.ts). */
-      lines: string[];
-    }
-  | { kind: "help"; usage: string; clusters: string[]; defaults: { cluster?: string; namespace?: string } }
-  | { kind: "usage"; error: string; usage: string }
-  | { kind: "denied"; message: string }
-  | { kind: "error"; code: string; message: string; errorKind: string };
+export type { ChatAnswer };
 
 /** Snapshots shown by `timeline` (newest first). */
 export const TIMELINE_LENGTH = 10;
@@ -108,7 +82,7 @@ export async function answerCommand(
   const known = deps.clusters.list().map((c) => c.name);
   const acknowledged = acknowledgeCommand(command, access, {
     ...options,
-    snapshots: Boolean(deps.snapshots),
+    snapshots: Boolean(deps.historyStores),
     knownClusters: known,
   });
   return "answer" in acknowledged ? acknowledged.answer : answerJob(deps, acknowledged.job, access, options);
@@ -144,7 +118,7 @@ async function run(
     }
     case "timeline": {
       const page = await listSnapshots(
-        { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+        { snapshots: deps.historyStores!.snapshots, clusters: deps.clusters, clock: deps.clock },
         { cluster: target.cluster, namespace: target.namespace, name: target.release },
         { limit: TIMELINE_LENGTH },
       );
@@ -152,7 +126,8 @@ async function run(
     }
     case "reliability": {
       const history = {
-        snapshots: deps.snapshots!,
+        snapshots: deps.historyStores!.snapshots,
+        rollups: deps.historyStores!.rollups,
         releases: deps.store,
         clusters: deps.clusters,
         clock: deps.clock,
@@ -178,7 +153,7 @@ async function run(
       let more = false;
       for (const cluster of target.clusters) {
         const page = await fleetHealth(
-          { snapshots: deps.snapshots!, clusters: deps.clusters, clock: deps.clock },
+          { snapshots: deps.historyStores!.snapshots, clusters: deps.clusters, clock: deps.clock },
           { cluster, health: UNHEALTHY, limit: MAX_CHAT_PAGE },
         );
         entries.push(...page.items.filter((e) => access.allows(e.release.cluster, e.release.namespace)));

@@ -7,8 +7,7 @@
  */
 import { ValidationError } from "../errors.ts";
 import { messageJson } from "../queue/message-body.ts";
-import type { ChatCaller } from "./access.ts";
-import { chatPlatform } from "./platforms.ts";
+import { type ChatCaller, platformIdentity } from "./platform-identity.ts";
 
 export interface ChatJob {
   version: 1;
@@ -58,7 +57,7 @@ export function parseChatJob(body: string): ChatJob {
     typeof job.receivedAt === "number" &&
     typeof job.requestId === "string" &&
     typeof caller?.platform === "string" &&
-    chatPlatform(caller.platform) !== undefined &&
+    platformIdentity(caller.platform) !== undefined &&
     typeof caller.team === "string" &&
     typeof caller.channel === "string" &&
     typeof caller.user === "string";

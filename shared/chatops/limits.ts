@@ -18,6 +18,9 @@ export const SLACK_LIMITS = {
   total: 12_000,
 } as const;
 
+/** The most text one Teams message carries (teams-card.ts cuts a longer one, with a note where to read the rest). */
+export const TEAMS_MAX_TEXT = 20_000;
+
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }

@@ -1,16 +1,16 @@
 /**
- * The chat platforms as data: one record per platform says everything the product knows about it — its key in
- * CHATOPS_ACCESS and in every log line, what its bindings call a workspace, the command users type, how it signs
- * requests, what a caller's ids look like, how long it waits and how an answer becomes its message. The access
- * map, the jobs, the webhooks and the worker look a platform up here: a platform nobody recorded gets no rules
- * at all (deny), never another platform's. Adding one = a record here + its webhook adapter (docs/chatops.md).
+ * The chat platforms as data: one record per platform says everything the product knows about it — its identity
+ * (platform-identity.ts: its key in CHATOPS_ACCESS and in every log line, what its bindings call a workspace, the
+ * command users type, what a caller's ids look like, how long it waits), how it signs requests and how an answer
+ * becomes its message. The webhooks and the worker look a platform up here (the access map and the jobs, in its
+ * identity): a platform nobody recorded gets no rules at all (deny), never another platform's. Adding one = its
+ * identity, a record here and its webhook adapter (docs/chatops.md).
  */
-import type { ChatCaller } from "./access.ts";
-import type { ChatAnswer } from "./answer.ts";
-import { SLACK_LIMITS } from "./limits.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
+import { type ChatPlatformIdentity, PLATFORM_IDENTITIES } from "./platform-identity.ts";
 import { verifySlackSignature, verifyTeamsSignature } from "./signature.ts";
 import { renderSlackAnswer } from "./slack-blocks.ts";
-import { renderTeamsAnswer, TEAMS_MAX_TEXT } from "./teams-card.ts";
+import { renderTeamsAnswer } from "./teams-card.ts";
 
 /** Where an answer goes: to the asker only or the channel, and (Slack buttons) instead of the clicked message. */
 export interface Placement {
@@ -34,44 +34,16 @@ export interface SignedRequest {
   now: number;
 }
 
-export interface ChatPlatformRecord {
-  /** Its key in CHATOPS_ACCESS, `ChatCaller.platform`, chat jobs and log lines. */
-  readonly name: string;
-  /** What its CHATOPS_ACCESS bindings call the workspace a channel belongs to (Slack team, Teams tenant). */
-  readonly workspaceField: string;
-  /** The command users type when CHATOPS_COMMAND does not say. */
-  readonly defaultPrefix: string;
-  readonly limits: {
-    /** How long the platform waits for the webhook's HTTP answer. */
-    answerWithinMs: number;
-    /** The most characters of text one message may carry (Slack: all block texts together). */
-    messageChars: number;
-  };
+/** A platform's identity (platform-identity.ts), how it signs requests and how an answer becomes its message. */
+export interface ChatPlatformRecord extends ChatPlatformIdentity {
   /** Whether the request carries the platform's signature over its exact bytes (replays are the adapter's). */
   verify(request: SignedRequest): boolean;
-  /** The caller from the platform's ids; undefined when one is missing or malformed. */
-  caller(workspace: unknown, channel: unknown, user: unknown): ChatCaller | undefined;
   /** An answer as the platform's message. */
   render(answer: ChatAnswer, options: RenderOptions, placement: Placement): object;
 }
 
-const SLACK_ID = /^[A-Z0-9][A-Z0-9_-]{0,63}$/i;
-/** Teams ids are opaque (AAD object ids, `19:…@thread.tacv2`, `29:…`): bounded, printable, no spaces. */
-const TEAMS_ID = /^[\x21-\x7e]{1,256}$/;
-
-function callerWith(platform: string, pattern: RegExp) {
-  return (workspace: unknown, channel: unknown, user: unknown): ChatCaller | undefined => {
-    const ids = [workspace, channel, user];
-    if (!ids.every((id) => typeof id === "string" && pattern.test(id))) return undefined;
-    return { platform, team: workspace as string, channel: channel as string, user: user as string };
-  };
-}
-
 const slack: ChatPlatformRecord = {
-  name: "slack",
-  workspaceField: "team",
-  defaultPrefix: "/helm",
-  limits: { answerWithinMs: 3000, messageChars: SLACK_LIMITS.total },
+  ...PLATFORM_IDENTITIES.slack,
   verify: ({ headers, body, secret, now }) =>
     verifySlackSignature({
       signingSecret: secret,
@@ -80,7 +52,6 @@ const slack: ChatPlatformRecord = {
       body,
       now,
     }),
-  caller: callerWith("slack", SLACK_ID),
   render: (answer, options, placement) => ({
     response_type: placement.public ? "in_channel" : "ephemeral",
     ...(placement.replaceOriginal === undefined ? {} : { replace_original: placement.replaceOriginal }),
@@ -89,13 +60,9 @@ const slack: ChatPlatformRecord = {
 };
 
 const teams: ChatPlatformRecord = {
-  name: "teams",
-  workspaceField: "tenant",
-  defaultPrefix: "@helm",
-  limits: { answerWithinMs: 5000, messageChars: TEAMS_MAX_TEXT },
+  ...PLATFORM_IDENTITIES.teams,
   verify: ({ headers, body, secret }) =>
     verifyTeamsSignature({ securityToken: secret, authorization: headers.authorization, body }),
-  caller: callerWith("teams", TEAMS_ID),
   // An outgoing webhook's reply always goes to the channel it was asked in.
   render: (answer, options) => renderTeamsAnswer(answer, { apiBaseUrl: options.apiBaseUrl }),
 };

@@ -5,7 +5,7 @@
  * the full text.
  */
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
-import type { ChatAnswer } from "./answer.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
 import { fleetLines, timelineLines } from "./history-views.ts";
 import { clip, escapeMrkdwn, fitCode, SLACK_LIMITS as L } from "./limits.ts";
 import type { ResolvedCommand } from "./resolve.ts";

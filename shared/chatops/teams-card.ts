@@ -9,8 +9,9 @@ import { renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { CAUSES_SHOWN } from "../why/causes.ts";
-import type { ChatAnswer } from "./answer.ts";
+import type { ChatAnswer } from "./chat-answer.ts";
 import { fleetLines, timelineLines } from "./history-views.ts";
+import { TEAMS_MAX_TEXT } from "./limits.ts";
 import { apiPathOf, type ResolvedCommand } from "./resolve.ts";
 
 export interface TeamsMessage {
@@ -18,8 +19,6 @@ export interface TeamsMessage {
   textFormat: "markdown";
   text: string;
 }
-
-export const TEAMS_MAX_TEXT = 20_000;
 
 const HEALTH_MARK: Record<string, string> = {
   Current: "🟢",

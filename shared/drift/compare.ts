@@ -1,3 +1,4 @@
+import { isRecord } from "../input/values.ts";
 import { parseQuantity, quantitiesEqual } from "./quantity.ts";
 import { isIntOrStringField, isQuantityField, keyElement, keyText, listSchema } from "./schema.ts";
 import { secretDigest } from "./secret-digests.ts";
@@ -39,9 +40,6 @@ const SKIPPED_METADATA = new Set([
 ]);
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const isEmpty = (value: unknown) =>
   value === undefined ||

@@ -2,7 +2,12 @@
  * What the drift comparison needs to know of the built-in types' schemas (the `+listType`, `+listMapKey` and
  * `resource.Quantity` / `intstr.IntOrString` markers of k8s.io/api): which lists are merged by key, which map
  * keys name resources, which fields keep an int-or-string. Any other list is compared whole, in order.
+ *
+ * local/sim/kube/field-sets.ts keeps its own copy of the keyed-list table on purpose: the simulator stands alone
+ * (it imports nothing of the product), and as the kube-apiserver the drift tests run against it must not share
+ * the product's reading of the markers, or a wrong key here would be confirmed by the simulator instead of caught.
  */
+import { isRecord } from "../input/values.ts";
 
 export type ListSchema = { type: "map"; keys: string[] } | { type: "set" } | { type: "atomic" };
 
@@ -18,9 +23,6 @@ const NAME_KEYED = new Set([
 
 /** Defaults of list key fields, filled in by the API server before keys are built (so the manifest may omit them). */
 export const KEY_DEFAULTS: Record<string, unknown> = { protocol: "TCP" };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function listSchema(name: string, items: readonly unknown[]): ListSchema {
   if (NAME_KEYED.has(name)) return { type: "map", keys: ["name"] };

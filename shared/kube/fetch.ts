@@ -8,7 +8,11 @@ import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
 import { type EventsAnswer, listWarningEvents, wantsEvents } from "./events.ts";
+import type { ReadOutcome } from "./read-outcome.ts";
 import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
+
+export type { ReadOutcome };
+
 import type { KubeSession, RequestResult, SessionCounters } from "./session.ts";
 import { parseTable, type Table } from "./table.ts";
 
@@ -28,8 +32,6 @@ import { parseTable, type Table } from "./table.ts";
 /** Helm's exact Accept for Tables (helm-status.md §2.3), with the JSON fallback clause. */
 export const TABLE_ACCEPT =
   "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
-
-export type ReadOutcome = "found" | "not-found" | "forbidden" | "unknown-kind" | "error" | "not-read-in-time";
 
 export interface FetchedResource {
   object: ManifestObject;

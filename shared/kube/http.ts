@@ -5,7 +5,9 @@ import { createSecureContext, type SecureContext } from "node:tls";
 import type { Dispatcher } from "undici";
 import type UndiciAgent from "undici/lib/dispatcher/agent.js";
 import type { ClusterAccess } from "../clusters/connector.ts";
-import { agentRequester, dispatcherRequester, nodeHttp } from "./requesters.ts";
+import { agentRequester, dispatcherRequester, type KubeRequester, type KubeResponse, nodeHttp } from "./requesters.ts";
+
+export type { KubeRequester, KubeResponse };
 
 /**
  * GETs against clusters, one bounded connection pool per cluster, owned by a
@@ -36,18 +38,6 @@ import { agentRequester, dispatcherRequester, nodeHttp } from "./requesters.ts";
  * headers changed, and replaces (and closes) it when the server or TLS material
  * did.
  */
-
-export interface KubeResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-export interface KubeRequester {
-  readonly server: string;
-  /** `pathAndQuery` starts with `/`. Rejects on network errors and on `signal` abort (with the signal's reason). */
-  get(pathAndQuery: string, accept: string, signal: AbortSignal): Promise<KubeResponse>;
-}
 
 export interface PoolOptions {
   /** Sockets per cluster (default 128: one per request in flight under the default per-cluster limit). */

@@ -1,5 +1,5 @@
 import { isRecord, type ManifestObject } from "../manifest/manifest.ts";
-import type { ReadOutcome } from "./fetch.ts";
+import type { ReadOutcome } from "./read-outcome.ts";
 import type { Table } from "./table.ts";
 
 /**

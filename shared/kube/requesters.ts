@@ -1,8 +1,19 @@
 import type { Agent as HttpAgent, IncomingMessage } from "node:http";
 import type { Dispatcher } from "undici";
-import type { KubeRequester, KubeResponse } from "./http.ts";
 
 /** The two ways a pool sends a GET (http.ts picks one per cluster); both collect the body whole. */
+
+export interface KubeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface KubeRequester {
+  readonly server: string;
+  /** `pathAndQuery` starts with `/`. Rejects on network errors and on `signal` abort (with the signal's reason). */
+  get(pathAndQuery: string, accept: string, signal: AbortSignal): Promise<KubeResponse>;
+}
 
 const USER_AGENT = "helm-status-lambda";
 

@@ -3,8 +3,9 @@ import { ClusterAccessDeniedError, ClusterCertificateError } from "../clusters/e
 import type { DomainError } from "../errors.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
 import { backoffDelay, retryAfterMs, sleep } from "../retry.ts";
-import type { ConnectionPools, KubeRequester, KubeResponse } from "./http.ts";
+import type { ConnectionPools } from "./http.ts";
 import { type ClusterLimit, FairLimiter } from "./limiter.ts";
+import type { KubeRequester, KubeResponse } from "./requesters.ts";
 
 /**
  * One status read against one cluster: every GET of it (discovery, resources,

@@ -9,6 +9,7 @@
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.ts";
 import { jsonErrorMessage, QUIET_YAML, yamlErrorMessage } from "../input/parse-errors.ts";
+import { isRecord } from "../input/values.ts";
 
 export class InvalidImportDocumentError extends ValidationError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -128,8 +129,4 @@ export function importObjectsOf(document: unknown, where = "the document"): unkn
 /** An object that says what it is (a `kind`); `{}`, numbers and strings are not. */
 export function isKubernetesObject(value: unknown): boolean {
   return isRecord(value) && typeof value.kind === "string" && value.kind !== "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,10 +1,12 @@
 /**
  * Where the snapshots live (SNAPSHOTS_TABLE), for how long (SNAPSHOT_RETENTION_DAYS) and how often the audits
- * look (AUDIT_SCHEDULE: the reliability report's gap threshold), read once.
+ * look (AUDIT_SCHEDULE: the reliability report's gap threshold), read once; and the one place that opens the
+ * history's stores for a configuration.
  */
-import { createDocumentClient, type StoreConfig } from "../store/config.ts";
-import { DynamoDbSnapshotStore } from "./dynamodb-snapshot-store.ts";
+import { createDocumentClient, STORE_DRIVERS, type StoreConfig } from "../store/config.ts";
+import { StoreConfigError } from "../store/errors.ts";
 import { HistoryConfigError } from "./errors.ts";
+import { dynamoDbHistoryStores, type HistoryStores, memoryHistoryStores } from "./history-stores.ts";
 import { DEFAULT_AUDIT_INTERVAL_SECONDS } from "./reliability.ts";
 import { DEFAULT_RETENTION_DAYS } from "./retention.ts";
 import { DEFAULT_SNAPSHOTS_TABLE } from "./table-schema.ts";
@@ -63,12 +65,26 @@ export function scheduleSeconds(schedule: string): number {
   return Number(m[1]) * UNIT_SECONDS[m[2]];
 }
 
-export function openSnapshotStore(store: StoreConfig, snapshots: SnapshotsConfig): DynamoDbSnapshotStore {
-  return new DynamoDbSnapshotStore({
-    client: createDocumentClient(store),
-    tableName: snapshots.tableName,
-    region: store.region,
-    endpoint: store.endpoint,
-    retentionDays: snapshots.retentionDays,
-  });
+/**
+ * The history's stores for a configuration, by the same STORE_DRIVER as the releases store (one switch for all):
+ * DynamoDB (the snapshots table beside the releases table's endpoint), or the process's memory.
+ */
+export function openHistoryStores(store: StoreConfig, snapshots: SnapshotsConfig): HistoryStores {
+  const driver: string = store.driver ?? "dynamodb";
+  switch (driver) {
+    case "dynamodb":
+      return dynamoDbHistoryStores({
+        client: createDocumentClient(store),
+        tableName: snapshots.tableName,
+        region: store.region,
+        endpoint: store.endpoint,
+        retentionDays: snapshots.retentionDays,
+      });
+    case "memory":
+      return memoryHistoryStores();
+    default:
+      throw new StoreConfigError(
+        `store driver ${JSON.stringify(driver)} is not a store driver: one of ${STORE_DRIVERS.join(", ")}`,
+      );
+  }
 }

@@ -17,11 +17,13 @@ import type { Item, Table } from "../store/dynamodb-table.ts";
 import { StoreUnavailableError } from "../store/errors.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
+import type { AuditRunStore, MessageTally, SentPart } from "./audit-run-store.ts";
+import type { DynamoDbRollups } from "./dynamodb-rollups.ts";
 import { AuditRunNotFoundError } from "./errors.ts";
 import type { AuditRun } from "./model.ts";
 import { expiresAtFor } from "./retention.ts";
+import type { RollupDay } from "./rollup-items.ts";
 import { decodeScopedCursor, encodeScopedCursor } from "./snapshot-codec.ts";
-import type { MessageTally } from "./snapshot-store.ts";
 import { durationOf } from "./store-rules.ts";
 
 const RUN_PK = "RUN";
@@ -37,13 +39,16 @@ interface Markers {
   done: (MessageTally & { at: string; part: string })[];
 }
 
-export class DynamoDbAuditRuns {
+export class DynamoDbAuditRuns implements AuditRunStore {
   readonly #t: Table;
   readonly #retentionDays: number;
   readonly #clock: Clock;
+  /** The day items a message's rollups are added to, in the transaction of its DONE marker. */
+  readonly #rollups: DynamoDbRollups;
 
-  constructor(table: Table, retentionDays: number, clock: Clock) {
+  constructor(table: Table, rollups: DynamoDbRollups, retentionDays: number, clock: Clock) {
     this.#t = table;
+    this.#rollups = rollups;
     this.#retentionDays = retentionDays;
     this.#clock = clock;
   }
@@ -67,7 +72,7 @@ export class DynamoDbAuditRuns {
   }
 
   /** One small marker per part (BatchWriteItem): writing a marker twice (a resumed planner) writes the same item. */
-  async recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void> {
+  async recordSent(runId: string, parts: SentPart[]): Promise<void> {
     // The run's own TTL is from its start; a marker outliving it by the planning time is harmless.
     const expiresAt = this.#expiresAt(this.#clock.now().getTime());
     const pending: object[] = parts.map((part) => ({
@@ -106,8 +111,9 @@ export class DynamoDbAuditRuns {
     partId: string,
     tally: MessageTally,
     at: string,
-    withIt: object[] = [],
+    rollups: readonly RollupDay[] = [],
   ): Promise<boolean> {
+    const withIt = rollups.map((r) => this.#rollups.add(r));
     const marker = {
       TableName: this.#t.name,
       Item: { PK: partsKey(runId), SK: `DONE#${partId}`, ...tally, at, expiresAt: this.#expiresAt(Date.parse(at)) },

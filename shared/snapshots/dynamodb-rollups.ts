@@ -6,9 +6,10 @@
 
 import { pool } from "../concurrency.ts";
 import type { Table } from "../store/dynamodb-table.ts";
-import { expiresAtFor } from "./retention.ts";
+import { expired, expiresAtFor } from "./retention.ts";
 import { dayStart } from "./rollup.ts";
 import { isRollupAttribute, type RollupDay } from "./rollup-items.ts";
+import type { RollupStore } from "./rollup-store.ts";
 
 const ROLLUP_PREFIX = "ROLLUP#";
 /** Bounds one day's Query: 1 MB pages of cluster items (a thousand clusters fit in a few). */
@@ -16,7 +17,7 @@ const ROLLUP_PAGES = 100;
 /** Days queried at once: a window is up to SNAPSHOT_RETENTION_DAYS (at most 3650) days, one Query each. */
 const DAYS_AT_ONCE = 16;
 
-export class DynamoDbRollups {
+export class DynamoDbRollups implements RollupStore {
   readonly #t: Table;
   readonly #retentionDays: number;
 
@@ -25,7 +26,7 @@ export class DynamoDbRollups {
     this.#retentionDays = retentionDays;
   }
 
-  /** One day item of a cluster: ADD of every figure the message had (names aliased: any text may be one). */
+  /** One day item of a cluster, as a transaction action (DynamoDbAuditRuns, with the DONE marker): ADD of every figure the message had (names aliased: any text may be one). */
   add(rollup: RollupDay): object {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {
@@ -47,9 +48,8 @@ export class DynamoDbRollups {
     };
   }
 
-  async read(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
+  async rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
     const found: RollupDay[] = [];
-    const nowSeconds = Math.floor(now.getTime() / 1000);
     await pool(
       days.map(
         (day) => () =>
@@ -61,7 +61,7 @@ export class DynamoDbRollups {
               ConsistentRead: true,
             },
             (item) => {
-              if (Number(item.expiresAt) <= nowSeconds) return;
+              if (expired({ expiresAt: Number(item.expiresAt) }, now)) return;
               const values: Record<string, number> = {};
               for (const [name, value] of Object.entries(item)) {
                 if (isRollupAttribute(name) && typeof value === "number") values[name] = value;

@@ -1,15 +1,20 @@
 /**
  * The snapshots table's items as the model (table-schema.ts): a summary item as a Snapshot, a FLEET index entry
- * as a FleetEntry, the freshness attributes both carry, and the FLEET index Query of one health.
+ * as a FleetEntry, the freshness attributes both carry, the FLEET index Query of one health, and the key of a
+ * release's partition.
  */
 import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { HealthStatus } from "../health/index.ts";
+import type { ReleaseKey } from "../release/model.ts";
 import type { Item } from "../store/dynamodb-table.ts";
 import { SnapshotCorruptError } from "./errors.ts";
 import type { FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
 import { checkSnapshot } from "./snapshot-codec.ts";
 import type { FleetScopeFilter } from "./snapshot-store.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
+
+/** A release's partition: its snapshots (S#, B#, FIRST) and its SLO burn state (dynamodb-small-stores.ts). */
+export const snapshotPartitionKey = (r: ReleaseKey) => `SNAP#${r.cluster}#${r.namespace}#${r.name}`;
 
 export function summaryFrom(item: Item): Snapshot {
   const id = typeof item.snapshotId === "string" ? item.snapshotId : String(item.PK);

@@ -1,47 +1,28 @@
 /**
- * The DynamoDB SnapshotStore (layout in table-schema.ts). Every write is
+ * The DynamoDB SnapshotStore (layout in table-schema.ts; the history's other stores share the table). Every write is
  * conditional, so duplicate deliveries and racing workers cannot fork a history:
  * an extend requires the same digest, another run and an earlier lastSeenAt; a create requires
  * that the previous latest is still flagged latest (or, for a first snapshot,
  * that no FIRST guard exists), in one transaction.
  */
-import {
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
-import { type Clock, systemClock } from "../ports.ts";
+import { QueryCommand, type QueryCommandInput, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { ReleaseKey } from "../release/model.ts";
-import type { StoreLocation } from "../store/dynamodb-errors.ts";
-import { type Item, Table, type WriteStats } from "../store/dynamodb-table.ts";
+import type { Item, Table, WriteStats } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
-import type { Page, PageRequest } from "../store/release-store.ts";
-import { DynamoDbAuditRuns } from "./dynamodb-audit-runs.ts";
-import { DynamoDbRollups } from "./dynamodb-rollups.ts";
-import { briefResource, fleetEntryFrom, fleetQuery, freshnessUpdate, summaryFrom } from "./dynamodb-snapshot-items.ts";
-import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
+import type { Page } from "../store/release-store.ts";
 import {
-  type AuditRun,
-  driftCountOf,
-  type FleetEntry,
-  HEALTH_SEVERITY,
-  parseSnapshotId,
-  runIdFor,
-  type Snapshot,
-} from "./model.ts";
-import { DEFAULT_RETENTION_DAYS, expired } from "./retention.ts";
-import type { RollupDay } from "./rollup-items.ts";
+  briefResource,
+  fleetEntryFrom,
+  fleetQuery,
+  freshnessUpdate,
+  snapshotPartitionKey as partitionKey,
+  summaryFrom,
+} from "./dynamodb-snapshot-items.ts";
+import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
+import { driftCountOf, type FleetEntry, HEALTH_SEVERITY, parseSnapshotId, runIdFor, type Snapshot } from "./model.ts";
+import { expired } from "./retention.ts";
 import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
-import type {
-  FleetFilter,
-  MessageTally,
-  SeenAgain,
-  SnapshotQuery,
-  SnapshotStore,
-  WriteOutcome,
-} from "./snapshot-store.ts";
+import type { FleetFilter, SeenAgain, SnapshotQuery, SnapshotStore, WriteOutcome } from "./snapshot-store.ts";
 import { checkFleetFilter, fleetOrder, fleetScope, listScope } from "./store-rules.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
 
@@ -51,35 +32,17 @@ const HEALTH_ORDER = (Object.keys(HEALTH_SEVERITY) as (keyof typeof HEALTH_SEVER
 
 export type { WriteStats } from "../store/dynamodb-table.ts";
 
-export interface DynamoDbSnapshotStoreOptions extends StoreLocation {
-  client: DynamoDBDocumentClient;
-  /** How long runs are kept (TTL), in days. */
-  retentionDays?: number;
-  /** Default: the system clock. */
-  clock?: Clock;
-}
-
-const partitionKey = (r: ReleaseKey) => `SNAP#${r.cluster}#${r.namespace}#${r.name}`;
 const position = (r: ReleaseKey) => `${r.cluster}#${r.namespace}#${r.name}`;
 
 export class DynamoDbSnapshotStore implements SnapshotStore {
   readonly #t: Table;
-  readonly #runs: DynamoDbAuditRuns;
-  readonly #rollups: DynamoDbRollups;
-  readonly #retentionDays: number;
 
-  constructor(options: DynamoDbSnapshotStoreOptions) {
-    this.#t = new Table(
-      options.client,
-      { tableName: options.tableName, region: options.region, endpoint: options.endpoint },
-      { countWriteUnits: true },
-    );
-    this.#retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
-    this.#runs = new DynamoDbAuditRuns(this.#t, this.#retentionDays, options.clock ?? systemClock);
-    this.#rollups = new DynamoDbRollups(this.#t, this.#retentionDays);
+  /** On the snapshots table (history-stores.ts opens it for all five stores of the history). */
+  constructor(table: Table) {
+    this.#t = table;
   }
 
-  /** Items and write units written so far (the bench's figures). */
+  /** Items and write units written so far to the table, by any of the history's stores (the bench's figures). */
   get stats(): WriteStats {
     return this.#t.stats;
   }
@@ -275,109 +238,4 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       ? { items: entries, cursor: encodeScopedCursor("fleet", scope, fleetOrder(entries.at(-1)!)) }
       : { items: entries };
   }
-
-  startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }> {
-    return this.#runs.startRun(runId, startedAt);
-  }
-
-  recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void> {
-    return this.#runs.recordSent(runId, parts);
-  }
-
-  finishPlanning(runId: string, plannedAt: string): Promise<void> {
-    return this.#runs.finishPlanning(runId, plannedAt);
-  }
-
-  completeMessage(
-    runId: string,
-    partId: string,
-    tally: MessageTally,
-    at: string,
-    rollups: readonly RollupDay[] = [],
-  ): Promise<boolean> {
-    return this.#runs.completeMessage(
-      runId,
-      partId,
-      tally,
-      at,
-      rollups.map((r) => this.#rollups.add(r)),
-    );
-  }
-
-  rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]> {
-    return this.#rollups.read(days, cluster, now);
-  }
-
-  getRun(runId: string): Promise<AuditRun> {
-    return this.#runs.getRun(runId);
-  }
-
-  listRuns(page: PageRequest): Promise<Page<AuditRun>> {
-    return this.#runs.listRuns(page);
-  }
-
-  async claimNotification(id: string, now: Date, staleMs = 300_000): Promise<boolean> {
-    return this.#t.conditional(
-      new UpdateCommand({
-        ...this.#summaryItem(id),
-        UpdateExpression: "SET notifyState = :sending, notifyAt = :now",
-        ConditionExpression:
-          "attribute_exists(PK) AND (attribute_not_exists(notifyState) OR notifyState = :failed OR (notifyState = :sending AND notifyAt < :stale))",
-        ExpressionAttributeValues: {
-          ":sending": "sending",
-          ":failed": "failed",
-          ":now": now.getTime(),
-          ":stale": now.getTime() - staleMs,
-        },
-      }),
-    );
-  }
-
-  async finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void> {
-    await this.#t.send(
-      new UpdateCommand({
-        ...this.#summaryItem(id),
-        UpdateExpression: "SET notifyState = :state, notifyAt = :now",
-        ExpressionAttributeValues: { ":state": outcome, ":now": now.getTime() },
-      }),
-    );
-  }
-
-  /** The table and key of a snapshot's summary item (its notification state lives there). */
-  #summaryItem(id: string) {
-    const { release, runId } = parseSnapshotId(id);
-    return { TableName: this.#t.name, Key: { PK: partitionKey(release), SK: `S#${runId}` } };
-  }
-
-  async sloState(release: ReleaseKey, now: Date): Promise<string | undefined> {
-    const item = await this.#t.get(partitionKey(release), SLO_STATE);
-    return item && Number(item.expiresAt) * 1000 > now.getTime() ? String(item.sloState) : undefined;
-  }
-
-  async swapSloState(
-    release: ReleaseKey,
-    from: string | undefined,
-    to: string,
-    at: Date,
-    expiresAt: number,
-  ): Promise<WriteOutcome> {
-    // An expired item (TTL lags) counts as none, as sloState reads it.
-    const condition =
-      from === undefined
-        ? { ConditionExpression: "attribute_not_exists(PK) OR expiresAt <= :now", values: {} }
-        : { ConditionExpression: "sloState = :from AND expiresAt > :now", values: { ":from": from } };
-    const done = await this.#t.conditional(
-      new PutCommand({
-        TableName: this.#t.name,
-        Item: { PK: partitionKey(release), SK: SLO_STATE, sloState: to, at: at.toISOString(), expiresAt },
-        ConditionExpression: condition.ConditionExpression,
-        ExpressionAttributeValues: { ":now": Math.floor(at.getTime() / 1000), ...condition.values },
-      }),
-    );
-    if (done) this.#t.stats.items += 1;
-    return done ? "ok" : "conflict";
-  }
 }
-
-/** A release's SLO burn state item, beside its snapshots (outside the S# range every listing reads). */
-const SLO_STATE = "SLOSTATE";

@@ -13,7 +13,19 @@ import type { Freshness, MissingReason } from "../status/report.ts";
 import type { Cause } from "../why/causes.ts";
 import type { ReleaseEvent } from "../why/events.ts";
 import { InvalidSnapshotIdError } from "./errors.ts";
-import type { RollupState } from "./rollup.ts";
+
+/**
+ * What the rollups carry on each snapshot as it is created (rollup.ts), so no audit reads more history: the open
+ * non-Current run, the last change, the deploys still undecided.
+ */
+export interface RollupState {
+  /** The non-Current run the release is in: where it began (epoch ms) and the worst health it reached. */
+  run?: { start: number; worst: HealthStatus };
+  /** The last change of overall health (for flaps); absent until the first one. */
+  lastChangeAt?: number;
+  /** Deploys whose outcome can still change: when, the next deploy's time, whether an incident failed it. */
+  deploys: { at: number; next?: number; failed?: boolean }[];
+}
 
 export interface SnapshotResource {
   apiVersion: string;

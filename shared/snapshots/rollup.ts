@@ -14,9 +14,11 @@
  * - A deploy is pending (+1) on its day until an incident fails it or a sighting comes after its span.
  *
  * What a later sighting needs to know about the history (the open unhealthy run, the last health change, deploys
- * still undecided) is carried on each snapshot as it is created (`RollupState`), so no audit reads more history.
+ * still undecided) is carried on each snapshot as it is created (`RollupState`, model.ts), so no audit reads more
+ * history.
  */
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
+import type { RollupState } from "./model.ts";
 import type { ReliabilityRules } from "./reliability.ts";
 import { DAY_MS } from "./retention.ts";
 import { gapThresholdMs } from "./timeline.ts";
@@ -39,15 +41,6 @@ export type RollupField = (typeof ROLLUP_FIELDS)[number];
 export type DayFigures = Partial<Record<RollupField, number>>;
 
 /** Carried on each snapshot from its creation: the history a later sighting of the release needs. */
-export interface RollupState {
-  /** The non-Current run the release is in: where it began (epoch ms) and the worst health it reached. */
-  run?: { start: number; worst: HealthStatus };
-  /** The last change of overall health (for flaps); absent until the first one. */
-  lastChangeAt?: number;
-  /** Deploys whose outcome can still change: when, the next deploy's time, whether an incident failed it. */
-  deploys: { at: number; next?: number; failed?: boolean }[];
-}
-
 /** The latest snapshot before a sighting, as far as the rollups need it. */
 export interface SightingBefore {
   health: HealthStatus;

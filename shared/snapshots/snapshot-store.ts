@@ -1,14 +1,14 @@
 /**
- * Where snapshots and audit runs live: one small interface, a DynamoDB and an
- * in-memory implementation, held to one contract suite (test/history/contract.ts).
- * The stores only do conditional primitives; the run-length and idempotency
- * rules that use them are in record.ts, shared by both.
+ * Where the snapshots live: one small port, a DynamoDB and an in-memory implementation, held to one contract suite
+ * (test/history/contract.ts). The history's other concerns have their own ports beside it (audit-run-store.ts,
+ * rollup-store.ts, notification-claims.ts, slo-state-store.ts; the five together: history-stores.ts). The stores
+ * only do conditional primitives; the run-length and idempotency rules that use them are in
+ * shared/audit/record.ts, shared by both.
  */
 import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
-import type { AuditRun, FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
-import type { RollupDay } from "./rollup-items.ts";
+import type { FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
 
 export interface SnapshotQuery extends PageRequest {
   /** Snapshots seen at or after (lastSeenAt >= since). */
@@ -42,13 +42,6 @@ export interface SeenAgain {
   freshness?: StoredFreshness;
 }
 
-export interface MessageTally {
-  done: number;
-  failed: number;
-  unhealthy: number;
-  changed: number;
-}
-
 export interface SnapshotStore {
   /** The release's latest snapshot (expired ones included, flagged by expiresAt), without its text. */
   latest(release: ReleaseKey): Promise<Snapshot | undefined>;
@@ -68,48 +61,4 @@ export interface SnapshotStore {
   list(release: ReleaseKey, query: SnapshotQuery, now: Date): Promise<Page<Snapshot>>;
   /** The latest health of every audited release, worst first (no Scan: one index partition per health). */
   fleet(filter: FleetFilter, now: Date): Promise<Page<FleetEntry>>;
-
-  /** Creates the run if absent; answers the stored run either way (a retried planner resumes it). */
-  startRun(runId: string, startedAt: string): Promise<AuditRun & { sentParts: string[] }>;
-  /** Notes messages as sent (idempotent per part id) and adds their releases to `planned`. */
-  recordSent(runId: string, parts: { id: string; releases: number; cluster: string }[]): Promise<void>;
-  /** Every message is sent. */
-  finishPlanning(runId: string, plannedAt: string): Promise<void>;
-  /**
-   * Records one message's tally once (a redelivered message adds nothing); answers whether it was new. Only the
-   * parts the planner sent (recordSent, before or after) count into the run's totals. `rollups` are added to the
-   * day items (rollup-items.ts) with it, all or nothing: never twice for one message.
-   */
-  completeMessage(
-    runId: string,
-    partId: string,
-    tally: MessageTally,
-    at: string,
-    rollups?: readonly RollupDay[],
-  ): Promise<boolean>;
-  /** The rollup day items of `days` (UTC, YYYY-MM-DD), of one cluster or of all; expired ones hidden. */
-  rollups(days: readonly string[], cluster: string | undefined, now: Date): Promise<RollupDay[]>;
-  getRun(runId: string): Promise<AuditRun>;
-  listRuns(page: PageRequest): Promise<Page<AuditRun>>;
-
-  /**
-   * Claims the right to post the change notification of a snapshot: true for the first caller,
-   * and again after a failed post or a claim older than `staleMs` (its poster died).
-   */
-  claimNotification(id: string, now: Date, staleMs?: number): Promise<boolean>;
-  finishNotification(id: string, outcome: "sent" | "failed", now: Date): Promise<void>;
-
-  /** The SLO burn state last notified for a release (shared/audit/slo-watch.ts); undefined when none (or expired). */
-  sloState(release: ReleaseKey, now: Date): Promise<string | undefined>;
-  /**
-   * Moves a release's SLO burn state from `from` (undefined: none stored) to `to`, only if it is still `from`:
-   * `ok` for the one caller that moved it (it notifies), `conflict` for the others.
-   */
-  swapSloState(
-    release: ReleaseKey,
-    from: string | undefined,
-    to: string,
-    at: Date,
-    expiresAt: number,
-  ): Promise<WriteOutcome>;
 }

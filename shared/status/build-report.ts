@@ -1,7 +1,7 @@
 import { type DriftObject, detectDrift, type LaterRevision } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
-import { labelsMatch } from "../kube/related-pods.ts";
+import { equalitySelector, labelsMatch } from "../kube/related-pods.ts";
 import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
@@ -117,7 +117,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
       missing.push({
         apiVersion: "v1",
         kind: "Pod(related)",
-        name: selectorText(related.selector),
+        name: equalitySelector(related.selector),
         namespace: related.namespace,
         reason: REASONS[related.outcome],
         message: related.message,
@@ -193,13 +193,6 @@ export function buildStatusReport(input: ReportInput): StatusReport {
 
 function identity(object: ManifestObject) {
   return { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace };
-}
-
-export function selectorText(selector: Record<string, string>): string {
-  return Object.keys(selector)
-    .sort()
-    .map((key) => `${key}=${selector[key]}`)
-    .join(",");
 }
 
 /** The release without its config values, and with Secret values out of every manifest. */

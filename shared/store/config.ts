@@ -1,7 +1,8 @@
 /**
  * Store configuration from the AWS SDK's standard variables plus RELEASES_TABLE (and STORE_DRIVER),
  * validated once at start so a typo fails fast with a message naming the variable; and the one place
- * that picks the ReleaseStore implementation for a configuration, like Helm's storage driver selection.
+ * that picks the ReleaseStore implementation for a configuration, like Helm's storage driver selection (and the
+ * sync state's, in the same table: one STORE_DRIVER for every store; the history's: shared/snapshots/config.ts).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -11,6 +12,9 @@ import { DynamoDbReleaseStore } from "./dynamodb-store.ts";
 import { StoreConfigError } from "./errors.ts";
 import { MemoryReleaseStore } from "./memory-store.ts";
 import type { ReleaseStore } from "./release-store.ts";
+import type { SyncStateStore } from "./sync-state.ts";
+import { DynamoDbSyncStateStore } from "./sync-state-dynamodb.ts";
+import { MemorySyncStateStore } from "./sync-state-memory.ts";
 import { DEFAULT_TABLE_NAME } from "./table-schema.ts";
 
 /** The ReleaseStore implementations (Helm's HELM_DRIVER): DynamoDB, or the process's memory (tests, demos). */
@@ -63,6 +67,17 @@ const unknownDriver = `is not a store driver: one of ${STORE_DRIVERS.join(", ")}
 
 function isStoreDriver(value: string): value is StoreDriver {
   return (STORE_DRIVERS as readonly string[]).includes(value);
+}
+
+/** The sync state for a configuration: in the releases table (the same table as openReleaseStore), or memory. */
+export function openSyncStateStore(config: StoreConfig): SyncStateStore {
+  if ((config.driver ?? "dynamodb") === "memory") return new MemorySyncStateStore();
+  return new DynamoDbSyncStateStore({
+    client: createDocumentClient(config),
+    tableName: config.tableName,
+    region: config.region,
+    endpoint: config.endpoint,
+  });
 }
 
 /** The ReleaseStore for a configuration; another backend is one more case here (and its contract suite run). */

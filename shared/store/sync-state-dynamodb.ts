@@ -10,7 +10,6 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { createDocumentClient, type StoreConfig } from "./config.ts";
 import type { StoreLocation } from "./dynamodb-errors.ts";
 import { Table } from "./dynamodb-table.ts";
 import type { SyncedObject, SyncLease, SyncState, SyncStateStore } from "./sync-state.ts";
@@ -156,14 +155,4 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
 function isConditionFailure(error: unknown): boolean {
   const e = error as { name?: string; cause?: { name?: string } };
   return e.name === "ConditionalCheckFailedException" || e.cause?.name === "ConditionalCheckFailedException";
-}
-
-/** The sync state in the releases table of `config` (the same table as openReleaseStore). */
-export function openSyncStateStore(config: StoreConfig): DynamoDbSyncStateStore {
-  return new DynamoDbSyncStateStore({
-    client: createDocumentClient(config),
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.endpoint,
-  });
 }

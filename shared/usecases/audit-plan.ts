@@ -10,13 +10,13 @@ import type { AuditMessage, AuditQueue } from "../audit/audit-message.ts";
 import { type ClusterScope, inScope } from "../clusters/scope.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { ReleaseSummary } from "../release/model.ts";
+import type { AuditRunStore } from "../snapshots/audit-run-store.ts";
 import type { AuditRun } from "../snapshots/model.ts";
-import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
 
 export interface PlanDeps {
   store: ReleaseStore;
-  snapshots: SnapshotStore;
+  auditRuns: AuditRunStore;
   queue: AuditQueue;
   clusters: ClusterScope;
   clock: Clock;
@@ -44,7 +44,7 @@ const MAX_PAGES = 2_000;
 
 export async function planAudit(deps: PlanDeps, request: PlanRequest): Promise<PlanResult> {
   const perMessage = Math.max(1, Math.min(100, request.releasesPerMessage ?? 10));
-  const run = await deps.snapshots.startRun(request.runId, deps.clock.now().toISOString());
+  const run = await deps.auditRuns.startRun(request.runId, deps.clock.now().toISOString());
   if (run.plannedAt) {
     deps.logger.info("audit run already planned", { runId: request.runId, planned: run.planned });
     const { sentParts: _s, ...stored } = run;
@@ -89,13 +89,13 @@ export async function planAudit(deps: PlanDeps, request: PlanRequest): Promise<P
     });
   const messages = interleave(perCluster);
   await deps.queue.send(messages, (sent) =>
-    deps.snapshots.recordSent(
+    deps.auditRuns.recordSent(
       request.runId,
       sent.map((m) => ({ id: m.part, releases: m.releases.length, cluster: m.cluster })),
     ),
   );
-  await deps.snapshots.finishPlanning(request.runId, deps.clock.now().toISOString());
-  const stored = await deps.snapshots.getRun(request.runId);
+  await deps.auditRuns.finishPlanning(request.runId, deps.clock.now().toISOString());
+  const stored = await deps.auditRuns.getRun(request.runId);
   deps.logger.info("audit run planned", {
     runId: request.runId,
     planned: stored.planned,

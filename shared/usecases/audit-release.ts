@@ -9,29 +9,31 @@
  */
 
 import { type AuditMessage, InvalidAuditMessageError } from "../audit/audit-message.ts";
-import { type ChangeEventDeps, publishChange } from "../audit/change-events.ts";
+import { publishChange } from "../audit/change-events.ts";
 import type { ClusterLimiter } from "../audit/cluster-limiter.ts";
 import type { LatestSnapshotCache } from "../audit/latest-cache.ts";
 import { observationFromError, observationFromReport } from "../audit/observation.ts";
 import { type RecordResult, recordObservation, rollupFiguresOf } from "../audit/record.ts";
-import { watchSlo } from "../audit/slo-watch.ts";
+import { type SloWatchDeps, watchSlo } from "../audit/slo-watch.ts";
 import type { ClusterConnector } from "../clusters/connector.ts";
 import { inScope } from "../clusters/scope.ts";
 import { isDomainError } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
 import type { Release } from "../release/model.ts";
+import type { AuditRunStore, MessageTally } from "../snapshots/audit-run-store.ts";
 import type { Observation } from "../snapshots/model.ts";
 import { isRunAhead, RUN_CLOCK_SKEW_MS } from "../snapshots/model.ts";
 import { DEFAULT_AUDIT_INTERVAL_SECONDS, defaultRules, type ReliabilityRules } from "../snapshots/reliability.ts";
 import type { SightingFigures } from "../snapshots/rollup.ts";
 import { rollupAdds } from "../snapshots/rollup-items.ts";
-import type { MessageTally } from "../snapshots/snapshot-store.ts";
 import { isStoreOutage, ReleaseNotFoundError } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
 import { freshestState } from "./release-state.ts";
 
-export interface AuditDeps extends ChangeEventDeps {
+export interface AuditDeps extends SloWatchDeps {
+  /** The run this message belongs to: its tally (and its rollups) recorded once. */
+  auditRuns: AuditRunStore;
   store: ReleaseStore;
   clusters: ClusterConnector;
   clock: Clock;
@@ -92,7 +94,7 @@ export async function auditMessage(
   // The message's additions to the per-day rollups, written with its DONE marker (once per message).
   const sightings = audited.flatMap((a) => (a.figures ? [{ release: a.release, figures: a.figures }] : []));
   const rollups = rollupAdds(message.cluster, sightings);
-  await deps.snapshots.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString(), rollups);
+  await deps.auditRuns.completeMessage(message.runId, message.part, tally, deps.clock.now().toISOString(), rollups);
   return { tally, releases };
 }
 

@@ -22,7 +22,7 @@ export async function runAuditPass(
   const plan = await planAudit(
     {
       store: deps.store,
-      snapshots: deps.snapshots,
+      auditRuns: deps.auditRuns,
       queue,
       clusters: deps.scope,
       clock: deps.clock,
@@ -41,5 +41,5 @@ export async function runAuditPass(
       request.onProgress?.(releases.length, total);
     }),
   );
-  return { run: await deps.snapshots.getRun(request.runId), releases };
+  return { run: await deps.auditRuns.getRun(request.runId), releases };
 }

@@ -17,6 +17,7 @@ import type { ReliabilityTotals } from "../snapshots/reliability.ts";
 import { DAY_MS } from "../snapshots/retention.ts";
 import { dayOf, dayStart, daysBetween } from "../snapshots/rollup.ts";
 import { type NamespaceFilter, sumRollups } from "../snapshots/rollup-items.ts";
+import type { RollupStore } from "../snapshots/rollup-store.ts";
 import type { ReliabilityDeps, ReportWindow } from "./reliability.ts";
 
 /** Releases re-read for the worst list: twice the rows listed, so a little coverage cannot crowd it. */
@@ -31,13 +32,13 @@ export interface RollupRead {
 }
 
 export async function totalsFromRollups(
-  deps: Pick<ReliabilityDeps, "snapshots" | "clusters">,
+  deps: Pick<ReliabilityDeps, "clusters"> & { rollups: RollupStore },
   scope: { cluster?: string; namespace?: string },
   asked: ReportWindow,
 ): Promise<RollupRead> {
   const window = alignedToDays(asked);
   const days = daysBetween(window.observedSince.getTime(), window.observedUntil.getTime());
-  const items = await deps.snapshots.rollups(days, scope.cluster, window.now);
+  const items = await deps.rollups.rollups(days, scope.cluster, window.now);
   const sums = sumRollups(items, namespacesInScope(deps.clusters, scope.namespace));
   const releases = Math.max(0, ...sums.releasesPerDay.values());
   sums.totals.windowMs = releases * (window.observedUntil.getTime() - window.observedSince.getTime());

@@ -24,6 +24,7 @@ import {
   type ReliabilityTotals,
   releaseReliability,
 } from "../snapshots/reliability.ts";
+import type { RollupStore } from "../snapshots/rollup-store.ts";
 import {
   figuresOf,
   type ReliabilityDeps,
@@ -38,6 +39,11 @@ import {
   windowDocument,
 } from "./reliability.ts";
 import { totalsFromRollups } from "./reliability-rollup.ts";
+
+/** A scope's report reads the per-day rollups besides a release report's deps (reliability-rollup.ts). */
+export interface ScopeReliabilityDeps extends ReliabilityDeps {
+  rollups: RollupStore;
+}
 
 export interface ScopeRequest extends WindowRequest {
   cluster?: string;
@@ -78,7 +84,7 @@ const CONCURRENCY = 8;
 const CHART_LOOKUP_BATCH = 100;
 
 export async function reliabilityOfScope(
-  deps: ReliabilityDeps,
+  deps: ScopeReliabilityDeps,
   request: ScopeRequest,
 ): Promise<ScopeReliabilityReport> {
   const namespace = request.namespace === undefined ? undefined : validateNamespace(request.namespace);
@@ -127,7 +133,7 @@ export async function reliabilityOfScope(
 
 /** The report summed from each release's own report over the window as asked. */
 async function exactReport(
-  deps: ReliabilityDeps,
+  deps: ScopeReliabilityDeps,
   scope: ScopeReliabilityReport["scope"],
   releases: readonly ReleaseKey[],
   asked: ReportWindow,
@@ -150,7 +156,7 @@ async function exactReport(
 
 /** Each release's report over the window, read one by one (bounded concurrency), summed, worst first. */
 async function releaseRows(
-  deps: ReliabilityDeps,
+  deps: ScopeReliabilityDeps,
   releases: readonly ReleaseKey[],
   window: ReportWindow,
   rules: ReliabilityRules,
@@ -195,7 +201,7 @@ const keyOf = (row: ReleaseRow) => `${row.release.cluster}/${row.release.namespa
  * as soon as there are more than `max`.
  */
 async function audited(
-  deps: ReliabilityDeps,
+  deps: ScopeReliabilityDeps,
   cluster: string | undefined,
   namespace: string | undefined,
   max: number,
@@ -220,7 +226,7 @@ async function audited(
 }
 
 /** The releases whose latest revision is of `chart` (its name in Chart.yaml), read in batches. */
-async function ofChart(deps: ReliabilityDeps, releases: ReleaseKey[], chart: string): Promise<ReleaseKey[]> {
+async function ofChart(deps: ScopeReliabilityDeps, releases: ReleaseKey[], chart: string): Promise<ReleaseKey[]> {
   if (!deps.releases) throw new InvalidHistoryQueryError("a chart filter needs the releases table");
   const kept: ReleaseKey[] = [];
   for (let i = 0; i < releases.length; i += CHART_LOOKUP_BATCH) {

@@ -10,6 +10,7 @@ import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
 import { parseCalendarTime } from "../input/calendar-time.ts";
 import type { Clock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
+import type { AuditRunStore } from "../snapshots/audit-run-store.ts";
 import { changesBetween } from "../snapshots/changes.ts";
 import { AuditRunNotFoundError, InvalidHistoryQueryError, SnapshotNotFoundError } from "../snapshots/errors.ts";
 import {
@@ -27,6 +28,12 @@ export interface HistoryDeps {
   snapshots: SnapshotStore;
   clusters: ClusterScope;
   clock: Clock;
+}
+
+/** What the audit runs' reads need: the runs, and the scope that narrows the clusters each one names. */
+export interface AuditRunsDeps {
+  auditRuns: AuditRunStore;
+  clusters: ClusterScope;
 }
 
 /** The documented JSON of one snapshot in a listing (the API's list route and `snapshots -o json`). */
@@ -176,14 +183,14 @@ export async function fleetHealth(
 }
 
 /** Audit runs; their cluster lists name only the clusters in scope (the totals are the run's, fleet-wide). */
-export async function listAudits(deps: HistoryDeps, page: PageRequest): Promise<Page<AuditRun>> {
-  const runs = await deps.snapshots.listRuns(page);
+export async function listAudits(deps: AuditRunsDeps, page: PageRequest): Promise<Page<AuditRun>> {
+  const runs = await deps.auditRuns.listRuns(page);
   return { ...runs, items: runs.items.map((run) => visibleRun(deps.clusters, run)) };
 }
 
-export async function getAudit(deps: HistoryDeps, runId: string): Promise<AuditRun> {
+export async function getAudit(deps: AuditRunsDeps, runId: string): Promise<AuditRun> {
   if (!isRunId(runId)) throw new AuditRunNotFoundError(String(runId).slice(0, 60));
-  return visibleRun(deps.clusters, await deps.snapshots.getRun(runId));
+  return visibleRun(deps.clusters, await deps.auditRuns.getRun(runId));
 }
 
 function visibleRun(scope: ClusterScope, run: AuditRun): AuditRun {

@@ -8,12 +8,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { DashboardConfig } from "../../functions/api/dashboard-config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
@@ -37,16 +38,13 @@ await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 await store.putRevision("us", makeRelease({ name: "db", namespace: "data" }));
 // Audits of each release 20 (Failed), 15 and 10 minutes before the handler's "now", as the worker
 // records them (with the rollups): the history routes have data, the fleet report a worst list.
-const snapshots = new MemorySnapshotStore();
+const history = memoryHistoryStores();
 for (const release of [
   { cluster: "eu", namespace: "shop", name: "api" },
   { cluster: "us", namespace: "data", name: "db" },
 ]) {
   for (const minutes of [-20, -15, -10]) {
-    await recordAudited(
-      snapshots,
-      observe(release, run(minutes), { podHealth: minutes === -20 ? "Failed" : "Current" }),
-    );
+    await recordAudited(history, observe(release, run(minutes), { podHealth: minutes === -20 ? "Failed" : "Current" }));
   }
 }
 
@@ -56,10 +54,9 @@ function handlerWith(dashboard: Partial<DashboardConfig>) {
     clusters,
     kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
-    snapshots,
+    historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {
       auth: "jwt",

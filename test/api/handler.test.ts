@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { brotliDecompressSync } from "node:zlib";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
@@ -63,8 +64,7 @@ async function setup(options: { store?: ReleaseStore; env?: Record<string, strin
     clusters: registryOnly,
     kube: createKubeReader({ connector: registryOnly, clock }),
     clock,
-    logger,
-    metrics,
+    ...telemetryDeps(logger, metrics),
     settings: apiSettingsFromEnv(options.env ?? {}),
   };
   const handler = createApiHandler(deps);

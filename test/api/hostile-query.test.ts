@@ -15,7 +15,7 @@ import { DASHBOARD_API_PREFIX } from "../../functions/api/viewer.ts";
 import { DEMO_CLUSTERS } from "../../local/demo/releases.ts";
 import { seedDemo } from "../../local/demo/seed.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { runIdFor } from "../../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
@@ -113,10 +113,10 @@ before(async () => {
   process.on("uncaughtException", onException);
   sim = await startSimulatedEks({ clusters: DEMO_CLUSTERS.map((c) => ({ name: c.name, region: c.region })) });
   const store = new MemoryReleaseStore();
-  const snapshots = new MemorySnapshotStore();
+  const history = memoryHistoryStores();
   const now = Date.now();
   const runIds = [20, 15, 10].map((minutes) => runIdFor(new Date(Math.floor((now - minutes * 60_000) / 1000) * 1000)));
-  for (const runId of runIds) await recordAudited(snapshots, observe(audited, runId));
+  for (const runId of runIds) await recordAudited(history, observe(audited, runId));
   PATH_VALUES.runId = runIds[0];
   PATH_VALUES.id = `demo-eu.shop.api@${runIds[1]}`;
   // The EKS connector signs with the SDK's default credentials: the simulator's keys, for this process.
@@ -134,10 +134,9 @@ before(async () => {
     },
     {
       store,
-      snapshots,
+      historyStores: history,
       syncState: new MemorySyncStateStore(),
-      logger: new RecordingLogger(),
-      metrics: new RecordingMetrics(),
+      telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() },
     },
   );
   await seedDemo(store, sim);

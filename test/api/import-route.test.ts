@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { gzipSync } from "node:zlib";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
@@ -31,8 +32,7 @@ function setup(store = new MemoryReleaseStore()) {
     clusters: registryOnly,
     kube: createKubeReader({ connector: registryOnly }),
     clock: { now: () => new Date("2025-12-02T12:00:00Z") },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
   };
   const handler = createApiHandler(deps);

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse } from "yaml";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createRoutes } from "../../functions/api/handler.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
@@ -22,8 +23,7 @@ const routes = createRoutes({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date() },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
 });
 const routerKeys = routes.map((route) => `${route.method} ${route.path}`).sort();

@@ -65,7 +65,7 @@ before(async () => {
   const client = new DynamoDBClient({ region: "us-east-1", endpoint: dynamo.endpoint });
   await ensureReleasesTable(client, { tableName: "routes-test", region: "us-east-1", endpoint: dynamo.endpoint });
   client.destroy();
-  const deps = apiDepsFromEnv(env, { logger, metrics: new RecordingMetrics() });
+  const deps = apiDepsFromEnv(env, { telemetry: { logger, metrics: new RecordingMetrics() } });
   await seedDemo(deps.store, sim);
   handler = createApiHandler(deps);
   server = await startLocalServer({ handler, port: 0 });

@@ -71,3 +71,10 @@ test("the deadline is the Lambda's remaining time minus the margin, never in the
   assert.ok(deadlineFrom({ getRemainingTimeInMillis: () => 100 }, 1_500) <= Date.now());
   assert.ok(deadlineFrom(undefined, 0) >= now + DEFAULT_BUDGET_MS);
 });
+
+test("a caller that waits less than the Lambda runs bounds the deadline (Teams' budget), the Lambda's time still counts", () => {
+  const lambda = (ms: number) => ({ getRemainingTimeInMillis: () => ms });
+  assert.equal(deadlineFrom(lambda(30_000), 0, { now: 1_000, budgetMs: 4_000 }), 5_000);
+  assert.equal(deadlineFrom(lambda(2_000), 0, { now: 1_000, budgetMs: 4_000 }), 3_000, "the Lambda ends first");
+  assert.equal(deadlineFrom(undefined, 0, { now: 1_000, budgetMs: 4_000 }), 5_000);
+});

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ATTACK_RELEASE } from "../../bench/attack-fixtures.ts";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
@@ -15,7 +16,7 @@ import { createWorkerHandler } from "../../functions/audit/worker.ts";
 import { sqsRecordFrom } from "../../local/queue/lambda-event.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
@@ -44,8 +45,7 @@ for (const http2 of [true, false]) {
         clusters: connector,
         kube,
         clock: kube.clock,
-        logger: new RecordingLogger(),
-        metrics: new RecordingMetrics(),
+        ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
         settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: "500" }),
       });
       try {
@@ -66,7 +66,7 @@ for (const http2 of [true, false]) {
     test("an audit worker's batch ends by its deadline, the release Unknown", async () => {
       const store = new MemoryReleaseStore();
       await store.putRevision("silent", release);
-      const snapshots = new MemorySnapshotStore();
+      const history = memoryHistoryStores();
       const env = {
         CLUSTERS: JSON.stringify([{ name: "silent", region: "eu-west-1" }]),
         AUDIT_DEADLINE_MARGIN_MS: "500",
@@ -77,10 +77,10 @@ for (const http2 of [true, false]) {
       const runtime = auditRuntimeFromEnv(
         env,
         {},
-        { store, snapshots, clusters: stallConnector(stall), log: silentLogger },
+        { store, historyStores: history, clusters: stallConnector(stall), logger: silentLogger },
       );
       try {
-        await snapshots.startRun("20261203T100000Z", new Date().toISOString());
+        await history.auditRuns.startRun("20261203T100000Z", new Date().toISOString());
         const message = {
           v: 1,
           runId: "20261203T100000Z",
@@ -102,11 +102,11 @@ for (const http2 of [true, false]) {
         const took = Date.now() - started;
         assert.ok(took < BUDGET_MS + SLACK_MS, `the batch took ${took} ms`);
         assert.deepEqual(result.batchItemFailures, []);
-        const latest = await snapshots.latest({ cluster: "silent", namespace: "shop", name: "api" });
+        const latest = await history.snapshots.latest({ cluster: "silent", namespace: "shop", name: "api" });
         assert.ok(latest, "a snapshot was recorded");
         assert.notEqual(latest.health.overall, "Current");
       } finally {
-        await runtime.lambda.close();
+        await runtime.close();
       }
     });
   });

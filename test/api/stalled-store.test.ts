@@ -30,7 +30,7 @@ before(async () => {
       // What the function keeps for answering: the store calls end this long before the Lambda's time is up.
       STATUS_DEADLINE_MARGIN_MS: "1000",
     },
-    { logger: new RecordingLogger(), metrics: new RecordingMetrics() },
+    { telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() } },
   );
   handler = createApiHandler(deps);
 });

@@ -1,6 +1,7 @@
 /** POST and GET /clusters/{cluster}/sync on the simulated EKS with the in-memory stores: 200, 207, 409, 404, 400. */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
@@ -33,8 +34,7 @@ before(async () => {
     clusters: connector,
     kube: createKubeReader({ connector }),
     clock: { now: () => new Date() },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
   };
   handler = createApiHandler(deps);

@@ -16,7 +16,6 @@ import {
   teamsActivityBody,
   teamsHeaders,
 } from "../../bin/lib/signed-chat-request.ts";
-import { loggerPort } from "../../functions/_shared/telemetry.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { type LocalChatops, startLocalChatops } from "../../local/chatops.ts";
 import { describeReceived, startResponseUrlReceiver } from "../../local/chatops-receiver.ts";
@@ -68,7 +67,7 @@ before(async () => {
   const client = new DynamoDBClient({ region: "us-east-1", endpoint: dynamo.endpoint });
   await ensureReleasesTable(client, { tableName: "chatops-e2e", region: "us-east-1", endpoint: dynamo.endpoint });
   client.destroy();
-  const deps = apiDepsFromEnv(env, { logger });
+  const deps = apiDepsFromEnv(env, { telemetry: { logger } });
   await seedDemo(deps.store, sim);
   const big = bigRelease();
   await deps.store.putRevision("demo-eu", big);
@@ -77,8 +76,8 @@ before(async () => {
     env,
     store: deps.store,
     clusters: deps.clusters,
-    logger: loggerPort(logger),
-    telemetry: deps,
+    logger: deps.logger,
+    telemetry: deps.telemetry,
   });
   // The receiver is the only allowed response_url host here (SLACK_RESPONSE_URL_ALLOW_HOSTS unset).
   server = await startLocalServer({

@@ -13,13 +13,13 @@ import { parseAccessMap } from "../../shared/chatops/access.ts";
 import { parseChatCommand } from "../../shared/chatops/command.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { NOW, observe, recordAudited, run } from "../history/fixtures.ts";
 
 let receiver: ResponseUrlReceiver;
-const snapshots = new MemorySnapshotStore();
+const history = memoryHistoryStores();
 const access = parseAccessMap(
   `
 slack:
@@ -31,11 +31,11 @@ slack:
 before(async () => {
   receiver = await startResponseUrlReceiver();
   const api = { cluster: "eu", namespace: "shop", name: "api" };
-  await recordAudited(snapshots, observe(api, run(0)), 90);
-  await recordAudited(snapshots, observe(api, run(5), { podHealth: "Failed", restarts: "3" }), 90);
-  await recordAudited(snapshots, observe({ cluster: "us", namespace: "shop", name: "web" }, run(5)), 90);
+  await recordAudited(history, observe(api, run(0)), 90);
+  await recordAudited(history, observe(api, run(5), { podHealth: "Failed", restarts: "3" }), 90);
+  await recordAudited(history, observe({ cluster: "us", namespace: "shop", name: "web" }, run(5)), 90);
   await recordAudited(
-    snapshots,
+    history,
     observe({ cluster: "us", namespace: "kube-system", name: "dns" }, run(5), { podHealth: "Failed" }),
     90,
   );
@@ -61,7 +61,7 @@ function worker() {
     clock: { now: () => NOW },
     logger: loggerPort(logger),
     telemetry: { logger, metrics: new RecordingMetrics() },
-    snapshots,
+    historyStores: history,
     access,
     allowHosts: [{ host: "127.0.0.1", port: Number(new URL(receiver.url).port) }],
   });
@@ -76,7 +76,8 @@ async function ask(command: string) {
     responseUrl,
     public: false,
     replaceOriginal: false,
-    receivedAt: Date.now(),
+    // The worker reads a job's age on its one clock (the use cases' NOW here).
+    receivedAt: NOW.getTime(),
     requestId: "r",
   };
   const record = sqsRecordFrom(
@@ -116,9 +117,9 @@ test("a forged job received in the future is not answered; one received now is (
       () => "not answered",
     );
   };
-  assert.equal(await post(Date.now() + 365 * 86_400_000), "not answered");
-  assert.equal(await post(Date.now() - 31 * 60_000), "not answered");
-  assert.equal(await post(Date.now()), "answered");
+  assert.equal(await post(NOW.getTime() + 365 * 86_400_000), "not answered");
+  assert.equal(await post(NOW.getTime() - 31 * 60_000), "not answered");
+  assert.equal(await post(NOW.getTime()), "answered");
 });
 
 test("the parser offers fleet and timeline only with snapshots", () => {

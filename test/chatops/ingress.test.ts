@@ -14,8 +14,9 @@ import {
   teamsHeaders,
 } from "../../bin/lib/signed-chat-request.ts";
 import { loggerPort } from "../../functions/_shared/telemetry.ts";
-import { createSlackIngress, type SlackIngressDeps } from "../../functions/chatops/slack.ts";
+import { createSlackIngress } from "../../functions/chatops/slack.ts";
 import { createTeamsHandler } from "../../functions/chatops/teams.ts";
+import type { SlackIngressDeps } from "../../functions/chatops/types.ts";
 import { parseAccessMap } from "../../shared/chatops/access.ts";
 import type { ChatJob } from "../../shared/chatops/job.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ATTACK_RELEASE, AWS_ENTRY, AWS_INTERNALS, awsFailures } from "../../bench/attack-fixtures.ts";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseAccessMap, resolveAccess } from "../../shared/chatops/access.ts";
@@ -71,8 +72,7 @@ for (const [what, failure] of awsFailureCases) {
         clusters,
         kube,
         clock,
-        logger: new RecordingLogger(),
-        metrics: new RecordingMetrics(),
+        ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
         settings: apiSettingsFromEnv({}),
       });
       const answered = await api(

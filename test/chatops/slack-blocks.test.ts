@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { ChatAnswer } from "../../shared/chatops/answer.ts";
-import { slackLimitViolations } from "../../shared/chatops/limits.ts";
+import { slackLimitViolations, TEAMS_MAX_TEXT } from "../../shared/chatops/limits.ts";
 import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
-import { renderTeamsAnswer, TEAMS_MAX_TEXT } from "../../shared/chatops/teams-card.ts";
+import { renderTeamsAnswer } from "../../shared/chatops/teams-card.ts";
 import { renderStatusText, storedLine } from "../../shared/render/status/text.ts";
 import type { StatusReport } from "../../shared/status/report.ts";
 import { describeFreshness } from "../../shared/sync/freshness.ts";

@@ -50,7 +50,9 @@ before(async () => {
   });
   const imported = await h.cli(["import", "-", "--cluster", CLUSTER], secrets);
   assert.equal(imported.code, 0, imported.stderr);
-  apiDeps = apiDepsFromEnv(stack.cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
+  apiDeps = apiDepsFromEnv(stack.cliEnv, {
+    telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() },
+  });
   api = createApiHandler(apiDeps);
 });
 

@@ -143,7 +143,7 @@ before(async () => {
   });
   const imported = await cli(["import", "-", "--cluster", CLUSTER], secrets);
   assert.equal(imported.code, 0, imported.stderr);
-  apiDeps = apiDepsFromEnv(cliEnv, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
+  apiDeps = apiDepsFromEnv(cliEnv, { telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() } });
   api = createApiHandler(apiDeps);
 });
 

@@ -20,7 +20,7 @@ import { createLocalPoller } from "../../local/queue/poller.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { ClusterUnreachableError } from "../../shared/clusters/errors.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { runIdFor } from "../../shared/snapshots/model.ts";
 import { StoreUnavailableError } from "../../shared/store/errors.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -62,13 +62,12 @@ after(async () => {
   await new Promise((resolve) => slack.close(resolve));
 });
 
-async function pipeline(
-  options: { env?: Record<string, string>; snapshots?: MemorySnapshotStore; log?: typeof silentLogger } = {},
-) {
+async function pipeline(options: { env?: Record<string, string>; log?: typeof silentLogger } = {}) {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 1, maxReceiveCount: 5 });
   const store = new MemoryReleaseStore();
   await seedDemo(store, sim);
-  const snapshots = options.snapshots ?? new MemorySnapshotStore();
+  const history = memoryHistoryStores();
+  const { snapshots, auditRuns } = history;
   const env = {
     ...sqs.env,
     AWS_ACCESS_KEY_ID: "local",
@@ -81,10 +80,10 @@ async function pipeline(
     ...options.env,
   };
   const connector = simConnector(sim);
-  const overrides = { store, snapshots, clusters: connector, log: options.log ?? silentLogger };
+  const overrides = { store, historyStores: history, clusters: connector, logger: options.log ?? silentLogger };
   const plannerRuntime = auditRuntimeFromEnv(env, { needQueueUrl: true }, overrides);
   const workerRuntime = auditRuntimeFromEnv(env, {}, overrides);
-  runtimes.push(plannerRuntime.lambda, workerRuntime.lambda);
+  runtimes.push(plannerRuntime, workerRuntime);
   const planner = createPlannerHandler(plannerRuntime);
   const worker = createWorkerHandler(workerRuntime);
   const poller = createLocalPoller({
@@ -101,7 +100,19 @@ async function pipeline(
     }
     throw new Error("queue did not drain");
   };
-  return { queue, store, snapshots, planner, worker, poller, drain, workerRuntime, connector };
+  return {
+    queue,
+    store,
+    snapshots,
+    auditRuns,
+    rollups: history.rollups,
+    planner,
+    worker,
+    poller,
+    drain,
+    workerRuntime,
+    connector,
+  };
 }
 
 const releasesOf = () =>
@@ -120,7 +131,7 @@ test("a scheduled run snapshots every deployed release once; the same slot again
   assert.equal(first.run.planned, deployed);
   assert.deepEqual(first.run.clusters, [...new Set(releasesOf().map((r) => r.cluster))].sort());
   await p.drain();
-  const run = await p.snapshots.getRun("20261202T100000Z");
+  const run = await p.auditRuns.getRun("20261202T100000Z");
   assert.equal(run.done, deployed);
   assert.ok(run.unhealthy >= 1, "the demo's api release is unhealthy");
   // EventBridge retries the planner for the same slot: nothing is sent.
@@ -171,13 +182,14 @@ test("a change is a new snapshot with its changes, logged once and posted to Sla
   assert.ok(kinds.includes("missing-resolved"), JSON.stringify(latest.changes));
   assert.equal(posts.length, 1, "one post per change");
   assert.match(posts[0].text, /shop\/api on demo-eu: Failed → Current/);
-  const run = await p.snapshots.getRun("20261202T110500Z");
+  const run = await p.auditRuns.getRun("20261202T110500Z");
   assert.equal(run.changed, 1);
   assert.equal(run.done, run.planned);
   // The worker's rollups (added with each message's DONE marker): the twice-delivered message counted once, so the
   // cluster's events from the rollups are the per-release reports' (api's incident recovered once).
   const deps = {
     snapshots: p.snapshots,
+    rollups: p.rollups,
     clusters: "any" as const,
     clock: { now: () => new Date() },
     settings: { auditIntervalSeconds: 300, retentionDays: 90 },
@@ -242,7 +254,7 @@ test("an unreachable cluster makes one Unknown snapshot per release; a store out
   });
   await new Promise((resolve) => setTimeout(resolve, 1100));
   await p.drain();
-  const run = await p.snapshots.getRun("20261202T120500Z");
+  const run = await p.auditRuns.getRun("20261202T120500Z");
   assert.equal(run.done, run.planned);
 });
 
@@ -267,7 +279,7 @@ test("a snapshot the store refuses (not an outage) fails that release alone: the
   const outcome = await p.poller.pollOnce();
   assert.equal(outcome.failed, 0);
   await p.drain();
-  const run = await p.snapshots.getRun(planned.run.runId);
+  const run = await p.auditRuns.getRun(planned.run.runId);
   assert.equal(run.done, run.planned);
   const fleet = await p.snapshots.fleet({}, new Date());
   assert.ok(!fleet.items.some((entry) => isRefused(entry.release)));
@@ -298,7 +310,7 @@ test("poison messages are refused before any read or write, each with a log line
     warn: (message: string, attributes?: Record<string, unknown>) => lines.push({ level: "warn", message, attributes }),
   };
   const p = await pipeline({ log });
-  await p.snapshots.startRun("20261202T140000Z", "2026-12-02T14:00:00Z");
+  await p.auditRuns.startRun("20261202T140000Z", "2026-12-02T14:00:00Z");
   const target = { namespace: "shop", name: "api", revision: 2 };
   const bodies = [
     // A cluster outside the registry: before, each release got an Unknown snapshot item.
@@ -323,7 +335,7 @@ test("poison messages are refused before any read or write, each with a log line
   assert.deepEqual(answer.batchItemFailures.map((f) => f.itemIdentifier).sort(), ["x0", "x1", "x2"]);
   assert.equal(reads, 0, "nothing was read from the store");
   assert.equal(await p.snapshots.latest({ cluster: "not-registered", namespace: "shop", name: "api" }), undefined);
-  assert.equal((await p.snapshots.getRun("20261202T140000Z")).done, 0);
+  assert.equal((await p.auditRuns.getRun("20261202T140000Z")).done, 0);
   const refusals = lines.filter((line) => line.message.startsWith("audit message refused"));
   assert.deepEqual(refusals.map((line) => [line.attributes?.messageId, line.attributes?.reason]).sort(), [
     ["x0", "invalid audit message: its cluster is not in the registry"],
@@ -371,7 +383,7 @@ test("a 2031 event time and a queued 2099 run id do not freeze the fleet view (#
     localLambdaContext("worker", 10_000),
   );
   assert.deepEqual(refused.batchItemFailures, [{ itemIdentifier: "forged" }]);
-  await assert.rejects(p.snapshots.getRun("20990101T000500Z"), { name: "AuditRunNotFoundError" });
+  await assert.rejects(p.auditRuns.getRun("20990101T000500Z"), { name: "AuditRunNotFoundError" });
   // A planner invoked with a time in 2031 plans the current slot instead.
   const planned = await p.planner({ time: "2031-06-01T00:00:00Z" });
   assert.equal(planned.run.runId, runIdFor(slotStart(new Date(), 300)));

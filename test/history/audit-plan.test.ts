@@ -7,7 +7,8 @@ import { test } from "node:test";
 import { arrayAuditQueue } from "../../shared/audit/sqs-audit-queue.ts";
 import { registryScope } from "../../shared/clusters/scope.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { MemoryAuditRuns } from "../../shared/snapshots/memory-audit-runs.ts";
+import { MemoryRollups } from "../../shared/snapshots/memory-small-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { interleave, planAudit } from "../../shared/usecases/audit-plan.ts";
 import { makeRelease } from "../store/fixtures.ts";
@@ -30,10 +31,10 @@ test("interleave takes the lists in turn and keeps every element once", () => {
 test("the planner's messages alternate clusters, each release planned once", async () => {
   const store = await storeWith({ eu: 25, us: 12, ap: 3 });
   const queue = arrayAuditQueue();
-  const snapshots = new MemorySnapshotStore();
+  // The planner needs the audit runs only.
   const deps = {
     store,
-    snapshots,
+    auditRuns: new MemoryAuditRuns(new MemoryRollups()),
     queue,
     clusters: registryScope(["eu", "us", "ap"].map((name) => ({ name, region: "eu-west-1" }))),
     clock,

@@ -10,7 +10,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-loc
 import { observationFromReport, RESOURCES_KEPT_BYTES } from "../../shared/audit/observation.ts";
 import { recordObservation } from "../../shared/audit/record.ts";
 import { describeChange } from "../../shared/snapshots/changes.ts";
-import { DynamoDbSnapshotStore } from "../../shared/snapshots/dynamodb-snapshot-store.ts";
+import { dynamoDbHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import type { StatusReport } from "../../shared/status/report.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
@@ -32,12 +32,12 @@ after(async () => {
 });
 
 const open = () =>
-  new DynamoDbSnapshotStore({
+  dynamoDbHistoryStores({
     client: createDocumentClient({ region: "us-east-1", endpoint: engine.endpoint, tableName, credentials }),
     tableName,
     region: "us-east-1",
     endpoint: engine.endpoint,
-  });
+  }).snapshots;
 
 /** 200 kinds × 100 = 20,000 resources (29 Failed), with 3,000 MISSING entries, as one release's report. */
 function hugeReport(release: { cluster: string; namespace: string; name: string }, perKind = 100): StatusReport {

@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { isCalendarDateTime, parseCalendarTime } from "../../shared/input/calendar-time.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { isRunId } from "../../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
@@ -24,17 +25,16 @@ const clusters = {
 const release = { cluster: "eu", namespace: "shop", name: "api" };
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
-const snapshots = new MemorySnapshotStore();
-for (const minutes of [-20, -15, -10]) await recordAudited(snapshots, observe(release, run(minutes)));
+const history = memoryHistoryStores();
+for (const minutes of [-20, -15, -10]) await recordAudited(history, observe(release, run(minutes)));
 const handler = createApiHandler({
   store,
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
-  snapshots,
+  historyStores: history,
   history: { auditIntervalSeconds: 300, retentionDays: 90 },
 });
 const base = "/clusters/eu/namespaces/shop/releases/api";

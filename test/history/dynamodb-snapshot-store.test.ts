@@ -1,17 +1,19 @@
-/** The SnapshotStore contract on DynamoDB Local, plus what only the real engine shows (item counts, TTL, table shape). */
+/** The history's contracts on DynamoDB Local (one table for the five stores), plus what only the real engine shows (item counts, TTL, table shape). */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { DescribeTimeToLiveCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { recordObservation } from "../../shared/audit/record.ts";
-import { DynamoDbSnapshotStore } from "../../shared/snapshots/dynamodb-snapshot-store.ts";
+import { dynamoDbHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { parseSnapshotId } from "../../shared/snapshots/model.ts";
 import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
+import { auditRunContract } from "./audit-run-contract.ts";
 import { snapshotStoreContract } from "./contract.ts";
 import { observe, run, uniqueRelease } from "./fixtures.ts";
 import { rollupContract } from "./rollup-contract.ts";
+import { notificationClaimsContract, sloStateContract } from "./small-stores-contract.ts";
 import { staleHintContract } from "./stale-hint-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
@@ -33,10 +35,9 @@ after(async () => {
 });
 
 const db = () => createDocumentClient({ region: "us-east-1", endpoint: engine.endpoint, tableName, credentials });
-const open = () =>
-  new DynamoDbSnapshotStore({ client: db(), tableName, region: "us-east-1", endpoint: engine.endpoint });
+const open = () => dynamoDbHistoryStores({ client: db(), tableName, region: "us-east-1", endpoint: engine.endpoint });
 
-snapshotStoreContract("dynamodb-local", async () => open(), {
+snapshotStoreContract("dynamodb-local", async () => open().snapshots, {
   corrupt: async (_store, id) => {
     const { release, runId } = parseSnapshotId(id);
     await db().send(
@@ -50,15 +51,18 @@ snapshotStoreContract("dynamodb-local", async () => open(), {
   },
 });
 
-staleHintContract("dynamodb-local", async () => open());
+staleHintContract("dynamodb-local", async () => open().snapshots);
+auditRunContract("dynamodb-local", async () => open().auditRuns);
 rollupContract("dynamodb-local", async () => open());
+notificationClaimsContract("dynamodb-local", async () => open());
+sloStateContract("dynamodb-local", async () => open());
 
 test("dynamodb-local: a stable release costs one small item update per run", async () => {
   const store = open();
   const release = uniqueRelease();
-  await recordObservation(store, observe(release, run(0)), 90);
+  await recordObservation(store.snapshots, observe(release, run(0)), 90);
   const afterFirst = { ...store.stats };
-  for (let i = 1; i <= 10; i++) await recordObservation(store, observe(release, run(i * 5)), 90);
+  for (let i = 1; i <= 10; i++) await recordObservation(store.snapshots, observe(release, run(i * 5)), 90);
   assert.equal(store.stats.items - afterFirst.items, 10);
   // An UpdateItem costs the whole item's size (the summary stays small: the body is a separate item), plus the
   // FLEET index copy (lastSeenAt is projected).
@@ -71,15 +75,15 @@ test("dynamodb-local: a stable release costs one small item update per run", asy
 test("dynamodb-local: a run's bookkeeping is one small item per message, the run item does not grow", async () => {
   const store = open();
   const runId = `20260102T000000Z-g${process.pid % 1000}`;
-  await store.startRun(runId, "2026-01-02T00:00:00.000Z");
+  await store.auditRuns.startRun(runId, "2026-01-02T00:00:00.000Z");
   const parts = Array.from({ length: 60 }, (_, i) => ({ id: `grow-cluster-${i}`, releases: 10, cluster: "grow" }));
   const runItem = async () =>
     (await db().send(new GetCommand({ TableName: tableName, Key: { PK: "RUN", SK: `R#${runId}` } }))).Item;
   const before = await runItem();
   const start = { ...store.stats };
-  await store.recordSent(runId, parts);
+  await store.auditRuns.recordSent(runId, parts);
   for (const part of parts) {
-    await store.completeMessage(
+    await store.auditRuns.completeMessage(
       runId,
       part.id,
       { done: 10, failed: 0, unhealthy: 0, changed: 0 },
@@ -90,7 +94,7 @@ test("dynamodb-local: a run's bookkeeping is one small item per message, the run
   assert.equal(store.stats.items - start.items, 120);
   // One write unit per marker (each well under 1 KB), whatever the run's size.
   assert.equal(store.stats.writeUnits - start.writeUnits, 120);
-  assert.equal((await store.getRun(runId)).done, 600);
+  assert.equal((await store.auditRuns.getRun(runId)).done, 600);
 });
 
 test("dynamodb-local: a run recorded before the per-message markers reads with its own counters", async () => {
@@ -118,7 +122,7 @@ test("dynamodb-local: a run recorded before the per-message markers reads with i
       },
     }),
   );
-  const read = await store.getRun(runId);
+  const read = await store.auditRuns.getRun(runId);
   assert.deepEqual(
     [read.planned, read.messages, read.done, read.failed, read.unhealthy, read.changed, read.clusters, read.durationMs],
     [20, 2, 20, 1, 3, 2, ["eu", "us"], 41_000],

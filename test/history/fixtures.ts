@@ -1,9 +1,9 @@
 /** Observations for the history tests: a release seen healthy, then with a crash-looping pod. */
 import { type RecordResult, recordObservation, rollupFiguresOf } from "../../shared/audit/record.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { type Observation, runIdTime } from "../../shared/snapshots/model.ts";
 import { defaultRules } from "../../shared/snapshots/reliability.ts";
 import { rollupAdds } from "../../shared/snapshots/rollup-items.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 
 let names = 0;
 export function uniqueRelease(cluster = "eu") {
@@ -64,18 +64,18 @@ export const NOW = new Date("2026-01-02T00:00:00Z");
  * release and run here) completed with what the sighting adds to the day items (shared/usecases/audit-release.ts).
  */
 export async function recordAudited(
-  store: SnapshotStore,
+  stores: Pick<HistoryStores, "snapshots" | "auditRuns">,
   observation: Observation,
   retentionDays = 90,
 ): Promise<RecordResult> {
   const rules = defaultRules(300_000);
-  const result = await recordObservation(store, observation, retentionDays, { rules });
+  const result = await recordObservation(stores.snapshots, observation, retentionDays, { rules });
   const { runId, release, observedAt } = observation;
-  const figures = await rollupFiguresOf(store, result, runId, new Date(observedAt), rules);
-  await store.startRun(runId, observedAt);
+  const figures = await rollupFiguresOf(stores.snapshots, result, runId, new Date(observedAt), rules);
+  await stores.auditRuns.startRun(runId, observedAt);
   const part = `${release.cluster}.${release.namespace}.${release.name}`;
   const tally = { done: 1, failed: 0, unhealthy: 0, changed: 0 };
-  await store.completeMessage(
+  await stores.auditRuns.completeMessage(
     runId,
     part,
     tally,

@@ -1,16 +1,18 @@
 /** The history routes with real API Gateway v2 events (stores in memory; the DynamoDB side has its contract run). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { recordObservation } from "../../shared/audit/record.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { NOW, observe, run } from "./fixtures.ts";
 
-const snapshots = new MemorySnapshotStore();
+const history = memoryHistoryStores();
+const { snapshots, auditRuns } = history;
 const release = { cluster: "eu", namespace: "shop", name: "api" };
 const base = "/clusters/eu/namespaces/shop/releases/api/snapshots";
 const ids: string[] = [];
@@ -24,10 +26,9 @@ const handler = createApiHandler({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => NOW },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
-  snapshots,
+  historyStores: history,
 });
 const get = (path: string, headers: Record<string, string> = {}) =>
   handler(httpApiEvent("GET", path, { headers }), lambdaContext());
@@ -44,9 +45,9 @@ before(async () => {
       )
     ).snapshot.id,
   );
-  await snapshots.startRun(run(10), "2026-01-01T00:10:00.000Z");
-  await snapshots.recordSent(run(10), [{ id: "eu-0", releases: 1, cluster: "eu" }]);
-  await snapshots.completeMessage(
+  await auditRuns.startRun(run(10), "2026-01-01T00:10:00.000Z");
+  await auditRuns.recordSent(run(10), [{ id: "eu-0", releases: 1, cluster: "eu" }]);
+  await auditRuns.completeMessage(
     run(10),
     "eu-0",
     { done: 1, failed: 0, unhealthy: 1, changed: 1 },

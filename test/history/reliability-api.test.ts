@@ -1,10 +1,11 @@
 /** The reliability routes and ?at= on the status route, with real API Gateway v2 events (stores in memory). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
@@ -13,7 +14,7 @@ import { observe, recordAudited, run } from "./fixtures.ts";
 const MIN = 60_000;
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const at = (minutes: number) => new Date(T0 + minutes * MIN).toISOString();
-const snapshots = new MemorySnapshotStore();
+const history = memoryHistoryStores();
 const store = new MemoryReleaseStore();
 const release = { cluster: "eu", namespace: "shop", name: "api" };
 const base = "/clusters/eu/namespaces/shop/releases/api";
@@ -27,10 +28,9 @@ const handler = createApiHandler({
   clusters,
   kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date(T0 + 62 * MIN) },
-  logger: new RecordingLogger(),
-  metrics: new RecordingMetrics(),
+  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
   settings: apiSettingsFromEnv({}),
-  snapshots,
+  historyStores: history,
   history: { auditIntervalSeconds: 300, retentionDays: 90 },
 });
 const get = (path: string, headers: Record<string, string> = {}) =>
@@ -42,7 +42,7 @@ before(async () => {
   for (let m = 0; m <= 60; m += 5) {
     const failed = m >= 35 && m <= 50;
     const text = `NAME: api\nHEALTH: ${failed ? "Failed" : "Current"}\n`;
-    await recordAudited(snapshots, observe(release, run(m), { podHealth: failed ? "Failed" : "Current", text }), 90);
+    await recordAudited(history, observe(release, run(m), { podHealth: failed ? "Failed" : "Current", text }), 90);
   }
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { reliabilityOfRelease } from "../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";
@@ -22,7 +22,7 @@ const at = (minutes: number) => new Date(T0 + minutes * MIN).toISOString();
  * Current 180..240. Now = 242.
  */
 async function history(options: { retentionDays?: number; nowMinutes?: number } = {}) {
-  const snapshots = new MemorySnapshotStore();
+  const stores = memoryHistoryStores();
   const releases = new MemoryReleaseStore();
   const api = { cluster: "eu", namespace: "shop", name: "api" };
   await releases.putRevision("eu", makeRelease({ name: "api", namespace: "shop", version: 2 }));
@@ -32,14 +32,16 @@ async function history(options: { retentionDays?: number; nowMinutes?: number } 
     const failed = m >= 65 && m <= 80;
     // The gap's far side differs (revision 3) so it is a new snapshot, as after an upgrade nobody audited.
     await recordAudited(
-      snapshots,
+      stores,
       observe(api, run(m), { podHealth: failed ? "Failed" : "Current", revision: m >= 180 ? 3 : 2 }),
       options.retentionDays ?? 90,
     );
   }
   const now = new Date(T0 + (options.nowMinutes ?? 242) * MIN);
   const deps = {
-    snapshots,
+    snapshots: stores.snapshots,
+    rollups: stores.rollups,
+    auditRuns: stores.auditRuns,
     releases,
     clusters: "any" as const,
     clock: { now: () => now },
@@ -102,7 +104,7 @@ describe("reliability report use case", () => {
   test("the fleet's report adds the releases up and lists the worst first", async () => {
     const { deps, api } = await history();
     const other = { cluster: "us", namespace: "web", name: "front" };
-    for (let m = 0; m <= 240; m += 5) await recordAudited(deps.snapshots, observe(other, run(m)), 90);
+    for (let m = 0; m <= 240; m += 5) await recordAudited(deps, observe(other, run(m)), 90);
     const fleet = await reliabilityOfScope(deps, { since: at(0) });
     assert.equal(fleet.releases, 2);
     // api: 160 of 180 covered minutes Current; front: 240 of 240 (the rollups count up to the latest audit, at

@@ -1,5 +1,5 @@
 /**
- * The per-day rollups on a SnapshotStore (run on both implementations): added once per message with its DONE
+ * The RollupStore contract (run on both implementations): added once per message with its DONE
  * marker, read per day and cluster; and a fleet / cluster / namespace report from the rollups equal to the sum of
  * the per-release reports over a hand-built history (a gap, a flapping release, a long rollout after a deploy, a
  * day boundary, an open unhealthy stretch with a pending deploy).
@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { recordObservation, rollupFiguresOf } from "../../shared/audit/record.ts";
 import type { HealthStatus } from "../../shared/health/index.ts";
+import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { type Observation, runIdFor } from "../../shared/snapshots/model.ts";
 import { addTotals, defaultRules, emptyTotals } from "../../shared/snapshots/reliability.ts";
 import { type RollupDay, rollupAdds } from "../../shared/snapshots/rollup-items.ts";
-import type { SnapshotStore } from "../../shared/snapshots/snapshot-store.ts";
 import { figuresOf, reliabilityOfRelease } from "../../shared/usecases/reliability.ts";
 import { reliabilityOfScope } from "../../shared/usecases/reliability-scope.ts";
 import { observe } from "./fixtures.ts";
@@ -20,12 +20,15 @@ const MIN = 60_000;
 const DAY_MS = 86_400_000;
 const tally = { done: 1, failed: 0, unhealthy: 0, changed: 0 };
 
-export function rollupContract(label: string, makeStore: () => Promise<SnapshotStore>) {
+/** The rollups are written with an audit message's completion and read back through their own port. */
+type RollupStores = Pick<HistoryStores, "snapshots" | "auditRuns" | "rollups">;
+
+export function rollupContract(label: string, makeStores: () => Promise<RollupStores>) {
   describe(`${label}: rollups`, () => {
     test("a message's rollups are added once with its DONE marker, read per day and cluster", async () => {
-      const store = await makeStore();
+      const { auditRuns, rollups } = await makeStores();
       const runId = `20260301T000000Z-r${process.pid}`;
-      await store.startRun(runId, "2026-03-01T00:00:00.000Z");
+      await auditRuns.startRun(runId, "2026-03-01T00:00:00.000Z");
       const cluster = `rc${process.pid}`;
       const adds: RollupDay[] = [
         {
@@ -35,12 +38,12 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
         },
         { day: "2026-03-02", cluster, values: { "t|d": 1, "w|shop|api": 60_000 } },
       ];
-      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-03-01T00:00:01.000Z", adds), true);
+      assert.equal(await auditRuns.completeMessage(runId, "p-0", tally, "2026-03-01T00:00:01.000Z", adds), true);
       // Redelivered: the marker exists, nothing is added again.
-      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-03-01T00:00:02.000Z", adds), false);
-      assert.equal(await store.completeMessage(runId, "p-1", tally, "2026-03-01T00:00:03.000Z", [adds[0]]), true);
+      assert.equal(await auditRuns.completeMessage(runId, "p-0", tally, "2026-03-01T00:00:02.000Z", adds), false);
+      assert.equal(await auditRuns.completeMessage(runId, "p-1", tally, "2026-03-01T00:00:03.000Z", [adds[0]]), true);
       const now = new Date("2026-03-02T12:00:00Z");
-      const both = await store.rollups(["2026-03-01", "2026-03-02", "2026-03-03"], cluster, now);
+      const both = await rollups.rollups(["2026-03-01", "2026-03-02", "2026-03-03"], cluster, now);
       assert.deepEqual(both, [
         {
           day: "2026-03-01",
@@ -49,8 +52,8 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
         },
         { day: "2026-03-02", cluster, values: { "t|d": 1, "w|shop|api": 60_000 } },
       ]);
-      assert.deepEqual(await store.rollups(["2026-03-02"], "other", now), []);
-      const all = await store.rollups(["2026-03-02"], undefined, now);
+      assert.deepEqual(await rollups.rollups(["2026-03-02"], "other", now), []);
+      const all = await rollups.rollups(["2026-03-02"], undefined, now);
       assert.deepEqual(
         all.filter((r) => r.cluster === cluster),
         [both[1]],
@@ -58,22 +61,22 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
     });
 
     test("a message touching more days than one transaction holds adds every one of them", async () => {
-      const store = await makeStore();
+      const { auditRuns, rollups } = await makeStores();
       const runId = `20260401T000000Z-m${process.pid}`;
-      await store.startRun(runId, "2026-04-01T00:00:00.000Z");
+      await auditRuns.startRun(runId, "2026-04-01T00:00:00.000Z");
       const cluster = `many-${process.pid}`;
       const start = Date.parse("2026-01-01T00:00:00Z");
       const days = Array.from({ length: 120 }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
       const adds: RollupDay[] = days.map((day) => ({ day, cluster, values: { "t|r": 1, "t|m": 60_000 } }));
-      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:01.000Z", adds), true);
-      assert.equal(await store.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:02.000Z", adds), false);
-      const read = await store.rollups(days, cluster, new Date("2026-03-01T00:00:00Z"));
+      assert.equal(await auditRuns.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:01.000Z", adds), true);
+      assert.equal(await auditRuns.completeMessage(runId, "p-0", tally, "2026-04-01T00:00:02.000Z", adds), false);
+      const read = await rollups.rollups(days, cluster, new Date("2026-03-01T00:00:00Z"));
       assert.equal(read.length, 120);
       assert.ok(read.every((r) => r.values["t|r"] === 1 && r.values["t|m"] === 60_000));
     });
 
     test("a message redelivered after its writes but before its DONE marker adds the same as one delivered once", async () => {
-      const store = await makeStore();
+      const { snapshots, auditRuns, rollups } = await makeStores();
       const rules = defaultRules(5 * MIN);
       const T0 = Date.parse("2027-02-01T10:00:00Z");
       // Two releases with the same history in two clusters; the second's messages all fail once before completing.
@@ -83,7 +86,7 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
       for (const [i, health] of healths.entries()) {
         const at = new Date(T0 + i * 5 * MIN);
         const runId = runIdFor(at);
-        await store.startRun(runId, at.toISOString());
+        await auditRuns.startRun(runId, at.toISOString());
         for (const release of [once, twice]) {
           const observation: Observation = {
             ...observe(release, runId, { podHealth: health === "Failed" ? "Failed" : "Current" }),
@@ -91,18 +94,18 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
           };
           const deliveries = release === twice ? 2 : 1;
           for (let d = 0; d < deliveries; d++) {
-            const result = await recordObservation(store, observation, 90, { rules });
+            const result = await recordObservation(snapshots, observation, 90, { rules });
             if (d === 0 && deliveries === 2) continue; // the worker died before completing the message
             if (deliveries === 2) assert.equal(result.outcome, "duplicate");
-            const figures = await rollupFiguresOf(store, result, runId, at, rules);
+            const figures = await rollupFiguresOf(snapshots, result, runId, at, rules);
             const adds = rollupAdds(release.cluster, figures ? [{ release, figures }] : []);
-            assert.equal(await store.completeMessage(runId, release.cluster, tally, at.toISOString(), adds), true);
+            assert.equal(await auditRuns.completeMessage(runId, release.cluster, tally, at.toISOString(), adds), true);
           }
         }
       }
       const days = ["2027-02-01"];
-      const [a] = await store.rollups(days, once.cluster, new Date(T0 + DAY_MS));
-      const [b] = await store.rollups(days, twice.cluster, new Date(T0 + DAY_MS));
+      const [a] = await rollups.rollups(days, once.cluster, new Date(T0 + DAY_MS));
+      const [b] = await rollups.rollups(days, twice.cluster, new Date(T0 + DAY_MS));
       assert.deepEqual(b.values, a.values);
       assert.deepEqual(
         { covered: a.values["t|c"], failed: a.values["t|F"], incidents: a.values["t|i"], deploys: a.values["t|d"] },
@@ -111,7 +114,7 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
     });
 
     test("fleet, cluster and namespace reports from the rollups equal the per-release reports added up", async () => {
-      const store = await makeStore();
+      const { snapshots, auditRuns, rollups } = await makeStores();
       const suffix = `h${process.pid}`;
       const api = { cluster: `eu-${suffix}`, namespace: "shop", name: "api" };
       const web = { cluster: `eu-${suffix}`, namespace: "shop", name: "web" };
@@ -141,7 +144,7 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
       for (let m = 0; m <= END; m += 5) {
         const at = new Date(T0 + m * MIN);
         const runId = runIdFor(at);
-        await store.startRun(runId, at.toISOString());
+        await auditRuns.startRun(runId, at.toISOString());
         for (const cluster of [api.cluster, db.cluster]) {
           const sightings = [];
           for (const [name, release] of Object.entries(releases)) {
@@ -153,16 +156,17 @@ export function rollupContract(label: string, makeStore: () => Promise<SnapshotS
               revision: seen.revision,
               health: { overall: seen.health, message: seen.health },
             };
-            const result = await recordObservation(store, observation, 90, { rules });
-            const figures = await rollupFiguresOf(store, result, runId, at, rules);
+            const result = await recordObservation(snapshots, observation, 90, { rules });
+            const figures = await rollupFiguresOf(snapshots, result, runId, at, rules);
             if (figures) sightings.push({ release, figures });
           }
-          await store.completeMessage(runId, cluster, tally, at.toISOString(), rollupAdds(cluster, sightings));
+          await auditRuns.completeMessage(runId, cluster, tally, at.toISOString(), rollupAdds(cluster, sightings));
         }
       }
       const now = new Date(T0 + END * MIN);
       const deps = {
-        snapshots: store,
+        snapshots,
+        rollups,
         clusters: "any" as const,
         clock: { now: () => now },
         settings: { auditIntervalSeconds: 300, retentionDays: 90 },

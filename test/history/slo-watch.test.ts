@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { recordObservation } from "../../shared/audit/record.ts";
 import { watchSlo } from "../../shared/audit/slo-watch.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { observe, run } from "./fixtures.ts";
 
 const MIN = 60_000;
@@ -11,13 +11,15 @@ const T0 = Date.parse("2026-01-01T00:00:00Z");
 const manifest = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n  annotations:\n    helm-status/slo: "99.5"\n';
 
 test("the burn state is notified once per change, never again while it holds, and not for a release without an objective", async () => {
-  const snapshots = new MemorySnapshotStore();
+  const { snapshots, sloStates, notifications } = memoryHistoryStores();
   const posts: { text: string }[] = [];
   const metrics: [string, Record<string, string> | undefined][] = [];
   const lines: string[] = [];
   let now = T0;
   const deps = {
     snapshots,
+    sloStates,
+    notifications,
     clock: { now: () => new Date(now) },
     logger: { debug() {}, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error() {} },
     metrics: { count: (name: string, _v: number, dims?: Record<string, string>) => metrics.push([name, dims]) },
@@ -46,7 +48,7 @@ test("the burn state is notified once per change, never again while it holds, an
     posts.map((p) => p.text),
     ["shop/api on eu: SLO 99.5% ok → page", "shop/api on eu: SLO 99.5% page → ticket"],
   );
-  assert.equal(await snapshots.sloState(api, new Date(now)), "ticket");
+  assert.equal(await sloStates.sloState(api, new Date(now)), "ticket");
   assert.deepEqual(metrics.at(-1), ["SloBurnState", { cluster: "eu", state: "ticket" }]);
   assert.equal(lines.filter((l) => l === "release SLO burn changed").length, 2);
 
@@ -55,11 +57,11 @@ test("the burn state is notified once per change, never again while it holds, an
   assert.equal(await watchSlo(deps, api, "apiVersion: v1\nkind: Service\n"), undefined);
   assert.equal(metrics.length, before);
   // A second worker that read the old state loses the swap and stays quiet.
-  assert.equal(await snapshots.swapSloState(api, "page", "ok", new Date(now), 0), "conflict");
+  assert.equal(await sloStates.swapSloState(api, "page", "ok", new Date(now), 0), "conflict");
 });
 
 test("a release without an annotation takes the registry's objective: per release first, then the cluster's default", async () => {
-  const snapshots = new MemorySnapshotStore();
+  const { snapshots, sloStates, notifications } = memoryHistoryStores();
   const posts: { text: string }[] = [];
   let now = T0;
   const registry = (slo?: { default?: number; releases?: Record<string, number> }) => ({
@@ -67,6 +69,8 @@ test("a release without an annotation takes the registry's objective: per releas
   });
   const deps = {
     snapshots,
+    sloStates,
+    notifications,
     clock: { now: () => new Date(now) },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     metrics: { count() {} },

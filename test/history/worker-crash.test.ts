@@ -58,10 +58,10 @@ before(async () => {
 });
 
 /** The runtimes' KubeReaders hold connections to the simulator. */
-const runtimes: { lambda: { close(): Promise<void> } }[] = [];
+const runtimes: { close(): Promise<void> }[] = [];
 
 after(async () => {
-  await Promise.all(runtimes.map((runtime) => runtime.lambda.close()));
+  await Promise.all(runtimes.map((runtime) => runtime.close()));
   await Promise.all([sqs?.stop(), dynamo?.stop(), sim?.stop()]);
 });
 
@@ -71,7 +71,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
 }, async () => {
   const queue = await freshQueue(sqs, { visibilityTimeoutSeconds: 2, maxReceiveCount: 5 });
   const runEnv = { ...env, AUDIT_QUEUE_URL: queue.queueUrl };
-  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { log: silentLogger });
+  const plannerRuntime = auditRuntimeFromEnv(runEnv, { needQueueUrl: true }, { logger: silentLogger });
   runtimes.push(plannerRuntime);
   const planner = createPlannerHandler(plannerRuntime);
   const plan = await planner({ time: "2026-12-02T09:00:00Z" });
@@ -91,7 +91,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
   const depth = await queueDepth(sqs.client, queue.queueUrl);
   assert.equal(depth.visible + depth.inFlight, 3, JSON.stringify(depth));
 
-  const runtime = auditRuntimeFromEnv(runEnv, {}, { log: silentLogger });
+  const runtime = auditRuntimeFromEnv(runEnv, {}, { logger: silentLogger });
   runtimes.push(runtime);
   const poller = createLocalPoller({
     client: sqs.client,
@@ -107,7 +107,7 @@ test("a worker killed mid-batch, then the visibility timeout: every release snap
   assert.deepEqual(await queueDepth(sqs.client, queue.queueUrl), { visible: 0, inFlight: 0 });
   assert.deepEqual(await drainBodies(sqs.client, queue.dlqUrl), []);
 
-  const run = await runtime.snapshots.getRun(plan.run.runId);
+  const run = await runtime.auditRuns.getRun(plan.run.runId);
   assert.equal(run.done, 3, JSON.stringify(run));
   for (const release of [
     { cluster: "demo-eu", namespace: "shop", name: "web" },

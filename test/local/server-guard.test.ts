@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { exportJWK, SignJWT } from "jose";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { localJwtAuthorizer } from "../../local/jwt-authorizer.ts";
@@ -43,8 +44,7 @@ before(async () => {
     clusters: registryOnly,
     kube: createKubeReader({ connector: registryOnly }),
     clock: { now: () => new Date() },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
     syncState: new MemorySyncStateStore(),
     dashboard: { auth: "off", groupsClaim: "groups", access: { groups: [] }, assetsDir: assets, connectOrigins: [] },

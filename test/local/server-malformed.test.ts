@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { isShapedClientError, malformedCases, sendRaw } from "../../bench/malformed-requests.ts";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
@@ -25,8 +26,7 @@ before(async () => {
     clusters: registryOnly,
     kube: createKubeReader({ connector: registryOnly }),
     clock: { now: () => new Date() },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
   });
   server = await startLocalServer({ handler, port: 0 });

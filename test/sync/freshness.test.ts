@@ -16,7 +16,7 @@ import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { renderStatusJson } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { type HistoryStores, memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { runIdFor } from "../../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { runAuditPass } from "../../shared/usecases/audit-run.ts";
@@ -165,11 +165,11 @@ describe("freshness at status time", { concurrency: false }, () => {
 });
 
 /** One audit pass over the cluster, in process as `cli audit` runs it; the release's snapshot after it. */
-async function auditOnce(snapshots: MemorySnapshotStore, runName: string) {
+async function auditOnce(history: HistoryStores, runName: string) {
   const result = await runAuditPass(
     {
       store,
-      snapshots,
+      ...history,
       clusters: kube.connector,
       kube,
       scope: registryScope([{ name: CLUSTER, region: "eu-west-1" }]),
@@ -182,7 +182,7 @@ async function auditOnce(snapshots: MemorySnapshotStore, runName: string) {
     { runId: runIdFor(new Date(), runName), cluster: CLUSTER },
   );
   assert.equal(result.releases.length, 1, JSON.stringify(result.releases));
-  const snapshot = await snapshots.latest({ cluster: CLUSTER, namespace: "shop", name: "web" });
+  const snapshot = await history.snapshots.latest({ cluster: CLUSTER, namespace: "shop", name: "web" });
   assert.ok(snapshot, "a snapshot");
   return snapshot;
 }
@@ -199,18 +199,18 @@ describe("freshness at audit time", { concurrency: false }, () => {
   });
 
   test("the store is the cluster's: the stored revision is audited", async () => {
-    const snapshot = await auditOnce(new MemorySnapshotStore(), "same");
+    const snapshot = await auditOnce(memoryHistoryStores(), "same");
     assert.equal(snapshot.revision, 2);
     assert.deepEqual(snapshot.freshness, { state: "matches", clusterRevision: 2 }, "kept for the fleet's row");
     assert.ok(!snapshot.resources.some((r) => r.name === "web-new"));
   });
 
   test("helm upgraded since the last sync: one audit, no sync, snapshots the cluster's revision", async () => {
-    const snapshots = new MemorySnapshotStore();
-    assert.equal((await auditOnce(snapshots, "1-before")).revision, 2);
+    const history = memoryHistoryStores();
+    assert.equal((await auditOnce(history, "1-before")).revision, 2);
     // What `helm upgrade` writes: the old revision superseded, the new one deployed (with one more ConfigMap).
     cluster().apply([encodeHelmSecret(release(2, "superseded")), encodeHelmSecret(release(3))]);
-    const snapshot = await auditOnce(snapshots, "2-after");
+    const snapshot = await auditOnce(history, "2-after");
     assert.equal(snapshot.revision, 3);
     assert.deepEqual(snapshot.freshness, { state: "read-now", clusterRevision: 3 });
     assert.equal(snapshot.releaseStatus, "deployed");
@@ -225,7 +225,7 @@ describe("freshness at audit time", { concurrency: false }, () => {
   test("the check refused (no list on secrets): the stored revision is audited, as before", async () => {
     cluster().apply([encodeHelmSecret(release(2, "superseded")), encodeHelmSecret(release(3))]);
     cluster().deny({ resource: "secrets", verb: "list" });
-    const snapshot = await auditOnce(new MemorySnapshotStore(), "denied");
+    const snapshot = await auditOnce(memoryHistoryStores(), "denied");
     assert.equal(snapshot.revision, 2);
     assert.equal(snapshot.freshness?.state, "not-checked");
   });

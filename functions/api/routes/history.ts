@@ -5,13 +5,14 @@
  */
 import { ValidationError } from "../../../shared/errors.ts";
 import { StoreUnavailableError } from "../../../shared/store/errors.ts";
-import { DEFAULT_RELIABILITY_SETTINGS, type ReliabilityDeps } from "../../../shared/usecases/reliability.ts";
+import { DEFAULT_RELIABILITY_SETTINGS } from "../../../shared/usecases/reliability.ts";
+import type { ScopeReliabilityDeps } from "../../../shared/usecases/reliability-scope.ts";
 import {
+  type AuditRunsDeps,
   detailOf,
   diffSnapshots,
   fleetHealth,
   getAudit,
-  type HistoryDeps,
   listAudits,
   listSnapshots,
   showSnapshot,
@@ -28,15 +29,17 @@ import { releaseRoute } from "./releases.ts";
  * The history use cases' dependencies, in the caller's scope (the registry; on the dashboard's mount, narrowed
  * by the signed-in viewer's grants); a 502 when the snapshots table is not configured.
  */
-export function historyDeps(deps: ApiDeps, context: ApiContext): ReliabilityDeps {
-  if (!deps.snapshots) {
+export function historyDeps(deps: ApiDeps, context: ApiContext): ScopeReliabilityDeps & AuditRunsDeps {
+  if (!deps.historyStores) {
     throw new StoreUnavailableError(
       "the snapshots table is not configured (SNAPSHOTS_TABLE)",
       "SnapshotsNotConfigured",
     );
   }
   return {
-    snapshots: deps.snapshots,
+    snapshots: deps.historyStores.snapshots,
+    auditRuns: deps.historyStores.auditRuns,
+    rollups: deps.historyStores.rollups,
     releases: deps.store,
     clusters: scopeFor(deps, context),
     clock: deps.clock,
@@ -45,7 +48,7 @@ export function historyDeps(deps: ApiDeps, context: ApiContext): ReliabilityDeps
 }
 
 export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
-  const history = (context: ApiContext): HistoryDeps => historyDeps(deps, context);
+  const history = (context: ApiContext) => historyDeps(deps, context);
   const documentFormat = (event: ApiEvent) =>
     chooseOutput(event.queryStringParameters?.output, event.headers?.accept, ["json", "yaml"], "json") as
       | "json"

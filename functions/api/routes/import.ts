@@ -4,7 +4,6 @@ import { requestBody } from "../../_shared/http/body.ts";
 import { InvalidBodyError, UnsupportedMediaTypeError } from "../../_shared/http/errors.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
-import { loggerPort } from "../../_shared/telemetry.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import type { ApiDeps, ApiEvent } from "../types.ts";
@@ -19,7 +18,7 @@ import type { ApiDeps, ApiEvent } from "../types.ts";
  * The body is never logged: it carries the release's values.
  */
 export function importRoutes(deps: ApiDeps): RouteDefinition[] {
-  const logger = loggerPort(deps.logger);
+  const { logger } = deps;
   return [
     defineRoute("POST", "/clusters/{cluster}/releases/import", async (event, context) => {
       const cluster = clusterParam(event.pathParameters);

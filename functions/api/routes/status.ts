@@ -3,7 +3,6 @@ import { renderStatusText } from "../../../shared/render/status/text.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate, type RouteDefinition, routeByQuery } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
-import { loggerPort } from "../../_shared/telemetry.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
@@ -22,7 +21,7 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
  * report ("not read in time") with a 200 instead of API Gateway's bare 504.
  */
 function liveStatusRoute(deps: ApiDeps): RouteDefinition {
-  const logger = loggerPort(deps.logger);
+  const { logger } = deps;
   return releaseRoute("/status", { query: STATUS_QUERY, content: true }, async ({ key, query, event, context }) => {
     const revision = optionalRevision(query);
     const drift = optionalDrift(query);

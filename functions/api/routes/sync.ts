@@ -4,7 +4,6 @@ import type { SyncStateStore } from "../../../shared/store/sync-state.ts";
 import { lastSync, syncCluster } from "../../../shared/usecases/sync.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
-import { loggerPort } from "../../_shared/telemetry.ts";
 import { clusterParam, onlyKnownQuery } from "../params.ts";
 import { json } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
@@ -17,7 +16,7 @@ import { scopeFor } from "../viewer.ts";
  * GET /clusters/{cluster}/sync: the last run, its summary, and when the cluster was last fully synced.
  */
 export function syncRoutes(deps: ApiDeps): RouteDefinition[] {
-  const logger = loggerPort(deps.logger);
+  const { logger } = deps;
   const syncState = (): SyncStateStore => {
     if (!deps.syncState) throw new StoreUnavailableError("the sync state store is not configured", "SyncNotConfigured");
     return deps.syncState;

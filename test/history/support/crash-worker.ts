@@ -9,7 +9,7 @@ import { createLocalPoller } from "../../../local/queue/poller.ts";
 import { silentLogger } from "../../../shared/ports.ts";
 import { createSqsClient, queueClientConfigFromEnv } from "../../../shared/queue/config.ts";
 
-const runtime = auditRuntimeFromEnv(process.env, {}, { log: silentLogger });
+const runtime = auditRuntimeFromEnv(process.env, {}, { logger: silentLogger });
 const create = runtime.snapshots.create.bind(runtime.snapshots);
 runtime.snapshots.create = async (...args) => {
   const outcome = await create(...args);
