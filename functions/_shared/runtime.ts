@@ -6,7 +6,7 @@ import { type Clock, type Logger, systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { RuntimeConfig } from "./config.ts";
-import type { Telemetry } from "./shell.ts";
+import type { Telemetry } from "./telemetry.ts";
 import { createLogger, createMetrics, loggerPort } from "./telemetry.ts";
 
 /**

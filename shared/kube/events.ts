@@ -5,7 +5,7 @@
  * reads. A forbidden or failed LIST is an outcome with its message, never the status's failure.
  */
 import type { ManifestObject } from "../manifest/manifest.ts";
-import type { ReadOutcome } from "./fetch.ts";
+import type { ReadOutcome } from "./read-outcome.ts";
 import type { KubeSession } from "./session.ts";
 
 /** Warning events read per namespace: one page, the API server's own bound; the newest that matter fit in it. */

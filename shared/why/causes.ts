@@ -8,7 +8,7 @@ import type { HealthStatus } from "../health/index.ts";
 import type { EventsAnswer } from "../kube/events.ts";
 import { type ContainerProblem, describeContainer, oneLine, type PodProblems, podProblems } from "./containers.ts";
 import { describeEvent, ownedUids, type ReleaseEvent, type ReleaseEvents, releaseEvents } from "./events.ts";
-import type { LogExcerpt, LogUnread } from "./logs.ts";
+import type { LogExcerpt, LogUnread } from "./log-mask.ts";
 
 /** Pods named per cause: the first with a problem, and how many more there are. */
 const PODS_NAMED = 1;

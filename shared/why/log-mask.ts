@@ -30,6 +30,19 @@ const PATTERNS: { pattern: RegExp; mask: (...groups: string[]) => string }[] = [
   },
 ];
 
+/** A cause's log excerpt as a report carries it (logs.ts reads it). */
+export interface LogExcerpt extends Excerpt {
+  container: string;
+  /** The previous (crashed) instance's log, else the current one's. */
+  previous: boolean;
+}
+
+/** Why a cause has no excerpt where one was asked for. */
+export interface LogUnread {
+  container: string;
+  unread: string;
+}
+
 export interface Excerpt {
   lines: string[];
   /** The log had more lines or bytes than the excerpt keeps (or the API server cut it at limitBytes). */

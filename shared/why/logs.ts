@@ -11,22 +11,10 @@ import { CAUSES_SHOWN } from "./causes.ts";
 import type { ContainerProblem } from "./containers.ts";
 import { EXCERPT_BYTES, EXCERPT_LINES, maskedExcerpt } from "./log-mask.ts";
 
+export type { LogExcerpt, LogUnread } from "./log-mask.ts";
+
 /** Whether this status reads log excerpts: `read`, or `not-granted` (the deployment has them, this caller not). */
 export type LogAccess = "read" | "not-granted";
-
-export interface LogExcerpt {
-  container: string;
-  /** The previous (crashed) instance's log, else the current one's. */
-  previous: boolean;
-  lines: string[];
-  truncated: boolean;
-}
-
-/** Why a cause has no excerpt where one was asked for. */
-export interface LogUnread {
-  container: string;
-  unread: string;
-}
 
 export const NOT_GRANTED = "log excerpts are not granted to you (an access rule with logs: true)";
 

@@ -6,7 +6,12 @@
 import { humanDuration } from "../../kube/table.ts";
 import type { StatusReport } from "../../status/report.ts";
 import { formatCell } from "../tables/kubectl-printer.ts";
-import type { StatusTable } from "./groups.ts";
+
+/** A table as printed (groups.ts's StatusTable; declared here so the two files do not import each other). */
+interface StatusTable {
+  columns: string[];
+  rows: string[][];
+}
 
 const shortKind = (apiVersion: string, kind: string) => `${apiVersion.split("/").pop()}/${kind}`;
 
