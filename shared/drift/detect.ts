@@ -15,7 +15,6 @@ export interface DriftObject {
   namespace?: string;
   manifest: Record<string, unknown>;
   live: Record<string, unknown>;
-  secretDigests?: Readonly<Record<string, string>>;
 }
 
 export interface DriftInput {
@@ -94,11 +93,7 @@ function attribute(
     ...(object.namespace ? { namespace: object.namespace } : {}),
     field: difference.field,
     ...(difference.secret ? {} : { release: display(difference.release, difference.live) }),
-    live: difference.secret
-      ? difference.live === undefined
-        ? "<absent>"
-        : "changed"
-      : display(difference.live, difference.release),
+    live: difference.secret ? "<absent>" : display(difference.live, difference.release),
     secret: Boolean(difference.secret),
     helmOwns,
     conflicts: context.ssa && others.length > 0,

@@ -1,5 +1,4 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
-import { secretValueDigests } from "../drift/secret-digests.ts";
 import { jsonErrorMessage } from "../input/parse-errors.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { redactCells, redactObject } from "../manifest/redact.ts";
@@ -237,15 +236,10 @@ function redactTable(kind: string, table: Table): Table {
   return {
     columns: table.columns,
     metadata: table.metadata,
-    rows: table.rows.map((row) => {
-      // Drift compares Secret values by digest: taken here, the one place that sees them, then redacted.
-      const secretDigests = kind === "Secret" && row.object ? secretValueDigests(row.object) : undefined;
-      return {
-        cells: redactCells(kind, table.columns, row.cells),
-        object: row.object ? redactObject(row.object) : undefined,
-        ...(secretDigests ? { secretDigests } : {}),
-      };
-    }),
+    rows: table.rows.map((row) => ({
+      cells: redactCells(kind, table.columns, row.cells),
+      object: row.object ? redactObject(row.object) : undefined,
+    })),
   };
 }
 

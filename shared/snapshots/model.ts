@@ -33,7 +33,7 @@ export interface SnapshotMissing {
 
 /**
  * A drifted field as the history keeps it (shared/drift): text values only, and for a Secret never a value
- * (`live` is "changed"). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
+ * (`live` is `<absent>`; "changed" in snapshots from before Secret values stopped being compared). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
  */
 export type SnapshotDrift = Pick<
   DriftedField,

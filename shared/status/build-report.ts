@@ -95,7 +95,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
         });
         health.push({ ...id, ...verdict });
         if (live) {
-          driftObjects.push({ ...id, manifest: object.object, live, secretDigests: rows[0]?.secretDigests });
+          driftObjects.push({ ...id, manifest: object.object, live });
         }
         continue;
       }
