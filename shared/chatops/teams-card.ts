@@ -5,7 +5,7 @@
  * Kept under ~20k characters (Teams caps a message at about 28 KB).
  */
 
-import { renderStatusText, storedLine } from "../render/status/text.ts";
+import { outsideAccessLine, renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import type { ChatAnswer } from "./answer.ts";
@@ -74,6 +74,7 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
         "",
         plain(`${report.health.ruleset}: ${report.health.message}`),
         ...(report.freshness ? ["", plain(storedLine(report.freshness))] : []),
+        ...(report.outsideAccess ? ["", plain(outsideAccessLine(report.outsideAccess))] : []),
         report.complete ? "" : "\n⏳ some resources were not read in time",
       ];
       // The Helm text without its first lines (already above) and without NOTES (link instead).

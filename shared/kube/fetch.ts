@@ -1,4 +1,5 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
+import type { NamespaceAccess } from "../clusters/namespace-access.ts";
 import { jsonErrorMessage } from "../input/parse-errors.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { redactCells, redactObject } from "../manifest/redact.ts";
@@ -27,7 +28,15 @@ import { parseTable, type Table } from "./table.ts";
 export const TABLE_ACCEPT =
   "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
-export type ReadOutcome = "found" | "not-found" | "forbidden" | "unknown-kind" | "error" | "not-read-in-time";
+/** `outside-access`: in a namespace the caller may not read (clusters/namespace-access.ts), so never requested. */
+export type ReadOutcome =
+  | "found"
+  | "not-found"
+  | "forbidden"
+  | "unknown-kind"
+  | "error"
+  | "not-read-in-time"
+  | "outside-access";
 
 export interface FetchedResource {
   object: ManifestObject;
@@ -53,6 +62,8 @@ export interface LiveReadRequest {
   /** The release namespace: the default for namespaced objects that name none. */
   namespace: string;
   objects: readonly ManifestObject[];
+  /** The caller's access (absent: everything): an object it may not see is neither requested nor its pods listed. */
+  sees?: NamespaceAccess;
 }
 
 export interface LiveReadContext {
@@ -81,7 +92,11 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   const { session } = context;
   await session.start();
   // Related pods need no discovery (pods are core v1, workloads are namespaced): one wave with the resources.
-  const selectors = relatedSelectors(request.objects, request.namespace);
+  // Never in a namespace the caller may not see (a workload there is not read either).
+  const selectors = relatedSelectors(
+    request.objects.filter((object) => !outsideByName(request, object)),
+    request.namespace,
+  );
   // Never left rejected (a failed LIST is that selector's outcome): if the resources fail the whole read,
   // nobody awaits this.
   const relatedWave = readRelatedPods(selectors, (namespace, labelSelector) =>
@@ -137,6 +152,8 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
 
   const read = async (object: ManifestObject, mapping: ResourceMapping): Promise<FetchedResource> => {
     const namespace = mapping.namespaced ? (object.namespace ?? request.namespace) : undefined;
+    // Where the object really is (a cluster-scoped kind ignores a manifest's namespace) decides, before any GET.
+    if (request.sees && !request.sees(namespace)) return { object, namespace, mapping, outcome: "outside-access" };
     const path = `${resourcePath(mapping, namespace)}/${encodeURIComponent(object.name)}?includeObject=Object`;
     const result = await session.request(path, TABLE_ACCEPT);
     return { object, namespace, mapping, ...interpret(result, object.kind, context.clock) };
@@ -163,6 +180,7 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
 
   return Promise.all(
     request.objects.map(async (object): Promise<FetchedResource> => {
+      if (outsideByName(request, object)) return { object, namespace: object.namespace, outcome: "outside-access" };
       let mapping = builtinMapping(object);
       if (!mapping) {
         const found = await lookup(lookups as Promise<Map<string, KindLookup>>, object);
@@ -182,6 +200,11 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
       return second.notServed ? unknownKind(object, second.message) : second;
     }),
   );
+}
+
+/** An object whose manifest names a namespace the caller may not see: known before discovery. */
+function outsideByName(request: LiveReadRequest, object: ManifestObject): boolean {
+  return request.sees !== undefined && object.namespace !== undefined && !request.sees(object.namespace);
 }
 
 function sameMapping(a: ResourceMapping, b: ResourceMapping): boolean {

@@ -1,3 +1,4 @@
+import { type NamespaceAccess, namespaceAccess, ownNamespaceOnly } from "../clusters/namespace-access.ts";
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import type { LaterRevision } from "../drift/index.ts";
 import { isDomainError } from "../errors.ts";
@@ -74,6 +75,10 @@ export interface LiveStateInput {
   drift?: boolean;
   /** Revisions stored after this one (a deployed revision whose upgrade failed or is pending). */
   laterRevisions?: readonly LaterRevision[];
+  /** The caller's access to objects outside the release's namespace (absent: all): the others are not read. */
+  sees?: NamespaceAccess;
+  /** Also the report as a caller granted only the release's namespace sees it (`ownNamespaceView`): the audits'. */
+  ownNamespaceView?: boolean;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -82,6 +87,7 @@ const LATER_REVISIONS_READ = 20;
 
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
+  const scope = deps.scope ?? deps.kube.connector;
   const live = async (release: Release) =>
     readReleaseState(
       { kube: deps.kube, logger: deps.logger },
@@ -93,10 +99,12 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
         drift: request.drift,
         laterRevisions: await revisionsAfter(deps.store, request, release),
         startedAt,
+        // Objects in namespaces the caller may not read are not read for it (issue #38: no borrowed reads).
+        sees: namespaceAccess(scope, request.cluster, release.namespace),
       },
     );
   if (request.freshness === false) {
-    return live(await loadStatusRelease({ store: deps.store, scope: deps.scope ?? deps.kube.connector }, request));
+    return live(await loadStatusRelease({ store: deps.store, scope }, request));
   }
   return statusWithFreshness(deps, request, live);
 }
@@ -245,6 +253,7 @@ export async function readReleaseState(
         objects,
         deadline: input.deadline,
         concurrency: input.concurrency,
+        sees: input.sees,
       });
     } catch (error) {
       // A caller mistake (unknown cluster, bad input) is never hidden; a cluster that cannot be read is,
@@ -259,7 +268,7 @@ export async function readReleaseState(
     }
   }
 
-  const report = buildStatusReport({
+  const reportInput: ReportInput = {
     release,
     cluster,
     observedAt: kube.clock.now(),
@@ -272,7 +281,12 @@ export async function readReleaseState(
     // would report Helm's own later changes as drift.
     drift: (input.drift ?? true) && release.info.status === "deployed",
     laterRevisions: input.laterRevisions,
-  });
+    sees: input.sees,
+  };
+  const report = buildStatusReport(reportInput);
+  if (input.ownNamespaceView && readOutside(fetched, release.namespace)) {
+    report.ownNamespaceView = buildStatusReport({ ...reportInput, sees: ownNamespaceOnly(release.namespace) });
+  }
   deps.logger.info("release status read", {
     cluster,
     namespace: release.namespace,
@@ -289,6 +303,11 @@ export async function readReleaseState(
     durationMs: report.counters.durationMs,
   });
   return report;
+}
+
+/** Whether the read looked anything up outside the release's namespace (a cluster-scoped object included). */
+function readOutside(fetched: ReportInput["fetched"], namespace: string): boolean {
+  return "resources" in fetched && fetched.resources.some((r) => r.mapping && r.namespace !== namespace);
 }
 
 function parseKey(request: Pick<StatusRequest, "cluster" | "namespace" | "name">) {

@@ -39,6 +39,7 @@ export function statusDocument(report: StatusReport): Record<string, unknown> {
   document.counters = report.counters;
   if (report.drift) document.drift = report.drift;
   if (report.freshness) document.freshness = report.freshness;
+  if (report.outsideAccess) document.outsideAccess = report.outsideAccess;
   return document;
 }
 
