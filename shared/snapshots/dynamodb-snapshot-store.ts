@@ -33,7 +33,7 @@ import {
 } from "./model.ts";
 import { DEFAULT_RETENTION_DAYS, expired } from "./retention.ts";
 import type { RollupDay } from "./rollup-items.ts";
-import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
+import { decodeScopedCursor, encodeScopedCursor, packText, TEXT_BUDGET_BYTES, unpackText } from "./snapshot-codec.ts";
 import type {
   FleetFilter,
   MessageTally,
@@ -125,8 +125,10 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   async create(next: Snapshot & { text: string }, previous?: Snapshot): Promise<WriteOutcome> {
     const pk = partitionKey(next.release);
     // The freshness is per sighting (an extend replaces it): item attributes, not the document.
-    const { text, resources, freshness, ...summaryDoc } = next;
-    const packed = packText(text);
+    const { text, ownText, resources, freshness, ...summaryDoc } = next;
+    // Two texts share the body item's budget (DynamoDB's 400 KB item).
+    const budget = ownText === undefined ? TEXT_BUDGET_BYTES : Math.floor(TEXT_BUDGET_BYTES / 2);
+    const packed = packText(text, budget);
     const summary: Item = {
       PK: pk,
       SK: `S#${next.runId}`,
@@ -157,6 +159,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       SK: `B#${next.runId}`,
       resources: JSON.stringify(resources),
       text: packed.gzip,
+      ...(ownText === undefined ? {} : { ownText: packText(ownText, budget).gzip }),
       expiresAt: next.expiresAt,
     };
     const actions: object[] = [
@@ -205,6 +208,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     }
     if (!Array.isArray(snapshot.resources)) throw new SnapshotCorruptError(id, "its resources are not a list");
     snapshot.text = unpackText(id, bodyItem.text);
+    if (bodyItem.ownText !== undefined) snapshot.ownText = unpackText(id, bodyItem.ownText);
     return snapshot;
   }
 

@@ -203,8 +203,9 @@ export function auditedState(
   deadline: number | undefined,
 ) {
   const request = { cluster, namespace: stored.namespace, name: stored.name, deadline, wantLatest: true };
+  // The audits read everything; what the history shows everyone is the release's own namespace (observation.ts).
   const live = (release: Release) =>
-    readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline });
+    readReleaseState({ kube: deps.kube, logger: deps.logger }, { cluster, release, deadline, ownNamespaceView: true });
   return answerStoredOrNewer(deps.kube, request, stored, live, readClusterRevisions(deps.kube, request));
 }
 
