@@ -191,7 +191,11 @@ test("a shop-only person reads every form of the history without anything of pay
   );
   const text = await get("shop-team", `${PREFIX}/snapshots/${ids[1]}?output=table`);
   assert.match(text, /^OUTSIDE ACCESS: 2 resources in namespaces your access does not cover/m);
-  assert.match(text, /^==> v1\/ConfigMap\nNAME +DATA +AGE\napi-settings +1 /m, "its own namespace's tables as recorded");
+  assert.match(
+    text,
+    /^==> v1\/ConfigMap\nNAME +DATA +AGE\napi-settings +1 /m,
+    "its own namespace's tables as recorded",
+  );
   const at = await get("shop-team", `${PREFIX}/status?at=-1m`);
   assert.match(at, /^SNAPSHOT: .*\nNAME: api\n/);
   assert.match(at, /OUTSIDE ACCESS: 2 resources/);
