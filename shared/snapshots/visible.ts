@@ -45,6 +45,8 @@ export function visibleSnapshot<T extends Snapshot>(
     resources,
     missing,
     changes: visibleChanges(snapshot, resourceSeen, missingSeen, sees),
+    // The counts of what is shown (the recorded ones would tell how many hidden objects were missing).
+    counters: { ...snapshot.counters, resources: resources.length, missing: missing.length },
     outsideAccess: { resources: hidden },
   };
   if (drift) visible.drift = drift;

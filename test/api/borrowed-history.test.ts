@@ -185,6 +185,8 @@ test("a shop-only person reads every form of the history without anything of pay
   }
   const shown = JSON.parse(await get("shop-team", `${PREFIX}/snapshots/${ids[0]}`));
   assert.deepEqual(shown.outsideAccess, { resources: 2 });
+  const second = JSON.parse(await get("shop-team", `${PREFIX}/snapshots/${ids[1]}`));
+  assert.deepEqual([second.counters.resources, second.counters.missing, second.missing], [1, 0, []]);
   assert.deepEqual(
     shown.resources.map((r: { name: string }) => r.name),
     ["api-settings"],
