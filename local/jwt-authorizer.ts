@@ -70,16 +70,27 @@ export function localJwtAuthorizer(
           ? audiences.some((a) => audience.includes(a))
           : typeof payload.client_id === "string" && audience.includes(payload.client_id);
       if (!matched) return undefined;
-      const claims: Record<string, string> = {};
-      for (const [name, value] of Object.entries(payload)) {
-        claims[name] = Array.isArray(value)
-          ? `[${value.join(" ")}]`
-          : typeof value === "object"
-            ? JSON.stringify(value)
-            : String(value);
-      }
-      const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
-      return { claims, scopes };
+      return apiGatewayClaims(payload);
     },
   };
+}
+
+/**
+ * A verified token's payload as API Gateway's JWT authorizer hands it to the function: every claim a string, a
+ * list flattened to `[a b]` (so the function reads groups from the token itself: shared/access/verified-token.ts).
+ */
+export function apiGatewayClaims(payload: Record<string, unknown>): {
+  claims: Record<string, string>;
+  scopes: string[];
+} {
+  const claims: Record<string, string> = {};
+  for (const [name, value] of Object.entries(payload)) {
+    claims[name] = Array.isArray(value)
+      ? `[${value.join(" ")}]`
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
+  }
+  const scopes = typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : [];
+  return { claims, scopes };
 }

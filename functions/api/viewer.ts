@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from "@middy/core";
-import { resolveViewer } from "../../shared/access/viewer-access.ts";
+import { verifiedTokenPayload } from "../../shared/access/verified-token.ts";
+import { groupsOf, resolveViewer } from "../../shared/access/viewer-access.ts";
 import { type ClusterScope, viewerScope } from "../../shared/clusters/scope.ts";
 import { MethodNotAllowedError, RouteNotFoundError, UnauthorizedError } from "../_shared/http/errors.ts";
 import { templateMatcher } from "../_shared/http/route.ts";
@@ -40,8 +41,10 @@ interface JwtAuthorizer {
 
 /**
  * The dashboard's mount of the API. A request under /dashboard/api is one API Gateway let through its JWT
- * authorizer (signature, issuer, audience, expiry checked there): its claims decide what the person may see
- * (DASHBOARD_ACCESS by the groups claim), its prefix is taken off and the same route serves it. Read only
+ * authorizer (signature, issuer, audience, expiry checked there): the groups claim of that token decides what the
+ * person may see (DASHBOARD_ACCESS), read from the token in the Authorization header as a list (the authorizer's
+ * own claims flatten a list to one string: shared/access/verified-token.ts); its prefix is taken off and the same
+ * route serves it. Read only
  * (GET): an import is never a browser's. Every other path is an IAM caller's, as before: the whole registry.
  */
 export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
@@ -67,9 +70,12 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
         throw new UnauthorizedError(
           "sign in first: this route needs a bearer token from the dashboard's identity provider",
         );
+      const headers = event.headers ?? {};
+      const token = verifiedTokenPayload(headers.authorization ?? headers.Authorization, claims);
+      if (!token) throw new UnauthorizedError("sign in again: the bearer token is not the one the authorizer verified");
       context.viewer = {
         subject: String(claims.sub ?? ""),
-        grants: resolveViewer(settings.access, claims, settings.groupsClaim),
+        grants: resolveViewer(settings.access, groupsOf(token[settings.groupsClaim])),
       };
     },
   };

@@ -12,7 +12,10 @@
  *       namespaces: [shop, payments] # optional, default "*"
  *
  * The groups come from one claim of the token, named by DASHBOARD_GROUPS_CLAIM (default `groups`;
- * Cognito: `cognito:groups`, Entra ID: `groups` or `roles`).
+ * Cognito: `cognito:groups`, Entra ID: `groups` or `roles`), read from the verified token itself as a list
+ * (verified-token.ts) and compared exactly: a group is never split, trimmed or case-folded, so a group named
+ * `contractors platform-admins` is not `platform-admins`. A group name in the map that no token could carry
+ * exactly (leading or trailing white space) is refused when the map is read.
  */
 import { DashboardConfigError } from "./errors.ts";
 import { defineAccessMap, type Grant, Grants, includes, type Names, parseGrant, parseNames } from "./grants.ts";
@@ -38,7 +41,7 @@ const VIEWER_ACCESS = defineAccessMap<GroupBinding>({
     if (record.group !== undefined && record.groups !== undefined) {
       problems.push(`${where}: give "group" or "groups", not both`);
     }
-    const groups = parseNames(record.groups ?? record.group, `${where}.group`, problems, true);
+    const groups = parseNames(record.groups ?? record.group, `${where}.group`, problems, true, exactGroupName);
     const grant = parseGrant(record, where, problems);
     return groups && grant ? { groups, ...grant } : undefined;
   },
@@ -54,19 +57,30 @@ export function parseViewerAccessMap(text: string, source: string): ViewerAccess
   return { groups: VIEWER_ACCESS.parse(text, source).groups };
 }
 
-/** What a person with these token claims may read: the grants of every binding one of their groups matches. */
-export function resolveViewer(map: ViewerAccessMap, claims: Record<string, unknown>, claimName: string): Grants {
-  const groups = groupsOf(claims[claimName]);
+/**
+ * What a person in `groups` (their token's groups claim, groupsOf) may read: the grants of every binding naming one
+ * of them exactly, and of the "*" bindings.
+ */
+export function resolveViewer(map: ViewerAccessMap, groups: readonly string[]): Grants {
   return new Grants(map.groups.filter((b) => b.groups === "*" || groups.some((group) => includes(b.groups, group))));
 }
 
 /**
- * A groups claim as a list. Tokens carry a JSON list; API Gateway's JWT authorizer hands a list claim to
- * the function flattened to one string, `[a b c]`; some IdPs send one space- or comma-separated string.
+ * The groups claim of a verified token's payload (verified-token.ts), each group exactly as the IdP wrote it: a
+ * JSON list of strings (Cognito, Entra ID, Okta), or one string that is one group. Never split on spaces or
+ * commas: a group named `x,platform-admins` is that one group.
  */
 export function groupsOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string" && v !== "");
-  if (typeof value !== "string") return [];
-  const inner = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
-  return inner.split(/[\s,]+/).filter(Boolean);
+  return typeof value === "string" && value !== "" ? [value] : [];
+}
+
+/** A group name of the map: one a token can carry exactly (no leading or trailing white space). */
+function exactGroupName(name: string): string {
+  if (name !== name.trim()) {
+    throw new Error(
+      `group ${JSON.stringify(name)} has leading or trailing white space: groups are compared exactly, so no token's group would match it`,
+    );
+  }
+  return name;
 }

@@ -45,7 +45,16 @@ export const KEY_COLUMNS = new Set([
   "ADDRESS",
 ]);
 
+/**
+ * What the history keeps of a report. The audits read every object of the release; when some are outside its
+ * namespace (docs/security.md "What each caller sees"), the parts every reader of the release sees (the health
+ * verdict, drift) are those of the release's own namespace (`report.ownNamespaceView`), so the fleet, the timeline
+ * and the reliability figures never answer for another namespace's objects; the resources and the missing entries
+ * keep everything (each read filters them by the reader's grants: snapshots/visible.ts), and `ownText` is the
+ * status text as a caller granted only the release's namespace sees it.
+ */
 export function observationFromReport(report: StatusReport, runId: string, observedAt: string): Observation {
+  const shared = report.ownNamespaceView ?? report;
   const release: ReleaseKey = {
     cluster: report.cluster,
     namespace: report.release.namespace,
@@ -80,7 +89,7 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     observedAt,
     revision: report.release.version,
     releaseStatus: report.release.info.status,
-    health: { overall: report.health.overall, message: report.health.message },
+    health: { overall: shared.health.overall, message: shared.health.message },
     ...bounded("resources", resources, RESOURCES_KEPT_BYTES, (r) => r.health !== "Current"),
     ...bounded(
       "missing",
@@ -104,10 +113,12 @@ export function observationFromReport(report: StatusReport, runId: string, obser
       durationMs: report.counters.durationMs,
     },
     text: renderStatusText(report),
-    ...(report.drift ? driftOf(report.drift) : {}),
+    ...(report.ownNamespaceView ? { ownText: renderStatusText(report.ownNamespaceView) } : {}),
+    ...(shared.drift ? driftOf(shared.drift) : {}),
     ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
-    ...(report.causes?.length ? { causes: report.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT) } : {}),
-    ...(report.events?.items.length ? { events: report.events.items.slice(0, EVENTS_KEPT_IN_SNAPSHOT) } : {}),
+    // Why, as every reader of the release may see it: its own namespace's causes and events.
+    ...(shared.causes?.length ? { causes: shared.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT) } : {}),
+    ...(shared.events?.items.length ? { events: shared.events.items.slice(0, EVENTS_KEPT_IN_SNAPSHOT) } : {}),
   };
 }
 

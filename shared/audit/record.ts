@@ -112,7 +112,7 @@ export async function recordObservation(
       ).state;
       const outcome = await store.create(next, latest);
       if (outcome === "ok") {
-        const { text: _text, ...snapshot } = next;
+        const { text: _text, ownText: _ownText, ...snapshot } = next;
         return live ? { outcome: "created", snapshot, previous: live } : { outcome: "created", snapshot };
       }
     }

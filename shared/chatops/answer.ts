@@ -5,6 +5,7 @@
  * (platforms.ts). Errors come back as answers: a chat user gets a sentence, not a 500.
  */
 import type { ClusterConnector } from "../clusters/connector.ts";
+import { viewerScope } from "../clusters/scope.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Clock, Logger } from "../ports.ts";
@@ -96,8 +97,9 @@ async function run(
 ): Promise<ChatAnswer> {
   switch (target.verb) {
     case "status": {
+      // The channel's grants narrow the read: a manifest's objects in namespaces it may not read are not read.
       const report = await releaseStatus(
-        { store: deps.store, kube: deps.kube, logger: deps.logger },
+        { store: deps.store, kube: deps.kube, logger: deps.logger, scope: viewerScope(deps.clusters, access) },
         {
           cluster: target.cluster,
           namespace: target.namespace,
@@ -118,7 +120,7 @@ async function run(
     }
     case "timeline": {
       const page = await listSnapshots(
-        { snapshots: deps.historyStores!.snapshots, clusters: deps.clusters, clock: deps.clock },
+        { snapshots: deps.historyStores!.snapshots, clusters: viewerScope(deps.clusters, access), clock: deps.clock },
         { cluster: target.cluster, namespace: target.namespace, name: target.release },
         { limit: TIMELINE_LENGTH },
       );

@@ -6,7 +6,7 @@
  * path of the full text. Always within Slack's limits.
  */
 
-import { compareGroups, storedLine } from "../render/status/text.ts";
+import { compareGroups, outsideAccessLine, storedLine } from "../render/status/text.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../render/tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
@@ -60,6 +60,7 @@ export function statusMessage(
   b.context([
     escapeMrkdwn(`${health.ruleset}: ${health.message}`),
     report.freshness ? escapeMrkdwn(storedLine(report.freshness)) : "",
+    report.outsideAccess ? escapeMrkdwn(outsideAccessLine(report.outsideAccess)) : "",
     report.complete ? "" : ":hourglass_flowing_sand: some resources were not read in time",
     `read ${escapeMrkdwn(report.observedAt.replace(/\.\d+Z$/, "Z"))} in ${report.counters.durationMs} ms`,
   ]);

@@ -5,7 +5,7 @@
  * Kept under ~20k characters (Teams caps a message at about 28 KB).
  */
 
-import { renderStatusText, storedLine } from "../render/status/text.ts";
+import { outsideAccessLine, renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { CAUSES_SHOWN } from "../why/causes.ts";
@@ -77,6 +77,7 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
           ? ["", ...report.causes.slice(0, CAUSES_SHOWN).map((c) => `- ${plain(c.text)}`)]
           : []),
         ...(report.freshness ? ["", plain(storedLine(report.freshness))] : []),
+        ...(report.outsideAccess ? ["", plain(outsideAccessLine(report.outsideAccess))] : []),
         report.complete ? "" : "\n⏳ some resources were not read in time",
       ];
       // The Helm text without its first lines (already above) and without NOTES (link instead).

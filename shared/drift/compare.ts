@@ -1,7 +1,6 @@
 import { isRecord } from "../input/values.ts";
 import { parseQuantity, quantitiesEqual } from "./quantity.ts";
 import { isIntOrStringField, isQuantityField, keyElement, keyText, listSchema } from "./schema.ts";
-import { secretDigest } from "./secret-digests.ts";
 
 /**
  * The fields a manifest object sets, compared with the live object. Only the manifest's leaves are visited,
@@ -21,7 +20,7 @@ export interface Difference {
   release: unknown;
   /** The live value; undefined when the live object lacks the field. */
   live: unknown;
-  /** A Secret value: never shown, compared by digest. */
+  /** A Secret key: its value is never compared nor shown, only whether the key is there. */
   secret?: boolean;
 }
 
@@ -57,9 +56,8 @@ interface Context {
 
 export interface CompareInput {
   manifest: Record<string, unknown>;
+  /** The live object as fetched: a Secret's values already redacted, its keys kept (manifest/redact.ts). */
   live: Record<string, unknown>;
-  /** A live Secret's values as digests (secret-digests.ts), taken before redaction; absent: values not compared. */
-  secretDigests?: Readonly<Record<string, string>>;
 }
 
 export function compareObject(input: CompareInput): Difference[] {
@@ -69,7 +67,7 @@ export function compareObject(input: CompareInput): Difference[] {
   for (const [key, value] of Object.entries(manifest)) {
     if (SKIPPED_TOP.has(key)) continue;
     if (secret && (key === "data" || key === "stringData")) {
-      compareSecretValues(key, value, input.secretDigests, out);
+      compareSecretKeys(key, value, live, out);
       continue;
     }
     if (key === "metadata" && isRecord(value)) {
@@ -168,26 +166,31 @@ export function scalarEqual(release: unknown, live: unknown, ctx: { parent?: str
   return false;
 }
 
-/** Secret values: compared as digests of their bytes, never kept, never shown. */
-function compareSecretValues(
+/**
+ * A Secret's `data` / `stringData`: only whether each key the manifest sets is there live (a live `stringData.x`
+ * is stored as `data.x`). Values are never compared, for anyone (issue #38): a comparison would answer "is the
+ * value X?" for any Secret the product can read, to whoever may write a manifest. Nothing here depends on a
+ * value, so neither does any answer, log line or timing.
+ */
+function compareSecretKeys(
   key: "data" | "stringData",
   values: unknown,
-  digests: Readonly<Record<string, string>> | undefined,
+  live: Record<string, unknown>,
   out: Difference[],
 ): void {
-  if (!digests || !isRecord(values)) return;
+  if (!isRecord(values)) return;
+  const liveKeys = new Set([
+    ...Object.keys(isRecord(live.data) ? live.data : {}),
+    ...Object.keys(isRecord(live.stringData) ? live.stringData : {}),
+  ]);
   for (const [name, value] of Object.entries(values)) {
-    if (value === null || value === undefined) continue;
-    const bytes = key === "data" ? Buffer.from(String(value), "base64") : Buffer.from(String(value), "utf8");
-    const live = digests[name];
-    if (live === secretDigest(bytes)) continue;
-    const field = `${key}${PLAIN_KEY.test(name) ? `.${name}` : `[${name}]`}`;
+    if (value === null || value === undefined || liveKeys.has(name)) continue;
     out.push({
-      field,
+      field: `${key}${PLAIN_KEY.test(name) ? `.${name}` : `[${name}]`}`,
       elements: [`f:${key}`, `f:${name}`],
       alternates: key === "stringData" ? [["f:data", `f:${name}`]] : undefined,
       release: undefined,
-      live: live === undefined ? undefined : "changed",
+      live: undefined,
       secret: true,
     });
   }

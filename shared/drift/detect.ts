@@ -15,7 +15,6 @@ export interface DriftObject {
   namespace?: string;
   manifest: Record<string, unknown>;
   live: Record<string, unknown>;
-  secretDigests?: Readonly<Record<string, string>>;
 }
 
 export interface DriftInput {
@@ -50,12 +49,13 @@ export function detectDrift(input: DriftInput): DriftReport {
   // every Helm-owned field was taken by others has none left).
   let ssa = input.applyMethod === "ssa";
   const found: Array<{ object: DriftObject; differences: Difference[] }> = [];
-  for (const object of input.objects) {
+  const objects = oneDocumentPerObject(input.objects);
+  for (const object of objects) {
     const managedFields = (object.live.metadata as Record<string, unknown> | undefined)?.managedFields;
     if (!ssa && Array.isArray(managedFields)) {
       ssa = managedFields.some((e) => helm.has((e as { manager?: string })?.manager ?? "") && e?.operation === "Apply");
     }
-    const differences = compareObject(object);
+    const differences = object.differences;
     if (differences.length > 0) found.push({ object, differences });
   }
   for (const { object, differences } of found) {
@@ -69,11 +69,30 @@ export function detectDrift(input: DriftInput): DriftReport {
     }
   }
   return {
-    checked: input.objects.length,
+    checked: objects.length,
     fields,
     conflicts: fields.filter((f) => f.conflicts).length,
     benign: fields.filter((f) => f.benign).length,
   };
+}
+
+/**
+ * Each live object once, with its differences. A manifest may hold one resource twice (issue #39 item 16): helm 4
+ * sends both documents, and which one the object holds depends on how it got there (an install keeps the first:
+ * the second's create finds it, and creates of one kind run in parallel; an upgrade applies both in turn, the
+ * second wins). Helm's own value is whichever document it holds: the one with the fewest differences is compared,
+ * the later on a tie.
+ */
+function oneDocumentPerObject(objects: readonly DriftObject[]): Array<DriftObject & { differences: Difference[] }> {
+  const byIdentity = new Map<string, DriftObject & { differences: Difference[] }>();
+  for (const object of objects) {
+    const group = object.apiVersion.includes("/") ? object.apiVersion.slice(0, object.apiVersion.indexOf("/")) : "";
+    const key = `${group}|${object.kind}|${object.namespace ?? ""}|${object.name}`;
+    const compared = { ...object, differences: compareObject(object) };
+    const before = byIdentity.get(key);
+    if (!before || compared.differences.length <= before.differences.length) byIdentity.set(key, compared);
+  }
+  return [...byIdentity.values()];
 }
 
 function attribute(
@@ -94,11 +113,7 @@ function attribute(
     ...(object.namespace ? { namespace: object.namespace } : {}),
     field: difference.field,
     ...(difference.secret ? {} : { release: display(difference.release, difference.live) }),
-    live: difference.secret
-      ? difference.live === undefined
-        ? "<absent>"
-        : "changed"
-      : display(difference.live, difference.release),
+    live: difference.secret ? "<absent>" : display(difference.live, difference.release),
     secret: Boolean(difference.secret),
     helmOwns,
     conflicts: context.ssa && others.length > 0,

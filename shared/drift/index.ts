@@ -1,5 +1,4 @@
 export { type CompareInput, compareObject, type Difference, scalarEqual } from "./compare.ts";
 export { type DriftInput, type DriftObject, detectDrift, type LaterRevision } from "./detect.ts";
 export { parseQuantity, quantitiesEqual } from "./quantity.ts";
-export { secretDigest, secretValueDigests } from "./secret-digests.ts";
 export type { BenignOwner, DriftedField, DriftReport } from "./types.ts";

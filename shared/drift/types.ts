@@ -1,4 +1,4 @@
-/** What drift detection reports: plain data, Secret values never included (only "changed"). */
+/** What drift detection reports: plain data, Secret values never included nor compared (a Secret key is `<absent>` at most). */
 
 export type BenignOwner = "HPA" | "VPA";
 
@@ -11,9 +11,9 @@ export interface DriftedField {
   field: string;
   /** The manifest's value as text; absent for Secret values. */
   release?: string;
-  /** The live value as text, `<absent>` when the field is gone, `changed` for a Secret value. */
+  /** The live value as text, `<absent>` when the field is gone (the only Secret row: a key the manifest sets is gone). */
   live: string;
-  /** A Secret value: compared by digest, never printed. */
+  /** A Secret key: its value is never compared nor printed, only whether the key is there. */
   secret: boolean;
   /** The manager of the last change (from managedFields), when one other than Helm owns the field. */
   changedBy?: string;

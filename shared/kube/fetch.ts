@@ -1,5 +1,5 @@
 import { ClusterUnreachableError } from "../clusters/errors.ts";
-import { secretValueDigests } from "../drift/secret-digests.ts";
+import type { NamespaceAccess } from "../clusters/namespace-access.ts";
 import { jsonErrorMessage } from "../input/parse-errors.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { redactCells, redactObject } from "../manifest/redact.ts";
@@ -59,6 +59,8 @@ export interface LiveReadRequest {
   /** The release namespace: the default for namespaced objects that name none. */
   namespace: string;
   objects: readonly ManifestObject[];
+  /** The caller's access (absent: everything): an object it may not see is neither requested nor its pods listed. */
+  sees?: NamespaceAccess;
 }
 
 export interface LiveReadContext {
@@ -87,7 +89,11 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
   const { session } = context;
   await session.start();
   // Related pods need no discovery (pods are core v1, workloads are namespaced): one wave with the resources.
-  const selectors = relatedSelectors(request.objects, request.namespace);
+  // Never in a namespace the caller may not see (a workload there is not read either).
+  const selectors = relatedSelectors(
+    request.objects.filter((object) => !outsideByName(request, object)),
+    request.namespace,
+  );
   // Never left rejected (a failed LIST is that selector's outcome): if the resources fail the whole read,
   // nobody awaits this.
   const relatedWave = readRelatedPods(selectors, (namespace, labelSelector) =>
@@ -153,6 +159,8 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
 
   const read = async (object: ManifestObject, mapping: ResourceMapping): Promise<FetchedResource> => {
     const namespace = mapping.namespaced ? (object.namespace ?? request.namespace) : undefined;
+    // Where the object really is (a cluster-scoped kind ignores a manifest's namespace) decides, before any GET.
+    if (request.sees && !request.sees(namespace)) return { object, namespace, mapping, outcome: "outside-access" };
     const path = `${resourcePath(mapping, namespace)}/${encodeURIComponent(object.name)}?includeObject=Object`;
     const result = await session.request(path, TABLE_ACCEPT);
     return { object, namespace, mapping, ...interpret(result, object.kind, context.clock) };
@@ -179,6 +187,7 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
 
   return Promise.all(
     request.objects.map(async (object): Promise<FetchedResource> => {
+      if (outsideByName(request, object)) return { object, namespace: object.namespace, outcome: "outside-access" };
       let mapping = builtinMapping(object);
       if (!mapping) {
         const found = await lookup(lookups as Promise<Map<string, KindLookup>>, object);
@@ -198,6 +207,11 @@ async function readResources(context: LiveReadContext, request: LiveReadRequest)
       return second.notServed ? unknownKind(object, second.message) : second;
     }),
   );
+}
+
+/** An object whose manifest names a namespace the caller may not see: known before discovery. */
+function outsideByName(request: LiveReadRequest, object: ManifestObject): boolean {
+  return request.sees !== undefined && object.namespace !== undefined && !request.sees(object.namespace);
 }
 
 function sameMapping(a: ResourceMapping, b: ResourceMapping): boolean {
@@ -252,15 +266,10 @@ function redactTable(kind: string, table: Table): Table {
   return {
     columns: table.columns,
     metadata: table.metadata,
-    rows: table.rows.map((row) => {
-      // Drift compares Secret values by digest: taken here, the one place that sees them, then redacted.
-      const secretDigests = kind === "Secret" && row.object ? secretValueDigests(row.object) : undefined;
-      return {
-        cells: redactCells(kind, table.columns, row.cells),
-        object: row.object ? redactObject(row.object) : undefined,
-        ...(secretDigests ? { secretDigests } : {}),
-      };
-    }),
+    rows: table.rows.map((row) => ({
+      cells: redactCells(kind, table.columns, row.cells),
+      object: row.object ? redactObject(row.object) : undefined,
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { LookupFunction } from "node:net";
 import type { ClusterConnector } from "../clusters/connector.ts";
+import type { NamespaceAccess } from "../clusters/namespace-access.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import { type PreparedManifest, PreparedManifestCache, type RevisionKey } from "../manifest/prepared-manifest.ts";
 import { type Clock, type Logger, systemClock } from "../ports.ts";
@@ -93,6 +94,8 @@ export interface LiveStateRequest {
   deadline?: number;
   /** This status's cap instead of `perStatus` (CLI --concurrency, STATUS_CONCURRENCY). */
   concurrency?: number;
+  /** The caller's access to the release's objects (absent: all); the others are not read (fetch.ts). */
+  sees?: NamespaceAccess;
 }
 
 export interface ClusterReadStats {
@@ -166,7 +169,7 @@ export function createKubeReader(options: KubeReaderOptions): KubeReader {
       return this.withSession(request.cluster, request, (session) =>
         readReleaseResources(
           { session, discovery, discoveryTtlMs: settings.discoveryTtlMs, clock },
-          { namespace: request.namespace, objects: request.objects },
+          { namespace: request.namespace, objects: request.objects, sees: request.sees },
         ),
       );
     },

@@ -19,8 +19,6 @@ export interface TableRow {
   cells: unknown[];
   /** The full live object (`includeObject=Object`). */
   object?: Record<string, unknown>;
-  /** A live Secret's values as keyed digests, taken before redaction, for drift (shared/drift/secret-digests.ts). */
-  secretDigests?: Readonly<Record<string, string>>;
 }
 
 export interface Table {

@@ -119,7 +119,7 @@ export function changesBetween(previous: Comparable | Snapshot | undefined, next
   return Object.values(CHANGE_DETECTORS).flatMap((detect) => detect(previous, next));
 }
 
-/** `5 by kubectl (scale) at 2026-...`; a Secret's value is "changed", never shown. */
+/** `5 by kubectl (scale) at 2026-...`; a Secret's value is never shown ("changed" in snapshots from before values stopped being compared). */
 function driftText(d: SnapshotDrift): string {
   const by = d.changedBy ? ` by ${d.changedBy}${d.subresource ? ` (${d.subresource})` : ""}` : "";
   const at = d.changedAt ? ` at ${d.changedAt}` : "";

@@ -21,7 +21,7 @@ import {
 import { SnapshotCorruptError, SnapshotNotFoundError } from "./errors.ts";
 import { driftCountOf, type FleetEntry, HEALTH_SEVERITY, parseSnapshotId, runIdFor, type Snapshot } from "./model.ts";
 import { expired } from "./retention.ts";
-import { decodeScopedCursor, encodeScopedCursor, packText, unpackText } from "./snapshot-codec.ts";
+import { decodeScopedCursor, encodeScopedCursor, packText, TEXT_BUDGET_BYTES, unpackText } from "./snapshot-codec.ts";
 import type { FleetFilter, SeenAgain, SnapshotQuery, SnapshotStore, WriteOutcome } from "./snapshot-store.ts";
 import { checkFleetFilter, fleetOrder, fleetScope, listScope } from "./store-rules.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
@@ -88,8 +88,10 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
   async create(next: Snapshot & { text: string }, previous?: Snapshot): Promise<WriteOutcome> {
     const pk = partitionKey(next.release);
     // The freshness is per sighting (an extend replaces it): item attributes, not the document.
-    const { text, resources, freshness, ...summaryDoc } = next;
-    const packed = packText(text);
+    const { text, ownText, resources, freshness, ...summaryDoc } = next;
+    // Two texts share the body item's budget (DynamoDB's 400 KB item).
+    const budget = ownText === undefined ? TEXT_BUDGET_BYTES : Math.floor(TEXT_BUDGET_BYTES / 2);
+    const packed = packText(text, budget);
     const summary: Item = {
       PK: pk,
       SK: `S#${next.runId}`,
@@ -120,6 +122,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       SK: `B#${next.runId}`,
       resources: JSON.stringify(resources),
       text: packed.gzip,
+      ...(ownText === undefined ? {} : { ownText: packText(ownText, budget).gzip }),
       expiresAt: next.expiresAt,
     };
     const actions: object[] = [
@@ -168,6 +171,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
     }
     if (!Array.isArray(snapshot.resources)) throw new SnapshotCorruptError(id, "its resources are not a list");
     snapshot.text = unpackText(id, bodyItem.text);
+    if (bodyItem.ownText !== undefined) snapshot.ownText = unpackText(id, bodyItem.ownText);
     return snapshot;
   }
 

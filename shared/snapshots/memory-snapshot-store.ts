@@ -21,7 +21,7 @@ export class MemorySnapshotStore implements SnapshotStore {
     const list = this.#snapshots.get(releaseId(release));
     const last = list?.at(-1);
     if (!last) return undefined;
-    const { text: _text, ...snapshot } = clone(last);
+    const { text: _text, ownText: _ownText, ...snapshot } = clone(last);
     return snapshot;
   }
 
@@ -69,7 +69,7 @@ export class MemorySnapshotStore implements SnapshotStore {
       .filter((s) => !query.until || Date.parse(s.firstSeenAt) <= query.until.getTime());
     const from = start === undefined ? 0 : all.findIndex((s) => s.runId < start);
     if (from < 0) return { items: [] };
-    const items = all.slice(from, from + limit).map(({ text: _t, ...s }) => clone(s));
+    const items = all.slice(from, from + limit).map(({ text: _t, ownText: _o, ...s }) => clone(s));
     const more = from + limit < all.length;
     return more ? { items, cursor: encodeScopedCursor("snapshots", scope, items.at(-1)!.runId) } : { items };
   }

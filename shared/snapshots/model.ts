@@ -49,7 +49,7 @@ export interface SnapshotMissing {
 
 /**
  * A drifted field as the history keeps it (shared/drift): text values only, and for a Secret never a value
- * (`live` is "changed"). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
+ * (`live` is `<absent>`; "changed" in snapshots from before Secret values stopped being compared). The list is bounded (DRIFT_KEPT in observation.ts); `driftTotal` says how many there were.
  */
 export type SnapshotDrift = Pick<
   DriftedField,
@@ -110,6 +110,11 @@ export interface Observation {
   events?: ReleaseEvent[];
   /** The full `helm status` text as it was (or the error), stored gzip and bounded. */
   text: string;
+  /**
+   * Set when the audit read objects outside the release's namespace: the text as a caller granted only that
+   * namespace sees it (those objects counted, not shown), for readers not granted them (visible.ts).
+   */
+  ownText?: string;
   /** The stored revision against the cluster's Helm storage at this audit (absent: not checked, e.g. not read). */
   freshness?: StoredFreshness;
 }
@@ -125,7 +130,7 @@ export interface StoredFreshness {
   clusterRevision?: number;
 }
 
-export interface Snapshot extends Omit<Observation, "observedAt" | "text"> {
+export interface Snapshot extends Omit<Observation, "observedAt" | "text" | "ownText"> {
   id: string;
   firstSeenAt: string;
   lastSeenAt: string;
@@ -140,6 +145,8 @@ export interface Snapshot extends Omit<Observation, "observedAt" | "text"> {
   expiresAt: number;
   /** Present when read one by one (show/diff): the status text. */
   text?: string;
+  /** Present when read one by one, for a snapshot that has one: Observation.ownText. */
+  ownText?: string;
   /** The stored text was cut to fit the item budget. */
   textTruncated?: boolean;
   /** The sighting before the last one (set by each extend): a redelivered audit's rollup needs it (rollup.ts). */

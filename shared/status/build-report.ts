@@ -1,3 +1,4 @@
+import type { NamespaceAccess } from "../clusters/namespace-access.ts";
 import { type DriftObject, detectDrift, type LaterRevision } from "../drift/detect.ts";
 import { assessHealthWithPods, HEALTH_RULESET, type HealthAssessment, summarizeHealth } from "../health/index.ts";
 import type { FetchResult, ReadOutcome } from "../kube/fetch.ts";
@@ -37,6 +38,11 @@ export interface ReportInput {
   drift?: boolean;
   /** Revisions stored after this (deployed) one: their Helm writes are attributed to them (drift). */
   laterRevisions?: readonly LaterRevision[];
+  /**
+   * Who the report is for (absent: a caller who sees every object): what was read in a namespace outside it is left
+   * out and only counted (`outsideAccess`), as what the read skipped for that reason (outcome `outside-access`).
+   */
+  sees?: NamespaceAccess;
 }
 
 const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
@@ -45,6 +51,8 @@ const REASONS: Record<Exclude<ReadOutcome, "found">, MissingReason> = {
   "unknown-kind": "unknown kind",
   error: "error",
   "not-read-in-time": "not read in time",
+  // Never a MISSING entry (counted in outsideAccess); a related-pods LIST never has it.
+  "outside-access": "forbidden",
 };
 
 export function buildStatusReport(input: ReportInput): StatusReport {
@@ -57,6 +65,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
   // missing nor failing (helm prints no RESOURCES); only what is still live is listed.
   const uninstalled = input.release.info?.status === "uninstalled";
   let gone = 0;
+  let outside = 0;
 
   for (const problem of input.problems) {
     // The problem's own fields only (not the reader's internal flags), absent ones left out.
@@ -77,6 +86,12 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     );
     for (const fetched of input.fetched.resources) {
       const { object, namespace } = fetched;
+      // Only what was looked up has a place (`mapping`): an unknown kind or an object not reached in time is no read.
+      const read = fetched.mapping !== undefined;
+      if (fetched.outcome === "outside-access" || (input.sees && read && !input.sees(namespace))) {
+        outside++;
+        continue;
+      }
       const id = { ...identity(object), namespace: namespace ?? object.namespace };
       if (fetched.outcome === "found" && fetched.table) {
         const rows = fetched.table.rows;
@@ -96,7 +111,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
         });
         health.push({ ...id, ...verdict });
         if (live) {
-          driftObjects.push({ ...id, manifest: object.object, live, secretDigests: rows[0]?.secretDigests });
+          driftObjects.push({ ...id, manifest: object.object, live });
         }
         continue;
       }
@@ -113,7 +128,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
       });
     }
     for (const related of input.fetched.related) {
-      if (related.outcome === "found" || !related.message) continue;
+      if (related.outcome === "found" || !related.message || (input.sees && !input.sees(related.namespace))) continue;
       missing.push({
         apiVersion: "v1",
         kind: "Pod(related)",
@@ -130,6 +145,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
       ? []
       : input.fetched.related
           .filter((related) => related.outcome === "found" && related.table)
+          .filter((related) => !input.sees || input.sees(related.namespace))
           .map((related) => ({
             namespace: related.namespace,
             selector: related.selector,
@@ -179,6 +195,7 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
     ...why,
+    ...(outside > 0 ? { outsideAccess: { resources: outside } } : {}),
     ...(!input.drift || "failure" in input.fetched
       ? {}
       : {

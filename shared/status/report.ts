@@ -115,6 +115,16 @@ export interface StatusReport {
   events?: ReleaseEvents;
   /** Whether the stored revision is the cluster's latest (docs/status.md "STORED"); absent when not checked for. */
   freshness?: Freshness;
+  /**
+   * Objects of the release in namespaces the caller may not read (clusters/namespace-access.ts): not read (live) or
+   * not shown (history), only counted; absent when there are none. docs/security.md "What each caller sees".
+   */
+  outsideAccess?: { resources: number };
+  /**
+   * The same read as a caller granted only the release's namespace sees it, when the read reached outside it: what
+   * the audits record for everyone (shared/audit/observation.ts). Never rendered.
+   */
+  ownNamespaceView?: StatusReport;
 }
 
 /**

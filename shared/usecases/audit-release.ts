@@ -229,9 +229,10 @@ export function auditedState(
   stored: Release,
   deadline: number | undefined,
 ) {
+  // The audits read everything; what the history shows everyone is the release's own namespace (observation.ts).
   return freshestState(
     deps,
-    { cluster, namespace: stored.namespace, name: stored.name, deadline },
+    { cluster, namespace: stored.namespace, name: stored.name, deadline, ownNamespaceView: true },
     Promise.resolve(stored),
   );
 }

@@ -7,6 +7,8 @@
  * - `readReleaseState`: the fan-out of one revision's manifest resources (the KubeReader) and the report.
  * Names and scope are the caller's first step (`releaseInScope`): nothing here validates them again.
  */
+
+import { type NamespaceAccess, ownNamespaceOnly } from "../clusters/namespace-access.ts";
 import type { LaterRevision } from "../drift/index.ts";
 import { isDomainError } from "../errors.ts";
 import { ReleaseUnreachableError } from "../kube/fetch.ts";
@@ -131,6 +133,10 @@ export interface LiveStateInput {
   drift?: boolean;
   /** Revisions stored after this one (a deployed revision whose upgrade failed or is pending). */
   laterRevisions?: readonly LaterRevision[];
+  /** The caller's access to objects outside the release's namespace (absent: all): the others are not read. */
+  sees?: NamespaceAccess;
+  /** Also the report as a caller granted only the release's namespace sees it (`ownNamespaceView`): the audits'. */
+  ownNamespaceView?: boolean;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -175,10 +181,11 @@ export async function readReleaseState(
             objects,
             deadline: input.deadline,
             concurrency: input.concurrency,
+            sees: input.sees,
           })
           .catch((error: unknown) => unreadable(error, status));
 
-  const report = buildStatusReport({
+  const reportInput: ReportInput = {
     release,
     cluster,
     observedAt: kube.clock.now(),
@@ -191,7 +198,12 @@ export async function readReleaseState(
     // would report Helm's own later changes as drift.
     drift: (input.drift ?? true) && status === "deployed",
     laterRevisions: input.laterRevisions,
-  });
+    sees: input.sees,
+  };
+  const report = buildStatusReport(reportInput);
+  if (input.ownNamespaceView && readOutside(fetched, release.namespace)) {
+    report.ownNamespaceView = buildStatusReport({ ...reportInput, sees: ownNamespaceOnly(release.namespace) });
+  }
   deps.logger.info("release status read", {
     cluster,
     namespace: release.namespace,
@@ -208,6 +220,11 @@ export async function readReleaseState(
     durationMs: report.counters.durationMs,
   });
   return report;
+}
+
+/** Whether the read looked anything up outside the release's namespace (a cluster-scoped object included). */
+function readOutside(fetched: ReportInput["fetched"], namespace: string): boolean {
+  return "resources" in fetched && fetched.resources.some((r) => r.mapping && r.namespace !== namespace);
 }
 
 /**

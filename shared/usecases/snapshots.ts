@@ -5,6 +5,7 @@
  */
 
 import { createTwoFilesPatch } from "diff";
+import { namespaceAccess } from "../clusters/namespace-access.ts";
 import { type ClusterScope, inScope, releaseInScope, requireKnownCluster } from "../clusters/scope.ts";
 import { HEALTH_STATUSES, type HealthStatus } from "../health/index.ts";
 import { parseCalendarTime } from "../input/calendar-time.ts";
@@ -22,6 +23,7 @@ import {
   type Snapshot,
 } from "../snapshots/model.ts";
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
+import { type OutsideAccess, type VisibleSnapshot, visibleSnapshot } from "../snapshots/visible.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
 
 export interface HistoryDeps {
@@ -48,9 +50,17 @@ export interface SnapshotSummary {
   missing: Snapshot["missing"];
   changes: Change[];
   error?: string;
+  /** Objects of the release left out for this reader (namespaces their access does not cover): a count only. */
+  outsideAccess?: OutsideAccess;
 }
 
-export function summaryOf(snapshot: Snapshot): SnapshotSummary {
+/** A snapshot as the caller may see it: filtered by their grants on namespaces other than the release's. */
+export function forCaller<T extends Snapshot>(scope: ClusterScope, snapshot: T): VisibleSnapshot<T> {
+  const { cluster, namespace } = snapshot.release;
+  return visibleSnapshot(snapshot, namespaceAccess(scope, cluster, namespace));
+}
+
+export function summaryOf(snapshot: VisibleSnapshot<Snapshot>): SnapshotSummary {
   const summary: SnapshotSummary = {
     id: snapshot.id,
     firstSeenAt: snapshot.firstSeenAt,
@@ -63,11 +73,12 @@ export function summaryOf(snapshot: Snapshot): SnapshotSummary {
     changes: snapshot.changes,
   };
   if (snapshot.error !== undefined) summary.error = snapshot.error;
+  if (snapshot.outsideAccess) summary.outsideAccess = snapshot.outsideAccess;
   return summary;
 }
 
 /** The full document of `snapshots show` / GET .../snapshots/{id} (without the text, which ?output=table gives). */
-export function detailOf(snapshot: Snapshot) {
+export function detailOf(snapshot: VisibleSnapshot<Snapshot>) {
   return {
     ...summaryOf(snapshot),
     release: snapshot.release,
@@ -108,11 +119,18 @@ export async function listSnapshots(
     throw new InvalidHistoryQueryError(`since (${since.toISOString()}) is after until (${until.toISOString()})`);
   }
   const page = await deps.snapshots.list(release, { since, until, limit: request.limit, cursor: request.cursor }, now);
-  return { snapshots: page.items.map(summaryOf), ...(page.cursor ? { cursor: page.cursor } : {}) };
+  return {
+    snapshots: page.items.map((snapshot) => summaryOf(forCaller(deps.clusters, snapshot))),
+    ...(page.cursor ? { cursor: page.cursor } : {}),
+  };
 }
 
-/** One snapshot by id; `release`, when given (the API path), must be the id's own. */
-export async function showSnapshot(deps: HistoryDeps, id: string, release?: ReleaseKey): Promise<Snapshot> {
+/** One snapshot by id, as the caller may see it; `release`, when given (the API path), must be the id's own. */
+export async function showSnapshot(
+  deps: HistoryDeps,
+  id: string,
+  release?: ReleaseKey,
+): Promise<VisibleSnapshot<Snapshot>> {
   const parsed = parseSnapshotId(id);
   requireKnownCluster(deps.clusters, parsed.release.cluster, parsed.release.namespace);
   if (
@@ -123,7 +141,7 @@ export async function showSnapshot(deps: HistoryDeps, id: string, release?: Rele
   ) {
     throw new SnapshotNotFoundError(id);
   }
-  return deps.snapshots.get(id, deps.clock.now());
+  return forCaller(deps.clusters, await deps.snapshots.get(id, deps.clock.now()));
 }
 
 export interface SnapshotDiff {

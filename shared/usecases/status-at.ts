@@ -11,8 +11,9 @@ import { InvalidHistoryQueryError, NoSnapshotCoverageError } from "../snapshots/
 import type { Snapshot } from "../snapshots/model.ts";
 import { expired, retainedSince } from "../snapshots/retention.ts";
 import { gapThresholdMs } from "../snapshots/timeline.ts";
+import type { VisibleSnapshot } from "../snapshots/visible.ts";
 import { type ReliabilityDeps, rulesOf } from "./reliability.ts";
-import { detailOf, diffSnapshots, parseTime, type SnapshotDiff } from "./snapshots.ts";
+import { detailOf, diffSnapshots, forCaller, parseTime, type SnapshotDiff } from "./snapshots.ts";
 
 /** `observed`: between the snapshot's first and last sighting; `held`: after its last one, the next audit not due yet. */
 export type Coverage = "observed" | "held";
@@ -20,8 +21,8 @@ export type Coverage = "observed" | "held";
 export interface StatusAt {
   at: string;
   coverage: Coverage;
-  /** The snapshot with its status text. */
-  snapshot: Snapshot;
+  /** The snapshot with its status text, as the caller may see it. */
+  snapshot: VisibleSnapshot<Snapshot>;
   /** The first line to print before the text: which snapshot, when observed. */
   header: string;
 }
@@ -45,7 +46,7 @@ export async function statusAt(deps: ReliabilityDeps, key: ReleaseKey, atValue: 
   const now = deps.clock.now();
   const at = parseAt("at", atValue, now);
   const found = await coveringSnapshot(deps, release, at, now);
-  const snapshot = await deps.snapshots.get(found.snapshot.id, now);
+  const snapshot = forCaller(deps.clusters, await deps.snapshots.get(found.snapshot.id, now));
   const seen = `first seen ${snapshot.firstSeenAt}, last seen ${snapshot.lastSeenAt}, seen ${snapshot.seenCount} time${snapshot.seenCount === 1 ? "" : "s"}`;
   const why = found.coverage === "held" ? "; the next audit was not due yet" : "";
   return {

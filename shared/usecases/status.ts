@@ -1,3 +1,4 @@
+import { namespaceAccess } from "../clusters/namespace-access.ts";
 import { type ClusterScope, releaseInScope } from "../clusters/scope.ts";
 import type { LaterRevision } from "../drift/index.ts";
 import type { KubeReader } from "../kube/reader.ts";
@@ -49,7 +50,8 @@ const LATER_REVISIONS_READ = 20;
 export async function releaseStatus(deps: StatusDeps, request: StatusRequest): Promise<StatusReport> {
   const startedAt = deps.kube.clock.now().getTime();
   // Before the store read: a cluster outside the registry is a 404 even if the store holds data for it.
-  const key = releaseInScope(deps.scope ?? deps.kube.connector, request, "content");
+  const scope = deps.scope ?? deps.kube.connector;
+  const key = releaseInScope(scope, request, "content");
   const revision = revisionOrLatest(request.revision);
   const stored = revision === undefined ? deps.store.getLatest(key) : deps.store.getRevision(key, revision);
   return freshestState(
@@ -62,6 +64,8 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
       concurrency: request.concurrency,
       drift: request.drift,
       startedAt,
+      // Objects in namespaces the caller may not read are not read for it (issue #38: no borrowed reads).
+      sees: namespaceAccess(scope, key.cluster, key.namespace),
       laterRevisions: revision === undefined ? undefined : (release) => revisionsAfter(deps.store, key, release),
     },
     stored,

@@ -14,7 +14,7 @@ import type { Change, Snapshot } from "../snapshots/model.ts";
 import { DAY_MS } from "../snapshots/retention.ts";
 import { readAllPages } from "../store/paging.ts";
 import { type FleetDeps, fleetReleases } from "./fleet.ts";
-import { type HistoryDeps, parseTime } from "./snapshots.ts";
+import { forCaller, type HistoryDeps, parseTime } from "./snapshots.ts";
 
 export interface TimelineStripe {
   snapshotId: string;
@@ -74,7 +74,8 @@ export async function releaseTimeline(
   const snapshots = await readAllPages((cursor) =>
     deps.snapshots.list(release, { since: from, until: to, limit: 1000, cursor }, now),
   );
-  const oldestFirst = snapshots.reverse();
+  // As the caller may see each (objects in namespaces their access does not cover left out).
+  const oldestFirst = snapshots.reverse().map((snapshot) => forCaller(deps.clusters, snapshot));
   const clip = (at: string, lo: Date, hi: Date) =>
     new Date(Math.min(Math.max(Date.parse(at), lo.getTime()), hi.getTime())).toISOString();
   const stripes = oldestFirst.map((s, i) => {

@@ -18,7 +18,14 @@ import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
-import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
+import {
+  bodyJson,
+  httpApiEvent,
+  lambdaContext,
+  RecordingLogger,
+  RecordingMetrics,
+  signedTokenEvent,
+} from "./support.ts";
 
 const assets = mkdtempSync(join(tmpdir(), "dashboard-assets-"));
 mkdirSync(join(assets, "assets"));
@@ -74,11 +81,9 @@ function handlerWith(dashboard: Partial<DashboardConfig>) {
 }
 const handler = handlerWith({});
 
-/** What API Gateway's JWT authorizer adds (claims as strings, a list flattened to "[a b]"). */
-function withClaims(path: string, claims?: Record<string, string>, method = "GET") {
-  const event = httpApiEvent(method, path);
-  const context = event.requestContext as unknown as Record<string, unknown>;
-  context.authorizer = claims ? { jwt: { claims, scopes: [] } } : undefined;
+/** A request API Gateway's JWT authorizer let through (a signed token and its claims); no claims: no authorizer. */
+async function withClaims(path: string, claims?: Record<string, unknown>, method = "GET") {
+  const event = claims ? await signedTokenEvent(method, path, claims) : httpApiEvent(method, path);
   return handler(event, lambdaContext());
 }
 
@@ -112,7 +117,7 @@ test("the static files: the page revalidated, hashed assets immutable, a CSP nam
 });
 
 test("the /dashboard/api mount: the claims' groups decide; no claims 401; only GET; IAM routes unchanged", async () => {
-  const usTeam = { sub: "u1", "cognito:groups": "[us-team other]" };
+  const usTeam = { sub: "u1", "cognito:groups": ["us-team", "other"] };
   const fleet = bodyJson(await withClaims("/dashboard/api/fleet/releases", usTeam)) as { releases: { name: string }[] };
   assert.deepEqual(
     fleet.releases.map((r) => r.name),
@@ -153,7 +158,7 @@ test("?counts=false: the rows alone (from the FLEET index), in the person's scop
   // Only audited healths asked for: the index answers even its last page (no never-audited row can follow).
   assert.equal(rows.counts, undefined, "no join held: no counts");
   assert.equal(rows.total, undefined);
-  const usTeam = { sub: "u1", "cognito:groups": "[us-team]" };
+  const usTeam = { sub: "u1", "cognito:groups": ["us-team"] };
   const mounted = bodyJson(
     await withClaims("/dashboard/api/fleet/releases?counts=false&health=Current", usTeam),
   ) as Rows;
@@ -167,7 +172,7 @@ test("?counts=false: the rows alone (from the FLEET index), in the person's scop
 });
 
 test("the reliability, status-at and history reads on the mount: the registry and the person's grants, both", async () => {
-  const usTeam = { sub: "u1", "cognito:groups": "[us-team]" };
+  const usTeam = { sub: "u1", "cognito:groups": ["us-team"] };
   const code = async (path: string, claims = usTeam) => (await withClaims(path, claims)).statusCode;
   const releasesIn = async (path: string, claims = usTeam) => {
     const result = await withClaims(path, claims);
@@ -184,7 +189,7 @@ test("the reliability, status-at and history reads on the mount: the registry an
   assert.equal(await code(`/dashboard/api/clusters/eu/namespaces/shop/releases/api/status?at=${at}`), 403);
 
   // A namespace-wide grant on every cluster: the namespace is checked too, and the registry still bounds it.
-  const dataTeam = { sub: "u2", "cognito:groups": "[data-team]" };
+  const dataTeam = { sub: "u2", "cognito:groups": ["data-team"] };
   assert.equal(await code("/dashboard/api/clusters/us/namespaces/data/releases/db/history", dataTeam), 200);
   assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/history", dataTeam), 403);
   assert.equal(await code("/dashboard/api/clusters/eu/namespaces/shop/releases/api/snapshots", dataTeam), 403);

@@ -7,7 +7,9 @@ import { gunzipSync } from "node:zlib";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
+import { generateKeyPair, SignJWT } from "jose";
 import type { ApiResult } from "../../functions/api/types.ts";
+import { apiGatewayClaims } from "../../local/jwt-authorizer.ts";
 
 export interface EventOptions {
   headers?: Record<string, string>;
@@ -158,4 +160,30 @@ export function bodyText(result: ApiResult): string {
 
 export function bodyJson(result: ApiResult): unknown {
   return JSON.parse(bodyText(result));
+}
+
+const signingKey = generateKeyPair("RS256");
+
+/**
+ * The event API Gateway sends for a dashboard request its JWT authorizer let through: `Authorization: Bearer <JWT>`
+ * (a real RS256 token, signed here as an IdP would) and the authorizer's claims of that token (every value a string,
+ * a list flattened to `[a b]`, as local/jwt-authorizer.ts hands them over too).
+ */
+export async function signedTokenEvent(
+  method: string,
+  target: string,
+  claims: Record<string, unknown>,
+  options: EventOptions = {},
+): Promise<APIGatewayProxyEventV2> {
+  const now = Math.floor(Date.now() / 1000);
+  const payload = { iss: "https://idp.example", aud: "app", iat: now, exp: now + 600, ...claims };
+  const token = await new SignJWT(payload)
+    .setProtectedHeader({ alg: "RS256", kid: "test" })
+    .sign((await signingKey).privateKey);
+  const event = httpApiEvent(method, target, {
+    ...options,
+    headers: { ...options.headers, authorization: `Bearer ${token}` },
+  });
+  (event.requestContext as unknown as Record<string, unknown>).authorizer = { jwt: apiGatewayClaims(payload) };
+  return event;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { compareObject, detectDrift, quantitiesEqual, secretValueDigests } from "../../shared/drift/index.ts";
+import { compareObject, detectDrift, quantitiesEqual } from "../../shared/drift/index.ts";
 import { driftHeaderLine, driftHealthLines } from "../../shared/render/status/drift.ts";
 import type { StatusReport } from "../../shared/status/report.ts";
 
@@ -55,40 +55,30 @@ test("quantities compare exactly (no float rounding)", () => {
   assert.ok(!quantitiesEqual("100000000000000001m", "100000000000000000m"));
 });
 
-test("Secret values are compared by digest and never shown", () => {
+test("Secret values are never compared: only a key the manifest sets that is gone live is a row", () => {
   const manifest = {
     apiVersion: "v1",
     kind: "Secret",
     metadata: { name: "s" },
-    data: { a: "b25l", b: "dHdv" },
-    stringData: { c: "three" },
+    data: { a: "b25l", b: "dHdv", gone: "eA==" },
+    stringData: { c: "three", d: "four" },
   };
+  // As the fetch hands it over: values redacted, keys kept (a live stringData.c is stored as data.c).
   const live = {
     apiVersion: "v1",
     kind: "Secret",
     metadata: { name: "s" },
-    data: { a: "b25l", b: "Y2hhbmdlZA==", c: "dGhyZWU=" },
+    data: { a: "<redacted>", b: "<redacted>", c: "<redacted>" },
   };
-  const digests = secretValueDigests(live);
-  const report = detectDrift({
-    objects: [
-      {
-        apiVersion: "v1",
-        kind: "Secret",
-        name: "s",
-        manifest,
-        live: { ...live, data: { a: "<redacted>" } },
-        secretDigests: digests,
-      },
-    ],
-  });
+  const report = detectDrift({ objects: [{ apiVersion: "v1", kind: "Secret", name: "s", manifest, live }] });
   assert.deepEqual(
     report.fields.map((f) => [f.field, f.release, f.live, f.secret]),
-    [["data.b", undefined, "changed", true]],
+    [
+      ["data.gone", undefined, "<absent>", true],
+      ["stringData.d", undefined, "<absent>", true],
+    ],
   );
-  assert.ok(!JSON.stringify(report).includes("dHdv") && !JSON.stringify(report).includes("Y2hhbmdlZA"));
-  const without = detectDrift({ objects: [{ apiVersion: "v1", kind: "Secret", name: "s", manifest, live }] });
-  assert.equal(without.fields.length, 0, "no digests: Secret values are not compared (never the redacted text)");
+  assert.ok(!JSON.stringify(report).includes("dHdv") && !JSON.stringify(report).includes("four"));
 });
 
 test("attribution: the last non-Helm owner, its time, helm ownership, SSA conflicts and the HPA as benign", () => {

@@ -134,6 +134,21 @@ export function snapshotStoreContract(label: string, makeStore: () => Promise<Sn
       await assert.rejects(store.get("no-id-at-all", NOW), { name: "InvalidSnapshotIdError" });
     });
 
+    test("the own-namespace text (objects outside the release's namespace read) is kept beside the text, read by get only", async () => {
+      const store = await makeStore();
+      const release = uniqueRelease();
+      const { randomBytes } = await import("node:crypto");
+      const ownText = `NAME: x\nOUTSIDE ACCESS: 1 resource\n${randomBytes(400 * 1024).toString("base64")}`;
+      const result = await recordObservation(store, observe(release, run(0), { ownText, text: ownText }), 90);
+      assert.equal("ownText" in result.snapshot, false, "the recorded snapshot carries no text");
+      const read = await store.get(result.snapshot.id, NOW);
+      assert.ok(read.ownText?.startsWith("NAME: x\nOUTSIDE ACCESS: 1 resource\n"), "both texts fit the one item");
+      assert.equal("ownText" in ((await store.latest(release)) ?? {}), false);
+      assert.equal("ownText" in (await store.list(release, {}, NOW)).items[0], false);
+      const without = await recordObservation(store, observe(uniqueRelease(), run(0)), 90);
+      assert.equal((await store.get(without.snapshot.id, NOW)).ownText, undefined);
+    });
+
     test("retention: expired snapshots are hidden from reads before TTL deletes them", async () => {
       const store = await makeStore();
       const release = uniqueRelease(`ttl${process.pid}${Math.floor(Math.random() * 1e6)}`);

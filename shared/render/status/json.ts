@@ -51,6 +51,8 @@ export interface StatusDocument {
   counters: StatusCounters;
   drift?: DriftReport;
   freshness?: Freshness;
+  /** How many of the release's objects this caller's access does not cover, not shown (docs/security.md). */
+  outsideAccess?: { resources: number };
   /** Why the resources not Current are so (docs/status.md "WHY"). */
   causes?: Cause[];
   /** The Warning events about the release's objects (docs/status.md "EVENTS"). */
@@ -88,6 +90,7 @@ export function statusDocument(report: StatusReport): StatusDocument {
   document.counters = report.counters;
   if (report.drift) document.drift = report.drift;
   if (report.freshness) document.freshness = report.freshness;
+  if (report.outsideAccess) document.outsideAccess = report.outsideAccess;
   if (report.causes) document.causes = report.causes;
   if (report.events) document.events = report.events;
   document.groups = statusGroups(report);

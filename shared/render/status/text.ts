@@ -29,6 +29,15 @@ export function storedLine(freshness: NonNullable<StatusReport["freshness"]>): s
   return `STORED: ${freshness.message}`;
 }
 
+/**
+ * The one line about a release's objects the caller may not read (docs/security.md "What each caller sees"): a
+ * count, nothing of their kinds, names or namespaces.
+ */
+export function outsideAccessLine(outside: NonNullable<StatusReport["outsideAccess"]>): string {
+  const n = outside.resources;
+  return `OUTSIDE ACCESS: ${n} ${n === 1 ? "resource" : "resources"} in namespaces your access does not cover (or cluster-scoped), not shown`;
+}
+
 export function renderStatusText(report: StatusReport, options: TextOptions = {}): string {
   const showHealth = options.health ?? true;
   const { release } = report;
@@ -43,6 +52,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
   if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
+  if (report.outsideAccess) out += `${outsideAccessLine(report.outsideAccess)}\n`;
 
   const groups = statusGroups(report, { health: showHealth });
   if (groups.length > 0) {
