@@ -28,7 +28,10 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
       event.rawPath = inner;
       if (event.requestContext?.http) event.requestContext.http.path = inner;
       const method = event.requestContext?.http?.method ?? "GET";
-      if (method !== "GET") throw new MethodNotAllowedError(method, path, ["GET"]);
+      // The one POST: MCP's tool calls (functions/api/mcp/), every tool a read.
+      if (method !== "GET" && !(method === "POST" && inner === "/mcp")) {
+        throw new MethodNotAllowedError(method, path, ["GET"]);
+      }
       if (settings.auth === "off") {
         context.viewer = { subject: "anonymous" };
         return;
