@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
@@ -27,6 +28,7 @@ import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
+import { CLI } from "../support/cli.ts";
 import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
@@ -175,6 +177,28 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       assert.equal(result.isError, true, name);
       // Object's own keys are no tools either ("disabled" from the SDK's lookup): never run.
       assert.match(textOf(result), /^MCP error -32602: Tool \S+ (not found|disabled)$/, name);
+    }
+  });
+
+  test("stdio through the CLI: `mcp --endpoint` proxies to /mcp, the same tools and answers", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp", "--endpoint", server.url, "--timeout", "30"],
+      env: { ...process.env, HELM_STATUS_CONFIG: "/nonexistent/config.yaml" } as Record<string, string>,
+      stderr: "pipe",
+    });
+    const stdio = new Client({ name: "mcp-stdio-test", version: "1.0.0" });
+    await stdio.connect(transport);
+    try {
+      assert.equal((await stdio.listTools()).tools.length, MCP_TOOLS.length);
+      const status = await call(stdio, "release_status", { cluster: "demo-eu", namespace: "shop", name: "api" });
+      assert.equal(status.isError, undefined, textOf(status));
+      assert.match(textOf(status), /^HEALTH: Failed/m);
+      assert.match(textOf(status), /^==> WHY$/m);
+      const unknown = await call(stdio, "sync_now");
+      assert.equal(unknown.isError, true);
+    } finally {
+      await stdio.close();
     }
   });
 
