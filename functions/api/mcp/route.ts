@@ -6,11 +6,10 @@
  * GET (a server-sent stream) and DELETE (a session's end) get the router's 405: stateless has neither.
  * The IAM mount is `/mcp`; signed-in viewers reach it as `/dashboard/api/mcp` (viewer.ts), narrowed to their grants.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { requestBody } from "../../_shared/http/body.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import type { ApiDeps, ApiEvent, ApiResult } from "../types.ts";
-import { createMcpServer } from "./server.ts";
+import { answerMcp } from "./answer.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -25,17 +24,7 @@ export function mcpRoutes(deps: ApiDeps): RouteDefinition[] {
       const batch = refuseBatch(body);
       if (batch) return batch;
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
-      const server = createMcpServer(deps, context, requestId);
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        return await lambdaResult(await transport.handleRequest(webRequest(event, body)));
-      } finally {
-        await server.close();
-      }
+      return lambdaResult(await answerMcp(deps, context, webRequest(event, body), requestId));
     }),
   ];
 }

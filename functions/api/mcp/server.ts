@@ -11,6 +11,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import * as z from "zod";
 import { type HttpErrorBody, toHttpError } from "../../_shared/http/error-mapping.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
@@ -46,25 +47,39 @@ const INSTRUCTIONS =
   "HEALTH and WHY), release_history, release_manifest; the audits' history: fleet_health, status_at, " +
   "snapshot_diff, release_reliability, fleet_reliability. Read-only.";
 
+/** Each tool's registration, built once per process (a server is built per request). */
+const REGISTRATIONS = MCP_TOOLS.map((tool) => ({
+  tool,
+  config: {
+    title: tool.title,
+    description: tool.description,
+    // Strict: an argument the tool does not know is refused, as the routes refuse an unknown query parameter.
+    inputSchema: z.strictObject(tool.input),
+    outputSchema: tool.output,
+    annotations: { title: tool.title, ...READ_ONLY },
+  },
+}));
+
+/**
+ * The SDK's server checks only an elicitation's answer against a JSON Schema, and these tools never ask the user
+ * anything; without this it builds an Ajv instance with its formats for every server, i.e. every request (ms each).
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "these tools never elicit input" }),
+};
+
 export function createMcpServer(deps: ApiDeps, context: ApiContext, requestId?: string): McpServer {
   const server = new McpServer(
     { name: "helm-status", version: "0.1.0" },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: NO_ELICITATION,
+    },
   );
   const call: ToolCall = { deps, context };
-  for (const tool of MCP_TOOLS) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        // Strict: an argument the tool does not know is refused, as the routes refuse an unknown query parameter.
-        inputSchema: z.strictObject(tool.input),
-        outputSchema: tool.output,
-        annotations: { title: tool.title, ...READ_ONLY },
-      },
-      async (args: unknown) => runTool(tool, args, call, requestId),
-    );
+  for (const { tool, config } of REGISTRATIONS) {
+    server.registerTool(tool.name, config, async (args: unknown) => runTool(tool, args, call, requestId));
   }
   return server;
 }
