@@ -1,7 +1,7 @@
 /**
  * One MCP request answered: a new server (the tools bound to this caller's scope) and a stateless transport (no
  * session id; JSON rather than an SSE stream), the SDK's web-standard `Request` in, its `Response` out.
- * Imported statically: an `import()` of it would spare the other routes' cold starts the SDK's load (≈ 50 ms of
+ * Imported statically: an `import()` of it would spare the other routes' cold starts the SDK's load (≈ 70 ms of
  * CPU), but esbuild's lazy wrapping of the modules it reaches then broke `zod/mini` for the config reader in the
  * bundle ("... is not a constructor"), which tests on the sources do not see (docs/mcp.md, Figures).
  */
