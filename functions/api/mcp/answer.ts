@@ -1,9 +1,9 @@
 /**
  * One MCP request answered: a new server (the tools bound to this caller's scope) and a stateless transport (no
  * session id; JSON rather than an SSE stream), the SDK's web-standard `Request` in, its `Response` out.
- * Imported statically: an `import()` of it would spare the other routes' cold starts the SDK's load (≈ 70 ms of
- * CPU), but esbuild's lazy wrapping of the modules it reaches then broke `zod/mini` for the config reader in the
- * bundle ("... is not a constructor"), which tests on the sources do not see (docs/mcp.md, Figures).
+ * Loaded by route.ts with `import()` on the first MCP request, so the SDK (its protocol schemas are built when it
+ * loads, ≈ 70 ms of CPU) costs the other routes' cold starts nothing (serverless.yml's zod/v4-mini alias keeps
+ * esbuild's lazy wrapping of the shared zod modules sound; test/api/mcp-bundle.test.ts runs the bundle).
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { ApiContext, ApiDeps } from "../types.ts";

@@ -9,7 +9,6 @@
 import { requestBody } from "../../_shared/http/body.ts";
 import { annotate, defineRoute, type RouteDefinition } from "../../_shared/http/route.ts";
 import type { ApiDeps, ApiEvent, ApiResult } from "../types.ts";
-import { answerMcp } from "./answer.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -24,6 +23,8 @@ export function mcpRoutes(deps: ApiDeps): RouteDefinition[] {
       const batch = refuseBatch(body);
       if (batch) return batch;
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+      // The SDK and the tools load on the first MCP request: the other routes' cold starts skip them (answer.ts).
+      const { answerMcp } = await import("./answer.ts");
       return lambdaResult(await answerMcp(deps, context, webRequest(event, body), requestId));
     }),
   ];
