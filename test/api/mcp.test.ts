@@ -219,6 +219,20 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
     assert.equal(tooLarge.status, 413);
     const notJson = await fetch(`${server.url}/mcp`, { method: "POST", headers, body: "{" });
     assert.equal(notJson.status, 400);
+    const version = { ...headers, "mcp-protocol-version": "1999-01-01" };
+    const oldVersion = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: version,
+      body: JSON.stringify(message),
+    });
+    assert.equal(oldVersion.status, 400);
+    assert.match(await oldVersion.text(), /Unsupported protocol version/);
+    const noAccept = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(message),
+    });
+    assert.equal(noAccept.status, 406, "JSON and an event stream must both be accepted (the transport's rule)");
   });
 });
 
