@@ -29,6 +29,7 @@ commands:
   kubeconfig --cluster C                 a kubeconfig using the token command
   push RELEASE -n NS                     send a release's latest revision to the deployed API (CI, after helm upgrade)
   remote status|list|history|...         ask the deployed API (SigV4), what 'helm fleet' runs
+  mcp [--endpoint URL]                   the deployed API's MCP tools over stdio, for AI assistants (SigV4)
   completion bash|zsh|fish               shell completion for the commands and their flags
 
 Run COMMAND --help for its flags.`;

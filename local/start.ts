@@ -190,6 +190,7 @@ async function main(): Promise<void> {
   server.open();
   printTour(server.url, Boolean(sim));
   printDashboard(server.url, deps.dashboard?.auth ?? "jwt", jwt);
+  printMcp(server.url);
   printChatTour(server.url, chat);
   if (sim) printSyncTour(server.url, env, auditIntervalSeconds(env));
   printAuditTour(server.url, audit);
@@ -202,6 +203,16 @@ function printDashboard(url: string, auth: "jwt" | "off", jwt: LocalJwtAuthorize
     auth === "off"
       ? "  sign-in off (set DASHBOARD_OIDC_ISSUER and DASHBOARD_OIDC_CLIENT_ID to sign in; DASHBOARD_ACCESS maps groups to clusters)"
       : `  sign-in with ${jwt?.issuer}: tokens checked here as API Gateway's JWT authorizer would (audience ${jwt?.audience.join(", ")})`,
+  );
+}
+
+/** How to add the MCP tools to an assistant (docs/mcp.md), and a check with curl. */
+function printMcp(url: string): void {
+  out();
+  out(`MCP tools for AI assistants on POST ${url}/mcp (docs/mcp.md); in an assistant's "mcpServers":`);
+  out(`  "helm-status": { "type": "http", "url": "${url}/mcp" }`);
+  out(
+    `  curl -s ${url}/mcp -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"release_status","arguments":{"cluster":"demo-eu","namespace":"shop","name":"api"}}}'`,
   );
 }
 

@@ -9,6 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ROOT, spawnLocalStart } from "./support/local-start.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
@@ -64,6 +67,19 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   assert.match(text, /^NAME: api$/m);
   assert.match(text, /CrashLoopBackOff/);
   assert.match(text, /==> MISSING/);
+  // The MCP tools on the same server, through the SDK's client, added as the banner prints it (docs/mcp.md).
+  const [, mcpUrl] = await waitFor(/"helm-status": \{ "type": "http", "url": "(\S+)" \}/, 10_000);
+  assert.equal(mcpUrl, `${url}/mcp`);
+  const assistant = new Client({ name: "start-test", version: "1.0.0" });
+  await assistant.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  const answer = (await assistant.callTool({
+    name: "release_status",
+    arguments: { cluster: "demo-eu", namespace: "shop", name: "api" },
+  })) as CallToolResult;
+  const answered = answer.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+  assert.match(answered, /^NAME: api$/m);
+  assert.match(answered, /^HEALTH: /m);
+  await assistant.close();
   const missing = await fetch(`${url}/clusters/demo-us/namespaces/observability/releases/metrics/status`, {
     headers: { accept: "application/json" },
   });

@@ -116,6 +116,8 @@ export interface ApiRequest {
   query?: Record<string, string | undefined>;
   body?: string;
   contentType?: string;
+  /** More headers to send (and sign), e.g. MCP's Accept and protocol version. */
+  headers?: Record<string, string>;
   timeoutMs: number;
 }
 
@@ -138,7 +140,7 @@ export function createApiClient(env: NodeJS.ProcessEnv, settings: ApiSettings): 
           url.searchParams.set(key, value);
         }
       }
-      const headers: Record<string, string> = { host: url.host, accept: "*/*" };
+      const headers: Record<string, string> = { host: url.host, accept: "*/*", ...request.headers };
       if (request.contentType) headers["content-type"] = request.contentType;
       const signed = await sign(env, settings, { method: request.method, url, query, headers, body: request.body });
       let response: Response;

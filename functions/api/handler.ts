@@ -3,6 +3,7 @@ import type { RouteDefinition } from "../_shared/http/types.ts";
 import { lambdaEntry, type ShellHandler } from "../_shared/shell.ts";
 import { LOCKED_DASHBOARD } from "./dashboard-config.ts";
 import { apiDepsFromEnv } from "./deps.ts";
+import { mcpRoutes } from "./mcp/route.ts";
 import { compression } from "./middleware/compression.ts";
 import { dashboardRoutes } from "./routes/dashboard.ts";
 import { historyRoutes } from "./routes/history.ts";
@@ -26,6 +27,7 @@ export function createRoutes(deps: ApiDeps): RouteDefinition[] {
     ...reliabilityRoutes(deps),
     ...syncRoutes(deps),
     ...dashboardRoutes(deps),
+    ...mcpRoutes(deps),
   ];
 }
 

@@ -31,6 +31,7 @@ export const DASHBOARD_API_ROUTES = [
   "/fleet/reliability",
   "/audits",
   "/audits/{runId}",
+  "/mcp",
 ] as const;
 
 const MOUNTED = DASHBOARD_API_ROUTES.map(templateMatcher);
@@ -45,7 +46,7 @@ interface JwtAuthorizer {
  * person may see (DASHBOARD_ACCESS), read from the token in the Authorization header as a list (the authorizer's
  * own claims flatten a list to one string: shared/access/verified-token.ts); its prefix is taken off and the same
  * route serves it. Read only
- * (GET): an import is never a browser's. Every other path is an IAM caller's, as before: the whole registry.
+ * (GET, and POST for the read-only MCP tools): an import is never a browser's. Every other path is an IAM caller's, as before: the whole registry.
  */
 export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> {
   return {
@@ -57,7 +58,10 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
       event.rawPath = inner;
       if (event.requestContext?.http) event.requestContext.http.path = inner;
       const method = event.requestContext?.http?.method ?? "GET";
-      if (method !== "GET") throw new MethodNotAllowedError(method, path, ["GET"]);
+      // The one POST: MCP's tool calls (functions/api/mcp/), every tool a read.
+      if (method !== "GET" && !(method === "POST" && inner === "/mcp")) {
+        throw new MethodNotAllowedError(method, path, ["GET"]);
+      }
       if (!MOUNTED.some((route) => route.test(inner))) {
         throw new RouteNotFoundError(method, path, "the dashboard's API mounts only the routes the dashboard reads");
       }

@@ -10,11 +10,11 @@ import { isReleaseStatus, RELEASE_STATUSES, type ReleaseKey, type ReleaseStatus 
 
 // Helm v4 pkg/chart/v2/util/validate_name.go: a DNS-1123 subdomain, at most 53 bytes
 // (63 for a label minus 10 reserved for the suffixes charts append).
-const RELEASE_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
+export const RELEASE_NAME_PATTERN = "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$";
 const RELEASE_NAME = new RegExp(RELEASE_NAME_PATTERN);
 export const MAX_RELEASE_NAME_BYTES = 53;
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const MAX_NAMESPACE_LENGTH = 63;
 
 // EKS cluster names: 1-100 characters, alphanumerics, '-' and '_', starting with an alphanumeric.

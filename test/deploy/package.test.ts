@@ -373,7 +373,8 @@ test("every HTTP API route requires IAM authorization, except the chat webhooks 
   for (const [, route] of routes) {
     const key = String(route.Properties.RouteKey);
     if (route.Properties.AuthorizationType === "AWS_IAM") continue;
-    if (key.startsWith("GET /dashboard/api/")) {
+    // The dashboard's mount: its read routes, and its one POST, MCP's read-only tools (functions/api/mcp/).
+    if (key.startsWith("GET /dashboard/api/") || key === "POST /dashboard/api/mcp") {
       assert.equal(route.Properties.AuthorizationType, "JWT", key);
       assert.match(JSON.stringify(route.Properties.AuthorizerId), new RegExp(jwtId), key);
       continue;
