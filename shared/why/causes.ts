@@ -5,7 +5,6 @@
  * objects, and the related pods Helm lists (their selectors name the workloads that own them). Pure, bounded.
  */
 import type { HealthStatus } from "../health/index.ts";
-import type { EventsAnswer } from "../kube/events.ts";
 import { type ContainerProblem, describeContainer, oneLine, type PodProblems, podProblems } from "./containers.ts";
 import { describeEvent, ownedUids, type ReleaseEvent, type ReleaseEvents, releaseEvents } from "./events.ts";
 import type { LogExcerpt, LogUnread } from "./log-mask.ts";
@@ -101,12 +100,20 @@ function worstContainer(containers: readonly ContainerProblem[]): ContainerProbl
   return [...containers].sort((a, b) => rank(a) - rank(b))[0];
 }
 
+/** The namespace's events LIST as the kube layer answered it (kube/events.ts `EventsAnswer`). */
+interface ListedEvents {
+  outcome: string;
+  message?: string;
+  items?: unknown[];
+  more?: boolean;
+}
+
 /**
  * Why, for a report: the events about the release (events.ts) from the namespace's LIST, and a cause chain per
  * resource not Current citing them. What build-report calls, once.
  */
 export function explain(
-  input: Omit<CauseInput, "events"> & { events?: EventsAnswer },
+  input: Omit<CauseInput, "events"> & { events?: ListedEvents },
   now: Date,
 ): { causes?: Cause[]; events?: ReleaseEvents } {
   let events: ReleaseEvents | undefined;

@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
@@ -23,7 +24,7 @@ import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-store.ts";
+import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
@@ -80,7 +81,9 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID,
       AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY,
     });
-    const deps = apiDepsFromEnv(env, { logger: new RecordingLogger(), metrics: new RecordingMetrics() });
+    const deps = apiDepsFromEnv(env, {
+      telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() },
+    });
     await seedDemo(deps.store, sim);
     server = await startLocalServer({ handler: createApiHandler(deps), port: 0 });
     client = await connect(`${server.url}/mcp`);
@@ -246,16 +249,15 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     invalidate: () => {},
   };
   const store = new MemoryReleaseStore();
-  const snapshots = new MemorySnapshotStore();
+  const history = memoryHistoryStores();
   const handler = createApiHandler({
     store,
     clusters,
     kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-    logger: new RecordingLogger(),
-    metrics: new RecordingMetrics(),
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
-    snapshots,
+    historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {
       auth: "jwt",
@@ -298,7 +300,7 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     ]) {
       for (const minutes of [-20, -15, -10]) {
         const podHealth = minutes === -20 ? "Failed" : "Current";
-        await recordAudited(snapshots, observe(release, run(minutes), { podHealth }));
+        await recordAudited(history, observe(release, run(minutes), { podHealth }));
       }
     }
   });

@@ -18,7 +18,6 @@ import { getManifest } from "../../../shared/usecases/manifest.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
-import { loggerPort } from "../../_shared/telemetry.ts";
 import { listQueryFrom, nextListCursor } from "../list-query.ts";
 import { scopeFor } from "../viewer.ts";
 import {
@@ -121,7 +120,7 @@ export const releaseStatusTool = defineTool({
     annotate(context, { cluster, release: `${namespace}/${name}` });
     const now = deps.kube.clock.now().getTime();
     const report = await releaseStatus(
-      { store: deps.store, kube: deps.kube, logger: loggerPort(deps.logger), scope: scopeFor(deps, context) },
+      { store: deps.store, kube: deps.kube, logger: deps.logger, scope: scopeFor(deps, context) },
       {
         cluster,
         namespace,
