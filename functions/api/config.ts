@@ -1,5 +1,12 @@
 import { type SnapshotsConfig, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
-import { type Env, functionConfigFromEnv, parseEnv, type RuntimeConfig, wholeNumber } from "../_shared/config.ts";
+import {
+  type Env,
+  functionConfigFromEnv,
+  matching,
+  parseEnv,
+  type RuntimeConfig,
+  wholeNumber,
+} from "../_shared/config.ts";
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from "../_shared/http/handler.ts";
 import { type DashboardConfig, dashboardConfigFromEnv } from "./dashboard-config.ts";
 
@@ -9,6 +16,11 @@ import { type DashboardConfig, dashboardConfigFromEnv } from "./dashboard-config
  * should be a clear init error, not a status page that silently runs serially.
  */
 export interface ApiSettings {
+  /**
+   * Log excerpts of crashed containers in the status's WHY (LOG_EXCERPTS=on; default off): IAM callers get them,
+   * dashboard users where an access rule grants `logs: true` (docs/status.md "Log excerpts").
+   */
+  logExcerpts: boolean;
   /**
    * Most resource GETs in flight per status request (STATUS_CONCURRENCY, 1..256, default 64: a release of
    * up to 64 reads is one wave). Every status also shares the per-cluster limit (docs/status.md).
@@ -59,6 +71,7 @@ export function apiSettingsFromEnv(env: Env): ApiSettings {
     STATUS_DEADLINE_MARGIN_MS: wholeNumber(1500, 0, 60_000),
     API_MAX_RESPONSE_BYTES: wholeNumber(limit, 1024, limit),
     API_MAX_BODY_BYTES: wholeNumber(limit, 1024, limit),
+    LOG_EXCERPTS: matching(/^(on|off)$/, "must be on or off", "off"),
   });
   return {
     statusConcurrency: read.STATUS_CONCURRENCY,
@@ -66,5 +79,6 @@ export function apiSettingsFromEnv(env: Env): ApiSettings {
     deadlineMarginMs: read.STATUS_DEADLINE_MARGIN_MS,
     maxResponseBytes: read.API_MAX_RESPONSE_BYTES,
     maxBodyBytes: read.API_MAX_BODY_BYTES,
+    logExcerpts: read.LOG_EXCERPTS === "on",
   };
 }

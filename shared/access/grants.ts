@@ -13,10 +13,11 @@ import { validateClusterName, validateNamespace } from "../release/validation.ts
 
 export type Names = "*" | readonly string[];
 
-/** What one binding grants: clusters (or "*") x namespaces (or "*"). */
+/** What one binding grants: clusters (or "*") x namespaces (or "*"), and whether log excerpts too (`logs: true`). */
 export interface Grant {
   clusters: Names;
   namespaces: Names;
+  logs?: boolean;
 }
 
 export function includes(names: Names, name: string): boolean {
@@ -37,6 +38,12 @@ export class Grants {
   allows(cluster: string, namespace?: string): boolean {
     return this.#grants.some(
       (g) => includes(g.clusters, cluster) && (namespace === undefined || includes(g.namespaces, namespace)),
+    );
+  }
+  /** May read log excerpts of `namespace` of `cluster`: a binding granting it with `logs: true` (docs/status.md). */
+  allowsLogs(cluster: string, namespace: string): boolean {
+    return this.#grants.some(
+      (g) => g.logs === true && includes(g.clusters, cluster) && includes(g.namespaces, namespace),
     );
   }
   /** The namespaces of `cluster` this caller may read ("*" for all). */
@@ -154,7 +161,10 @@ export function defineAccessMap<B>(spec: AccessMapSpec<B>): AccessMapDocument<B>
   };
 }
 
-/** A binding's `clusters` (required) and `namespaces` (default "*"), validated as the API validates names. */
+/**
+ * A binding's `clusters` (required), `namespaces` (default "*") and `logs` (default false: log excerpts are a grant
+ * of their own), validated as the API validates names.
+ */
 export function parseGrant(record: Record<string, unknown>, where: string, problems: string[]): Grant | undefined {
   const clusters = parseNames(record.clusters, `${where}.clusters`, problems, true, (name) =>
     validateClusterName(name),
@@ -163,7 +173,10 @@ export function parseGrant(record: Record<string, unknown>, where: string, probl
     record.namespaces === undefined
       ? "*"
       : parseNames(record.namespaces, `${where}.namespaces`, problems, true, (name) => validateNamespace(name));
-  return clusters && namespaces ? { clusters, namespaces } : undefined;
+  if (record.logs !== undefined && typeof record.logs !== "boolean")
+    problems.push(`${where}.logs: expected true or false`);
+  if (!clusters || !namespaces) return undefined;
+  return record.logs === true ? { clusters, namespaces, logs: true } : { clusters, namespaces };
 }
 
 /** A list of names or "*" (a lone string is a list of one); each checked by `validate` when given. */

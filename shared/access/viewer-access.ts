@@ -35,7 +35,7 @@ const VIEWER_ACCESS = defineAccessMap<GroupBinding>({
   file: "DASHBOARD_ACCESS_FILE",
   ConfigError: DashboardConfigError,
   lists: ["groups"],
-  fields: () => ["group", "groups", "clusters", "namespaces"],
+  fields: () => ["group", "groups", "clusters", "namespaces", "logs"],
   describe: () => "an object {group, clusters, namespaces?}",
   parse(record, _list, where, problems) {
     if (record.group !== undefined && record.groups !== undefined) {

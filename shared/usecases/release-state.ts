@@ -27,6 +27,7 @@ import {
   readClusterRevisions,
   rewrittenSinceStored,
 } from "../sync/freshness.ts";
+import { attachLogExcerpts, type LogAccess, secretValuesOf } from "../why/logs.ts";
 
 export interface FreshnessRequest {
   cluster: string;
@@ -137,6 +138,8 @@ export interface LiveStateInput {
   sees?: NamespaceAccess;
   /** Also the report as a caller granted only the release's namespace sees it (`ownNamespaceView`): the audits'. */
   ownNamespaceView?: boolean;
+  /** Log excerpts of the causes' crashed containers (why/logs.ts `logAccessFor`); absent: none, nothing said. */
+  logs?: LogAccess;
 }
 
 const NON_FATAL_STATUSES = new Set(["uninstalled", "failed"]);
@@ -201,6 +204,17 @@ export async function readReleaseState(
     sees: input.sees,
   };
   const report = buildStatusReport(reportInput);
+  // After the wave, only for what is broken: the crashed containers' last lines, masked (why/logs.ts).
+  if (input.logs && report.causes?.length) {
+    const secretValues = secretValuesOf(objects);
+    await attachLogExcerpts(kube, {
+      cluster,
+      causes: report.causes,
+      access: input.logs,
+      secretValues,
+      deadline: input.deadline,
+    });
+  }
   if (input.ownNamespaceView && readOutside(fetched, release.namespace)) {
     report.ownNamespaceView = buildStatusReport({ ...reportInput, sees: ownNamespaceOnly(release.namespace) });
   }

@@ -7,6 +7,7 @@ import type { Release, ReleaseKey } from "../release/model.ts";
 import { revisionOrLatest } from "../release/validation.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import { logAccessFor } from "../why/logs.ts";
 import { freshestState } from "./release-state.ts";
 
 /**
@@ -42,6 +43,11 @@ export interface StatusRequest {
    * `STORED:` line / `freshness` field; a newer revision in the cluster is read and answered for.
    */
   freshness?: boolean;
+  /**
+   * The deployment reads log excerpts (the API's LOG_EXCERPTS): who may see them is decided here from the scope's
+   * grants (why/logs.ts `logAccessFor`), never by the adapter.
+   */
+  logExcerpts?: boolean;
 }
 
 /** Newest revisions read to find those after a deployed one (Helm keeps 10 by default). */
@@ -66,6 +72,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
       startedAt,
       // Objects in namespaces the caller may not read are not read for it (issue #38: no borrowed reads).
       sees: namespaceAccess(scope, key.cluster, key.namespace),
+      logs: logAccessFor(request.logExcerpts, scope, key.cluster, key.namespace),
       laterRevisions: revision === undefined ? undefined : (release) => revisionsAfter(deps.store, key, release),
     },
     stored,

@@ -5,6 +5,7 @@
  * the deployment enables it and the caller may read logs (docs/status.md "Log excerpts"): the use case is told
  * which, never decides it.
  */
+import type { ClusterScope } from "../clusters/scope.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Cause } from "./causes.ts";
 import { CAUSES_SHOWN } from "./causes.ts";
@@ -17,6 +18,39 @@ export type { LogExcerpt, LogUnread } from "./log-mask.ts";
 export type LogAccess = "read" | "not-granted";
 
 export const NOT_GRANTED = "log excerpts are not granted to you (an access rule with logs: true)";
+
+/**
+ * Whether a status reads log excerpts, decided once for every adapter: never where the deployment has them off;
+ * callers with no grants of their own (IAM: the registry) by the deployment's setting alone; a person or a channel
+ * only in a namespace a binding grants with `logs: true` — and told so otherwise.
+ */
+export function logAccessFor(
+  enabled: boolean | undefined,
+  scope: ClusterScope,
+  cluster: string,
+  namespace: string,
+): LogAccess | undefined {
+  if (!enabled) return undefined;
+  if (scope === "any" || !scope.grants) return "read";
+  return scope.grants.allowsLogs(cluster, namespace) ? "read" : "not-granted";
+}
+
+/** The values of the release's own Secrets as its manifest sets them (decoded), to mask wherever a log shows one. */
+export function secretValuesOf(objects: readonly { kind: string; object: Record<string, unknown> }[]): string[] {
+  const values: string[] = [];
+  for (const { kind, object } of objects) {
+    if (kind !== "Secret") continue;
+    for (const [field, decode] of [
+      ["data", (v: string) => Buffer.from(v, "base64").toString("utf8")],
+      ["stringData", (v: string) => v],
+    ] as const) {
+      const map = object[field];
+      if (typeof map !== "object" || map === null) continue;
+      for (const value of Object.values(map)) if (typeof value === "string") values.push(decode(value));
+    }
+  }
+  return values;
+}
 
 /** The container whose log explains the cause: one that crashed or ended, not one merely waiting for an image. */
 function loggedContainer(cause: Cause): { pod: string; namespace?: string; container: ContainerProblem } | undefined {
@@ -54,7 +88,8 @@ export async function attachLogExcerpts(
             `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log` +
             `?container=${encodeURIComponent(container.container)}&previous=${previous}` +
             `&tailLines=${EXCERPT_LINES}&limitBytes=${EXCERPT_BYTES}`;
-          const result = await session.request(path, "text/plain");
+          // kubectl asks with "application/json, */*": the log itself is text/plain.
+          const result = await session.request(path, "*/*");
           const name = container.container;
           if (result.kind === "deadline") cause.log = { container: name, unread: "not read in time" };
           else if (result.kind === "failed") cause.log = { container: name, unread: result.message };

@@ -128,6 +128,7 @@ export const releaseStatusTool = defineTool({
         revision,
         deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now }),
         drift: drift ?? true,
+        logExcerpts: deps.settings.logExcerpts,
       },
     );
     annotate(context, { revision: report.release.version, partial: !report.complete });

@@ -37,6 +37,7 @@ function liveStatusRoute(deps: ApiDeps): RouteDefinition {
         revision,
         deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
         drift,
+        logExcerpts: deps.settings.logExcerpts,
       },
     );
     annotate(context, {
