@@ -46,9 +46,42 @@ export function statusFields(status: StatusDocument): [string, string][] {
   return fields;
 }
 
-/** Every table of the text's sections, in its order: the resource groups, then MISSING, DRIFT, HEALTH. */
+/** Sections the page shows first, in its "Why" block (`whyView`), not again among the tables. */
+const WHY_SECTIONS = new Set(["WHY", "EVENTS"]);
+
+/**
+ * Every table of the text's sections, in its order: the resource groups, then MISSING, DRIFT, HEALTH (WHY and
+ * EVENTS are the page's first block: `whyView`).
+ */
 export function statusTables(status: StatusDocument): CaptionedTable[] {
-  return status.groups.flatMap((group) => group.tables.map((table) => ({ caption: group.key, ...table })));
+  return status.groups
+    .filter((group) => !WHY_SECTIONS.has(group.key))
+    .flatMap((group) => group.tables.map((table) => ({ caption: group.key, ...table })));
+}
+
+/** A crashed container's masked log excerpt, or why there is none, captioned as the text captions it. */
+export interface LogView {
+  caption: string;
+  lines?: string[];
+  unread?: string;
+}
+
+/**
+ * Why the release is not healthy, for the top of the status: the cause chains (one line each, the text's WHY with
+ * its first link), then the events table as the text's EVENTS prints it, then the log excerpts (collapsed).
+ */
+export function whyView(status: StatusDocument): { causes: string[]; events?: CaptionedTable; logs: LogView[] } {
+  const causes = (status.causes ?? []).map((cause) => cause.text);
+  const eventsGroup = status.groups.find((group) => group.key === "EVENTS");
+  const events = eventsGroup?.tables[0] && { caption: "EVENTS", ...eventsGroup.tables[0] };
+  const logs = (status.causes ?? []).flatMap((cause): LogView[] => {
+    if (!cause.log) return [];
+    const caption = `${cause.name}/${cause.log.container}`;
+    if ("unread" in cause.log) return [{ caption, unread: cause.log.unread }];
+    const which = cause.log.previous ? "previous instance" : "current instance";
+    return [{ caption: `${caption} (${which})`, lines: cause.log.lines }];
+  });
+  return { causes, ...(events ? { events } : {}), logs };
 }
 
 /** Marks the cells people scan for: a bad pod status, a health verdict. */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { build } from "esbuild";
-import { cellClass, statusFields, statusTables } from "../../dashboard/src/status-view.ts";
+import { cellClass, statusFields, statusTables, whyView } from "../../dashboard/src/status-view.ts";
 import { textColumns } from "../../dashboard/src/table.ts";
 import { statusDocument } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
@@ -143,4 +143,42 @@ test("DataTable: a caption, one header cell per column, one row per item with it
   const empty = DataTable({ columns: [{ title: "X", cell: () => "" }], rows: [], rowKey: () => 0 });
   assert.equal(all(empty, "caption").length, 0, "no caption element without a caption");
   assert.equal(all(empty, "td").length, 0);
+});
+
+test("why first: the cause chains, the events as the text prints them, the log excerpts; not again among the tables", () => {
+  const { report } = demo();
+  report.causes = [
+    {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      name: "api",
+      health: "Failed",
+      pods: [],
+      podsWithProblems: 1,
+      text: "Deployment api Failed → pod api-1 → container api CrashLoopBackOff, exit code 1",
+      log: { container: "api", previous: true, lines: ["panic: x"], truncated: false },
+    },
+  ];
+  report.events = {
+    items: [
+      {
+        type: "Warning",
+        reason: "BackOff",
+        message: "Back-off restarting failed container",
+        object: { kind: "Pod", name: "api-1", uid: "u" },
+        count: 3,
+        firstSeen: "2026-12-02T15:00:00Z",
+        lastSeen: "2026-12-02T15:05:00Z",
+      },
+    ],
+  };
+  const document = JSON.parse(JSON.stringify(statusDocument(report))) as ReturnType<typeof statusDocument>;
+  const view = whyView(document);
+  assert.deepEqual(view.causes, ["Deployment api Failed → pod api-1 → container api CrashLoopBackOff, exit code 1"]);
+  assert.deepEqual(view.events?.columns, ["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]);
+  assert.deepEqual(view.events?.rows[0].slice(1, 4), ["Warning", "BackOff", "Pod/api-1"]);
+  assert.deepEqual(view.logs, [{ caption: "api/api (previous instance)", lines: ["panic: x"] }]);
+  const captions = statusTables(document).map((table) => table.caption);
+  assert.ok(!captions.includes("WHY") && !captions.includes("EVENTS"));
+  assert.ok(captions.includes("HEALTH"));
 });

@@ -12,7 +12,7 @@ import { DataTable } from "../data-table.tsx";
 import { DEFAULT_RANGE, when } from "../format.ts";
 import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
-import { type StatusDocument, statusFields, statusTables } from "../status-view.ts";
+import { type StatusDocument, statusFields, statusTables, whyView } from "../status-view.ts";
 import { type Column, textColumns } from "../table.ts";
 import { ReleaseTimelineChart } from "../timeline-chart.tsx";
 import { Fields, Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
@@ -135,6 +135,7 @@ export function ReleasePage({ route }: { route: Route }) {
         {s && (
           <>
             <Fields fields={statusFields(s)} />
+            <Why view={whyView(s)} />
             {statusTables(s).map((table, i) => (
               <DataTable
                 key={`${i}:${table.caption}`}
@@ -198,4 +199,35 @@ function historyColumns(link: (change: Record<string, string | undefined>) => st
     { title: "App version", cell: (h) => h.app_version },
     { title: "Description", cell: (h) => h.description },
   ];
+}
+
+/** The cause first (one line per resource not Current), then the events, then the log excerpts collapsed. */
+function Why({ view }: { view: ReturnType<typeof whyView> }) {
+  if (view.causes.length === 0 && !view.events && view.logs.length === 0) return null;
+  return (
+    <div class="why" aria-label="why">
+      {view.causes.length > 0 && (
+        <ul class="causes">
+          {view.causes.map((cause) => (
+            <li key={cause}>{cause}</li>
+          ))}
+        </ul>
+      )}
+      {view.events && (
+        <DataTable
+          class="helm"
+          caption={view.events.caption}
+          columns={textColumns(view.events.columns)}
+          rows={view.events.rows}
+          rowKey={(_, j) => j}
+        />
+      )}
+      {view.logs.map((log) => (
+        <details key={log.caption}>
+          <summary>log {log.caption}</summary>
+          {log.lines ? <pre class="text">{log.lines.join("\n")}</pre> : <p>{log.unread}</p>}
+        </details>
+      ))}
+    </div>
+  );
 }
