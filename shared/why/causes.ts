@@ -130,11 +130,14 @@ export function explain(
             ),
           )
         : [];
-    events = {
-      items,
-      ...(answer.outcome === "found" ? {} : { unread: answer.message ?? answer.outcome }),
-      ...(answer.more ? { more: true as const } : {}),
-    };
+    // Nothing to say (read, none about the release): no `events` at all, as for a release without workloads.
+    if (items.length > 0 || answer.outcome !== "found" || answer.more) {
+      events = {
+        items,
+        ...(answer.outcome === "found" ? {} : { unread: answer.message ?? answer.outcome }),
+        ...(answer.more ? { more: true as const } : {}),
+      };
+    }
   }
   const causes = causesOf({ ...input, events: events?.items }, now);
   return { ...(causes.length > 0 ? { causes } : {}), ...(events ? { events } : {}) };

@@ -30,7 +30,7 @@ import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { CLI } from "../support/cli.ts";
-import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
+import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics, signedTokenEvent } from "./support.ts";
 
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 /** The demo's Secret value (base64 of "demo-password"), which no answer may carry in either form. */
@@ -122,7 +122,7 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
     const text = textOf(result);
     assert.match(text, /^NAME: api$/m);
     assert.match(text, /^HEALTH: /m);
-    assert.match(text, /^==> WHY\n.*container api CrashLoopBackOff/m, "the cause of the crash-looping pod");
+    assert.match(text, /^==> WHY\n.*\n.*container api CrashLoopBackOff/m, "the cause of the crash-looping pod");
     const document = result.structuredContent as { name: string; health: { overall: string }; causes?: unknown[] };
     assert.equal(document.name, "api");
     assert.notEqual(document.health.overall, "Current");
@@ -272,16 +272,23 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     },
   });
 
-  /** The SDK client's fetch, as API Gateway would deliver it: a v2 event with the JWT authorizer's claims. */
+  /**
+   * The SDK client's fetch, as API Gateway would deliver it: a v2 event with a real signed bearer token and the JWT
+   * authorizer's claims of it (the groups are read from the token itself, exactly: docs/dashboard.md).
+   */
   const asViewer =
-    (claims?: Record<string, string>): typeof fetch =>
+    (claims?: Record<string, unknown>): typeof fetch =>
     async (input, init) => {
       const url = new URL(String(input));
-      const event = httpApiEvent(init?.method ?? "GET", url.pathname, {
+      const method = init?.method ?? "GET";
+      const options = {
         headers: Object.fromEntries(new Headers(init?.headers).entries()),
         ...(init?.body ? { body: String(init.body) } : {}),
-      });
-      (event.requestContext as { authorizer?: unknown }).authorizer = claims ? { jwt: { claims, scopes: [] } } : {};
+      };
+      const event = claims
+        ? await signedTokenEvent(method, url.pathname, claims, options)
+        : httpApiEvent(method, url.pathname, options);
+      if (!claims) (event.requestContext as { authorizer?: unknown }).authorizer = {};
       const result = await handler(event, lambdaContext());
       const status = result.statusCode ?? 200;
       return new Response(status === 202 ? null : (result.body ?? ""), {
@@ -308,7 +315,7 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
   test("a viewer sees only their clusters and namespaces; the rest is AccessDenied as a tool error", async () => {
     const shopTeam = await connect(
       "https://api.example/dashboard/api/mcp",
-      asViewer({ sub: "u1", groups: "[shop-team]" }),
+      asViewer({ sub: "u1", groups: ["shop-team"] }),
     );
     const clustersSeen = await call(shopTeam, "list_clusters");
     assert.deepEqual(clustersSeen.structuredContent, { clusters: [{ name: "eu", region: "eu-west-1" }] });
@@ -335,7 +342,7 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
   });
 
   test("the history tools answer on the mount: status_at, snapshot_diff, reliability", async () => {
-    const usTeam = await connect("https://api.example/dashboard/api/mcp", asViewer({ sub: "u2", groups: "[us-team]" }));
+    const usTeam = await connect("https://api.example/dashboard/api/mcp", asViewer({ sub: "u2", groups: ["us-team"] }));
     const key = { cluster: "us", namespace: "data", name: "db" };
     const at = await call(usTeam, "status_at", { ...key, at: "2025-12-31T23:41:00Z" });
     assert.equal(at.isError, undefined, textOf(at));

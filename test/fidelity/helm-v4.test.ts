@@ -19,6 +19,7 @@ import { parseManifest } from "../../shared/manifest/manifest.ts";
 import { renderStructured } from "../../shared/render/index.ts";
 import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { type Run, runCli } from "../support/cli.ts";
+import { ADDED_KEYS } from "../support/helm-compare.ts";
 import { type HelmStack, startHelmStack } from "../support/helm-stack.ts";
 import { helmPath, kubectlPath, kubeToolsEnv } from "../support/kube-tools.ts";
 import { completeTestPod } from "../support/test-pods.ts";
@@ -544,32 +545,20 @@ function withoutTextAdditions(text: string): string {
     .replace(/^HEALTH: .*\n/m, "")
     .replace(/^STORED: .*\n/m, "")
     .replace(/^DRIFT: .*\n/m, "")
-    .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
+    .replace(/^==> (HEALTH|DRIFT|WHY|EVENTS)\n(?:.+\n)*\n/gm, "");
 }
 
 /** Our `-o json` document minus the product's own top-level keys, re-encoded as Go's encoder writes it. */
-/** The status document's top-level keys that Helm's has not (docs/status.md, the OpenAPI `StatusDocument`). */
-const ADDITIONS = [
-  "cluster",
-  "observedAt",
-  "health",
-  "missing",
-  "complete",
-  "counters",
-  "drift",
-  "freshness",
-  "groups",
-];
 
 function withoutJsonAdditions(json: string): string {
   const document = JSON.parse(json) as Record<string, unknown>;
-  for (const key of ADDITIONS) delete document[key];
+  for (const key of ADDED_KEYS) delete document[key];
   return renderStructured(document, "json");
 }
 
 /** Our status document minus the product's own top-level keys (documented additions). */
 function withoutAdditions(yaml: string): string {
-  const added = new Set(ADDITIONS);
+  const added = new Set(ADDED_KEYS);
   const out: string[] = [];
   let skipping = false;
   for (const line of yaml.split("\n")) {

@@ -63,7 +63,20 @@ export function helmCompare(helm: string, stack: HelmStack): HelmCompare {
 }
 
 /** The product's own top-level keys of a status document (documented additions). */
-const ADDED_KEYS = ["cluster", "observedAt", "health", "missing", "complete", "counters", "drift", "freshness"];
+export const ADDED_KEYS = [
+  "cluster",
+  "observedAt",
+  "health",
+  "missing",
+  "complete",
+  "counters",
+  "drift",
+  "freshness",
+  "outsideAccess",
+  "causes",
+  "events",
+  "groups",
+];
 
 /** Our `-o json` status document minus the product's own top-level keys, re-encoded as Go's encoder writes it. */
 export function withoutJsonAdditions(json: string): string {
@@ -91,5 +104,5 @@ export function withoutTextAdditions(text: string): string {
     .replace(/^HEALTH: .*\n/m, "")
     .replace(/^STORED: .*\n/m, "")
     .replace(/^DRIFT: .*\n/m, "")
-    .replace(/^==> (HEALTH|DRIFT)\n(?:.+\n)*\n/gm, "");
+    .replace(/^==> (HEALTH|DRIFT|WHY|EVENTS)\n(?:.+\n)*\n/gm, "");
 }
