@@ -49,8 +49,9 @@ export async function sweepStore(
         const revisions = live.get(`${release.namespace}/${release.name}`);
         const id = { namespace: release.namespace, name: release.name };
         if (ctx.session.deadlineReached) return;
-        if (!revisions?.has(release.revision)) await removeUnheld(ctx, input.cluster, drivers, id, revisions);
-        if (input.checkRevisions) await removeUnproven(ctx, input.cluster, drivers, id, revisions);
+        const target: SweptRelease = { cluster: input.cluster, drivers, release: id, held: revisions };
+        if (!revisions?.has(release.revision)) await removeUnheld(ctx, target);
+        if (input.checkRevisions) await removeUnproven(ctx, target);
       }
       cursor = listing.cursor;
       if (!cursor) break;
@@ -58,13 +59,15 @@ export async function sweepStore(
   }
 }
 
-async function removeUnheld(
-  ctx: SweepContext,
-  cluster: string,
-  drivers: readonly StorageDriver[],
-  release: { namespace: string; name: string },
-  held: ReadonlySet<number> | undefined,
-): Promise<void> {
+/** One stored release the sweep looks at: where its storage objects would be, and the revisions the cluster holds. */
+interface SweptRelease {
+  cluster: string;
+  drivers: readonly StorageDriver[];
+  release: { namespace: string; name: string };
+  held: ReadonlySet<number> | undefined;
+}
+
+async function removeUnheld(ctx: SweepContext, { cluster, drivers, release, held }: SweptRelease): Promise<void> {
   const key = { cluster, ...release };
   for (let removed = 0; removed < MAX_REMOVALS_PER_RELEASE; removed++) {
     let latest: number;
@@ -93,13 +96,7 @@ async function removeUnheld(
  * its object is gone. A payload filed under another release's name by an older version is such a revision.
  * Revisions imported by hand since provenance is kept stay, as before, below the ones the cluster holds.
  */
-async function removeUnproven(
-  ctx: SweepContext,
-  cluster: string,
-  drivers: readonly StorageDriver[],
-  release: { namespace: string; name: string },
-  held: ReadonlySet<number> | undefined,
-): Promise<void> {
+async function removeUnproven(ctx: SweepContext, { cluster, drivers, release, held }: SweptRelease): Promise<void> {
   const key = { cluster, ...release };
   const stored = await ctx.store.revisionSources(key);
   for (const { revision, source } of stored.slice(0, MAX_REMOVALS_PER_RELEASE * 10)) {
