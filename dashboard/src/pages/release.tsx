@@ -205,7 +205,7 @@ function historyColumns(link: (change: Record<string, string | undefined>) => st
 function Why({ view }: { view: ReturnType<typeof whyView> }) {
   if (view.causes.length === 0 && !view.events && view.logs.length === 0) return null;
   return (
-    <div class="why" aria-label="why">
+    <section class="why" aria-label="why it is not healthy">
       {view.causes.length > 0 && (
         <ul class="causes">
           {view.causes.map((cause) => (
@@ -228,6 +228,6 @@ function Why({ view }: { view: ReturnType<typeof whyView> }) {
           {log.lines ? <pre class="text">{log.lines.join("\n")}</pre> : <p>{log.unread}</p>}
         </details>
       ))}
-    </div>
+    </section>
   );
 }
