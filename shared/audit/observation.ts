@@ -9,6 +9,7 @@ import type { ReleaseKey, ReleaseSummary } from "../release/model.ts";
 import { renderStatusText } from "../render/status/text.ts";
 import type { Observation, SnapshotDrift, SnapshotResource } from "../snapshots/model.ts";
 import type { StatusReport } from "../status/report.ts";
+import type { Cause } from "../why/causes.ts";
 
 /** Drifted fields kept per snapshot: a release with thousands must not outgrow the item. */
 export const DRIFT_KEPT = 100;
@@ -117,7 +118,7 @@ export function observationFromReport(report: StatusReport, runId: string, obser
     ...(shared.drift ? driftOf(shared.drift) : {}),
     ...(report.freshness ? { freshness: storedFreshness(report.freshness) } : {}),
     // Why, as every reader of the release may see it: its own namespace's causes and events.
-    ...(shared.causes?.length ? { causes: shared.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT) } : {}),
+    ...(shared.causes?.length ? { causes: shared.causes.slice(0, CAUSES_KEPT_IN_SNAPSHOT).map(keptCause) } : {}),
     ...(shared.events?.items.length ? { events: shared.events.items.slice(0, EVENTS_KEPT_IN_SNAPSHOT) } : {}),
   };
 }
@@ -146,6 +147,24 @@ function bounded<N extends "resources" | "missing", T>(
     bytes += size;
   }
   return { [name]: kept, [`${name}Total`]: entries.length } as Bounded<N, T>;
+}
+
+/**
+ * A cause as the history keeps it: its chain (the text) and what its digest reads (the containers' reasons and exit
+ * codes); not its event (the snapshot's `events` has it), a log excerpt (never kept: not every reader may see logs)
+ * or kubelet's waiting messages (the text has what matters): the snapshot of the demo's Failed api stays within 2x.
+ */
+function keptCause(cause: Cause): Cause {
+  const { event: _event, log: _log, ...kept } = cause;
+  return {
+    ...kept,
+    pods: cause.pods.map((pod) => ({
+      ...pod,
+      containers: pod.containers.map(({ waiting, ...container }) =>
+        waiting ? { ...container, waiting: { reason: waiting.reason } } : container,
+      ),
+    })),
+  };
 }
 
 function driftOf(drift: DriftReport): Pick<Observation, "drift" | "driftTotal"> {
