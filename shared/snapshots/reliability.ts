@@ -67,6 +67,8 @@ export interface Incident {
   snapshotId: string;
   /** Audits did not look for part of it. */
   acrossGap: boolean;
+  /** Why: the first cause chain the audits kept during it (docs/status.md "WHY"), long after the events expired. */
+  cause?: string;
 }
 
 export interface ReleaseReliability {
@@ -200,6 +202,7 @@ interface FoundIncident {
   worst: HealthStatus;
   snapshotId: string;
   acrossGap: boolean;
+  cause?: string;
 }
 
 function incidentsOf(
@@ -227,7 +230,15 @@ function incidentsOf(
     const lasted = (endMs ?? now) - opened.start;
     if (INCIDENT_HEALTHS.has(worst) || lasted > rules.longUnhealthyMs) {
       const acrossGap = gaps.some((g) => g.start >= opened.start && g.start < (endMs ?? now));
-      found.push({ startMs: opened.start, endMs, worst, snapshotId: opened.snapshot.id, acrossGap });
+      const cause = entries.slice(i, j).find((entry) => entry.snapshot.causes?.length)?.snapshot.causes?.[0].text;
+      const incident: FoundIncident = {
+        startMs: opened.start,
+        endMs,
+        worst,
+        snapshotId: opened.snapshot.id,
+        acrossGap,
+      };
+      found.push(cause ? { ...incident, cause } : incident);
     }
     i = j;
   }

@@ -25,6 +25,8 @@ export interface TimelineSnapshot {
   seenCount: number;
   revision: number;
   health: { overall: HealthStatus };
+  /** Why it was not Current, as the audit saw it (model.ts `causes`): what an incident says it was about. */
+  causes?: readonly { text: string }[];
 }
 
 export interface TimelineOptions {

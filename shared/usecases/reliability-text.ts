@@ -2,7 +2,7 @@
  * The reliability report as text lines, one rendering for the CLI's table output and chat (Slack code block,
  * Teams), so every surface shows the same numbers from the same use case.
  */
-import { alignLines } from "../render/tables/kubectl-printer.ts";
+import { alignLines, formatCell } from "../render/tables/kubectl-printer.ts";
 import type { ReleaseReliabilityReport, ReliabilityFigures } from "./reliability.ts";
 import type { ScopeReliabilityReport } from "./reliability-scope.ts";
 
@@ -77,8 +77,9 @@ export function releaseReliabilityText(report: ReleaseReliabilityReport): string
       formatDuration(i.durationMs ?? null),
       i.worst + (i.acrossGap ? " (across a gap)" : ""),
       i.snapshotId,
+      formatCell(i.cause ?? ""),
     ]);
-    out += `\n${alignLines([["INCIDENT START", "END", "DURATION", "WORST", "SNAPSHOT"], ...rows])}`;
+    out += `\n${alignLines([["INCIDENT START", "END", "DURATION", "WORST", "SNAPSHOT", "WHY"], ...rows])}`;
   }
   return out;
 }

@@ -230,3 +230,12 @@ describe("reliability of one release", () => {
     assert.equal(sum.incidents, 1);
   });
 });
+
+test("an incident says why: the first cause chain the audits kept during it (issue #33)", () => {
+  const failing = { ...snap(65, 65, 80, 4, "Failed", 2), causes: [{ text: "Deployment api Failed → … exit code 1" }] };
+  const r = report([snap(0, 0, 60, 13, "Current", 1), failing, snap(85, 85, 120, 8, "Current", 2)], 0, 120);
+  assert.equal(r.incidents.length, 1);
+  assert.equal(r.incidents[0].cause, "Deployment api Failed → … exit code 1");
+  const quiet = report([snap(0, 0, 60, 13, "Current", 1), snap(65, 65, 80, 4, "Failed", 2)], 0, 90);
+  assert.equal(quiet.incidents[0].cause, undefined);
+});
