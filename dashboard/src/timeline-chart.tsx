@@ -85,6 +85,7 @@ export function ReleaseTimelineChart({
             {shown.seenCount}×), revision {shown.revision}
             {shown.missing ? `, ${shown.missing} missing` : ""}
             {shown.driftCount ? `, ${shown.driftCount} drifted` : ""}: {shown.message}
+            {shown.cause ? <div class="cause">why: {shown.cause}</div> : null}
           </>
         ) : stripes.length === 0 ? (
           "no audit saw this release in this range"

@@ -29,6 +29,8 @@ export interface TimelineStripe {
   revision: number;
   driftCount: number;
   missing: number;
+  /** Why it was not Current: the first cause chain the audit kept (docs/status.md "WHY"). */
+  cause?: string;
 }
 
 export interface TimelineEvent {
@@ -93,6 +95,7 @@ export async function releaseTimeline(
       revision: s.revision,
       driftCount: driftCountOf(s),
       missing: s.missing.length,
+      ...(s.causes?.length ? { cause: s.causes[0].text } : {}),
     } satisfies TimelineStripe;
   });
   const events = oldestFirst.flatMap((s) => eventsOf(s));

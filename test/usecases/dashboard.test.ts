@@ -155,7 +155,17 @@ test("the groups claim of a token, each group exact: a list, or one string that 
   assert.throws(() => parseViewerAccessMap("slack: []", "X"), /unknown key "slack"/);
 });
 
-test("a release's timeline: 50 changes over 90 days are 51 stripes read as 51 items, with revision events", async () => {
+const cause = (what: string) => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  name: "api",
+  health: "Failed" as const,
+  pods: [],
+  podsWithProblems: 1,
+  text: `Deployment api Failed → container api ${what}`,
+});
+
+test("a release's timeline: 50 changes over 90 days are 51 stripes read as 51 items, with revision events and causes", async () => {
   const release = { cluster: "eu", namespace: "shop", name: "busy" };
   const start = NOW.getTime() - 89 * 86_400_000;
   const history = new MemorySnapshotStore();
@@ -167,7 +177,11 @@ test("a release's timeline: 50 changes over 90 days are 51 stripes read as 51 it
       .replace(/[-:]/g, "");
     await recordObservation(
       history,
-      observe(release, runId, { podHealth: i % 2 ? "Failed" : "Current", revision: 2 + Math.floor(i / 10) }),
+      observe(release, runId, {
+        podHealth: i % 2 ? "Failed" : "Current",
+        revision: 2 + Math.floor(i / 10),
+        ...(i % 2 ? { causes: [cause(`exit code ${i}`)] } : {}),
+      }),
       90,
     );
   }
@@ -183,6 +197,11 @@ test("a release's timeline: 50 changes over 90 days are 51 stripes read as 51 it
   assert.deepEqual(
     timeline.stripes.slice(0, 2).map((s) => s.health),
     ["Current", "Failed"],
+  );
+  // A Failed stripe says why (issue #33): the cause chain its snapshot kept.
+  assert.deepEqual(
+    timeline.stripes.slice(0, 2).map((s) => s.cause),
+    [undefined, "Deployment api Failed → container api exit code 1"],
   );
   assert.equal(timeline.events.filter((e) => e.kind === "revision").length, 5);
   assert.ok(
