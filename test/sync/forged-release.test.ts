@@ -6,23 +6,19 @@
  * full or a namespace-scoped sync; a store an older version filled with forgeries is repaired by a full sync.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
-import { silentLogger } from "../../shared/ports.ts";
+import { beforeEach, describe, test } from "node:test";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
-import { type SyncInput, syncCluster } from "../../shared/usecases/sync.ts";
-import { simConnector } from "../status/sim-connector.ts";
+import type { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import type { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
+import type { SyncInput } from "../../shared/usecases/sync.ts";
+import { syncOnSimulator } from "../support/sync-sim.ts";
 
 const CLUSTER = "shared-cluster";
-let sim: SimulatedEks;
-let kube: KubeReader;
 let store: MemoryReleaseStore;
 let syncState: MemorySyncStateStore;
-const cluster = () => sim.cluster(CLUSTER);
+const stack = syncOnSimulator(CLUSTER);
+const { cluster, key } = stack;
 
 const REAL = "kind: Deployment\nmetadata:\n  name: api\n";
 const FORGED = "kind: ConfigMap\nmetadata:\n  name: all-is-well\n";
@@ -51,25 +47,13 @@ function forged(kind: "Secret" | "ConfigMap", namespace: string, payload: Releas
 }
 
 const ns = (name: string) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
-const sync = (input: Partial<SyncInput> = {}) =>
-  syncCluster({ store, syncState, kube, scope: kube.connector, logger: silentLogger }, { cluster: CLUSTER, ...input });
-const key = (namespace: string, name: string) => ({ cluster: CLUSTER, namespace, name });
+const sync = (input: Partial<SyncInput> = {}) => stack.sync({ store, syncState }, input);
 const versions = async (namespace: string, name: string) =>
   (await store.history(key(namespace, name))).items.map((r) => r.version);
 
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  kube = createKubeReader({ connector: simConnector(sim) });
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
-});
-
 describe("forged release objects", { concurrency: false }, () => {
   beforeEach(() => {
-    store = new MemoryReleaseStore();
-    syncState = new MemorySyncStateStore();
+    ({ store, syncState } = stack.fresh());
     for (const namespace of ["shop", "team-a", "kube-system"]) {
       for (const kind of ["Secret", "ConfigMap"]) {
         for (const object of cluster().list("v1", kind, namespace)) {

@@ -4,24 +4,20 @@
  * `install --replace` rewrite of a superseded revision.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
-import { silentLogger } from "../../shared/ports.ts";
+import { beforeEach, describe, test } from "node:test";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
 import { planPage } from "../../shared/sync/chain.ts";
-import { type SyncInput, syncCluster } from "../../shared/usecases/sync.ts";
-import { simConnector } from "../status/sim-connector.ts";
+import type { SyncInput } from "../../shared/usecases/sync.ts";
+import { syncOnSimulator } from "../support/sync-sim.ts";
 
 const CLUSTER = "robust";
-let sim: SimulatedEks;
-let kube: KubeReader;
 let store: MemoryReleaseStore;
 let syncState: MemorySyncStateStore;
-const cluster = () => sim.cluster(CLUSTER);
+const stack = syncOnSimulator(CLUSTER);
+const { cluster, key } = stack;
 
 function release(name: string, namespace: string, version: number, status: ReleaseStatus = "deployed"): Release {
   return {
@@ -35,25 +31,11 @@ function release(name: string, namespace: string, version: number, status: Relea
 }
 
 const ns = (name: string) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
-const sync = (input: Partial<SyncInput> = {}) =>
-  syncCluster({ store, syncState, kube, scope: kube.connector, logger: silentLogger }, { cluster: CLUSTER, ...input });
-const key = (namespace: string, name: string) => ({ cluster: CLUSTER, namespace, name });
-
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  kube = createKubeReader({ connector: simConnector(sim) });
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
-});
+const sync = (input: Partial<SyncInput> = {}) => stack.sync({ store, syncState }, input);
 
 describe("release sync robustness", { concurrency: false }, () => {
   beforeEach(() => {
-    store = new MemoryReleaseStore();
-    syncState = new MemorySyncStateStore();
-    cluster().faults.clear();
-    cluster().allowAll();
+    ({ store, syncState } = stack.fresh());
   });
 
   test("a continue token the server refuses (400) restarts the chain instead of wedging the sync", async () => {

@@ -3,24 +3,20 @@
  * stores: incremental runs, Helm's own changes, removals, and every fault the issue names.
  */
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, test } from "node:test";
+import { beforeEach, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
-import { silentLogger } from "../../shared/ports.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
-import { type SyncInput, syncCluster } from "../../shared/usecases/sync.ts";
-import { simConnector } from "../status/sim-connector.ts";
+import type { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
+import type { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
+import type { SyncInput } from "../../shared/usecases/sync.ts";
+import { syncOnSimulator } from "../support/sync-sim.ts";
 
 const CLUSTER = "synced";
-let sim: SimulatedEks;
-let kube: KubeReader;
 let store: MemoryReleaseStore;
 let syncState: MemorySyncStateStore;
-const cluster = () => sim.cluster(CLUSTER);
+const stack = syncOnSimulator(CLUSTER);
+const { cluster, key } = stack;
 
 function release(name: string, namespace: string, version: number, status: ReleaseStatus = "deployed"): Release {
   return {
@@ -38,27 +34,13 @@ function release(name: string, namespace: string, version: number, status: Relea
 }
 
 const namespaceObject = (name: string) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
-const sync = (input: Partial<SyncInput> = {}) =>
-  syncCluster({ store, syncState, kube, scope: kube.connector, logger: silentLogger }, { cluster: CLUSTER, ...input });
-const key = (namespace: string, name: string) => ({ cluster: CLUSTER, namespace, name });
+const sync = (input: Partial<SyncInput> = {}) => stack.sync({ store, syncState }, input);
 const removeObject = (kind: "Secret" | "ConfigMap", namespace: string, name: string, version: number) =>
   cluster().remove("v1", kind, `sh.helm.release.v1.${name}.v${version}`, namespace);
 
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  kube = createKubeReader({ connector: simConnector(sim) });
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
-});
-
 describe("release sync", { concurrency: false }, () => {
   beforeEach(() => {
-    store = new MemoryReleaseStore();
-    syncState = new MemorySyncStateStore();
-    cluster().faults.clear();
-    cluster().allowAll();
+    ({ store, syncState } = stack.fresh());
   });
 
   test("first run imports every revision (both drivers); a second run only LISTs", async () => {
