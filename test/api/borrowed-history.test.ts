@@ -22,6 +22,7 @@ import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { auditedState } from "../../shared/usecases/audit-release.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
+import { BORROWING_MANIFEST, borrowingObjects, LEDGER_VALUE } from "../support/borrowing-release.ts";
 import {
   bodyText,
   httpApiEvent,
@@ -31,39 +32,6 @@ import {
   signedTokenEvent,
 } from "./support.ts";
 
-const LEDGER_VALUE = "acct-7731-routing-4410";
-const MANIFEST = `---
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: api-settings
-data:
-  MODE: prod
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: ledger-settings
-  namespace: payments
-data:
-  LEDGER_KEY: a-guess
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ledger
-  namespace: payments
-spec:
-  selector:
-    matchLabels: {app: ledger}
-  template:
-    metadata:
-      labels: {app: ledger}
-    spec:
-      containers:
-        - name: ledger
-          image: registry.example/ledger:9.1
-`;
 const NOW = Date.now();
 const FIRST = NOW - 10 * 60_000;
 const SECOND = NOW - 5 * 60_000;
@@ -76,33 +44,8 @@ let ids: string[] = [];
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "eu" }] });
   const cluster = sim.cluster("eu");
-  cluster.apply([
-    {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "api-settings", namespace: "shop" },
-      data: { MODE: "prod" },
-    },
-    {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "ledger-settings", namespace: "payments" },
-      data: { LEDGER_KEY: LEDGER_VALUE },
-    },
-    {
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: { name: "ledger", namespace: "payments" },
-      spec: {
-        selector: { matchLabels: { app: "ledger" } },
-        template: {
-          metadata: { labels: { app: "ledger" } },
-          spec: { containers: [{ name: "ledger", image: "registry.example/ledger:9.1" }] },
-        },
-      },
-    },
-  ]);
-  const release = makeRelease({ name: "api", namespace: "shop", manifest: MANIFEST });
+  cluster.apply([...borrowingObjects()]);
+  const release = makeRelease({ name: "api", namespace: "shop", manifest: BORROWING_MANIFEST });
   const store = new MemoryReleaseStore();
   await store.putRevision("eu", release);
   const connector = simConnector(sim);

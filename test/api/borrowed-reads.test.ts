@@ -16,6 +16,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
+import { BORROWING_MANIFEST, borrowingObjects, LEDGER_VALUE } from "../support/borrowing-release.ts";
 import {
   bodyText,
   httpApiEvent,
@@ -25,43 +26,7 @@ import {
   signedTokenEvent,
 } from "./support.ts";
 
-const LEDGER_VALUE = "acct-7731-routing-4410";
-const MANIFEST = `---
-# Source: api/templates/settings.yaml
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: api-settings
-data:
-  MODE: prod
----
-# Source: api/templates/borrowed.yaml
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: ledger-settings
-  namespace: payments
-data:
-  LEDGER_KEY: a-guess
----
-# Source: api/templates/borrowed-deployment.yaml
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ledger
-  namespace: payments
-spec:
-  selector:
-    matchLabels: {app: ledger}
-  template:
-    metadata:
-      labels: {app: ledger}
-    spec:
-      containers:
-        - name: ledger
-          image: registry.example/ledger:9.1
----
-# Source: api/templates/clusterrole.yaml
+const MANIFEST = `${BORROWING_MANIFEST}---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -76,30 +41,7 @@ let kube: ReturnType<typeof createKubeReader>;
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "eu" }] });
   sim.cluster("eu").apply([
-    {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "api-settings", namespace: "shop" },
-      data: { MODE: "prod" },
-    },
-    {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata: { name: "ledger-settings", namespace: "payments" },
-      data: { LEDGER_KEY: LEDGER_VALUE },
-    },
-    {
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      metadata: { name: "ledger", namespace: "payments" },
-      spec: {
-        selector: { matchLabels: { app: "ledger" } },
-        template: {
-          metadata: { labels: { app: "ledger" } },
-          spec: { containers: [{ name: "ledger", image: "registry.example/ledger:9.1" }] },
-        },
-      },
-    },
+    ...borrowingObjects(),
     {
       apiVersion: "rbac.authorization.k8s.io/v1",
       kind: "ClusterRole",
