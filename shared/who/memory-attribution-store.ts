@@ -1,0 +1,75 @@
+/** The in-memory AttributionStore: the DynamoDB one's semantics (docs/who.md), held to the same contract. */
+import type { ReleaseKey } from "../release/model.ts";
+import {
+  type Attribution,
+  type AttributionStore,
+  type AttributionSubject,
+  attributionKey,
+  type ClusterAuditLogging,
+} from "./attribution.ts";
+
+export class MemoryAttributionStore implements AttributionStore {
+  /** cluster → key → attribution. */
+  readonly #kept = new Map<string, Map<string, Attribution>>();
+  readonly #logging = new Map<string, ClusterAuditLogging>();
+
+  async enqueue(subjects: readonly AttributionSubject[], now: Date): Promise<number> {
+    let added = 0;
+    for (const subject of subjects) {
+      const kept = this.#cluster(subject.cluster);
+      const key = attributionKey(subject);
+      if (kept.has(key)) continue;
+      const at = now.toISOString();
+      kept.set(key, {
+        cluster: subject.cluster,
+        key,
+        subject: structuredClone(subject),
+        state: "pending",
+        attempts: 0,
+        enqueuedAt: at,
+        nextAttemptAt: at,
+      });
+      added++;
+    }
+    return added;
+  }
+
+  async due(cluster: string, now: Date, limit: number): Promise<Attribution[]> {
+    const at = now.getTime();
+    return [...(this.#kept.get(cluster)?.values() ?? [])]
+      .filter((a) => a.state === "pending" && Date.parse(a.nextAttemptAt ?? a.enqueuedAt) <= at)
+      .sort((a, b) => a.enqueuedAt.localeCompare(b.enqueuedAt) || a.key.localeCompare(b.key))
+      .slice(0, Math.max(0, limit))
+      .map((a) => structuredClone(a));
+  }
+
+  async settle(attributions: readonly Attribution[]): Promise<void> {
+    for (const attribution of attributions) {
+      this.#cluster(attribution.cluster).set(attribution.key, structuredClone(attribution));
+    }
+  }
+
+  async forRelease(release: ReleaseKey): Promise<Attribution[]> {
+    return [...(this.#kept.get(release.cluster)?.values() ?? [])]
+      .filter((a) => a.subject.namespace === release.namespace && a.subject.release === release.name)
+      .map((a) => structuredClone(a));
+  }
+
+  async clusterLogging(cluster: string): Promise<ClusterAuditLogging | undefined> {
+    const logging = this.#logging.get(cluster);
+    return logging && { ...logging };
+  }
+
+  async setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void> {
+    this.#logging.set(cluster, { ...logging });
+  }
+
+  #cluster(cluster: string): Map<string, Attribution> {
+    let kept = this.#kept.get(cluster);
+    if (!kept) {
+      kept = new Map();
+      this.#kept.set(cluster, kept);
+    }
+    return kept;
+  }
+}
