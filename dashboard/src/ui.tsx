@@ -47,6 +47,26 @@ export function Loading({ when }: { when: boolean }) {
   ) : null;
 }
 
+/**
+ * A load's three states in one place: its error, "loading…" until the first answer, then what its data renders
+ * (a reload keeps the last data on screen).
+ */
+export function Loaded<T>({
+  load,
+  children,
+}: {
+  load: { data?: T; error?: Error; loading: boolean };
+  children: (data: T) => ComponentChildren;
+}) {
+  return (
+    <>
+      <Problem error={load.error} />
+      <Loading when={load.loading && !load.data} />
+      {load.data !== undefined && children(load.data)}
+    </>
+  );
+}
+
 export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
   return (
     <section aria-labelledby={id}>

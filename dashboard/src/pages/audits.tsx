@@ -5,7 +5,7 @@ import { DataTable } from "../data-table.tsx";
 import { duration, when } from "../format.ts";
 import { href, type Route } from "../route.ts";
 import type { Column } from "../table.ts";
-import { Loading, Problem, useLoad } from "../ui.tsx";
+import { Loaded, useLoad } from "../ui.tsx";
 
 const RUN_COLUMNS: Column<AuditRun>[] = [
   { title: "Run", cell: (run) => run.runId },
@@ -24,7 +24,7 @@ const RUN_COLUMNS: Column<AuditRun>[] = [
 
 export function AuditsPage({ route }: { route: Route }) {
   const cursor = route.query.get("cursor") ?? "";
-  const { data, error, loading } = useLoad(cursor, () =>
+  const load = useLoad(cursor, () =>
     getJson<{ audits: AuditRun[]; cursor?: string }>(`/audits${query({ limit: 50, cursor })}`),
   );
   return (
@@ -33,22 +33,24 @@ export function AuditsPage({ route }: { route: Route }) {
       <p class="muted">
         Each run reads every deployed release once; failed counts releases whose cluster could not be read.
       </p>
-      <Problem error={error} />
-      <Loading when={loading && !data} />
-      {data && (
-        <DataTable
-          class="runs"
-          columns={RUN_COLUMNS}
-          rows={data.audits}
-          rowKey={(run) => run.runId}
-          rowClass={(run) => (run.failed ? "failed-run" : undefined)}
-        />
-      )}
-      {data?.cursor ? (
-        <nav class="pager" aria-label="Pages">
-          <a href={href("audits", undefined, { cursor: data.cursor })}>older →</a>
-        </nav>
-      ) : null}
+      <Loaded load={load}>
+        {(data) => (
+          <>
+            <DataTable
+              class="runs"
+              columns={RUN_COLUMNS}
+              rows={data.audits}
+              rowKey={(run) => run.runId}
+              rowClass={(run) => (run.failed ? "failed-run" : undefined)}
+            />
+            {data.cursor ? (
+              <nav class="pager" aria-label="Pages">
+                <a href={href("audits", undefined, { cursor: data.cursor })}>older →</a>
+              </nav>
+            ) : null}
+          </>
+        )}
+      </Loaded>
     </main>
   );
 }

@@ -6,7 +6,7 @@ import { DataTable } from "../data-table.tsx";
 import { ago } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import type { Column } from "../table.ts";
-import { ClusterSelect, HEALTHS, Health, Loading, Problem } from "../ui.tsx";
+import { ClusterSelect, HEALTHS, Health, Loaded } from "../ui.tsx";
 
 const PAGE = 50;
 
@@ -137,29 +137,33 @@ export function FleetPage({ route, clusters }: { route: Route; clusters: string[
           </a>
         ))}
       </nav>
-      <Problem error={error} />
-      <Loading when={loading && !data} />
-      {data && (
-        <DataTable
-          class="fleet"
-          caption={
-            data.total === undefined
-              ? `releases ${at + 1}–${at + data.releases.length} (counting…)`
-              : `${data.total} release${data.total === 1 ? "" : "s"}${data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}`
-          }
-          columns={FLEET_COLUMNS}
-          rows={data.releases}
-          rowKey={(r) => `${r.cluster}/${r.namespace}/${r.name}`}
-        />
-      )}
-      {data && (at > 0 || data.cursor) ? (
-        <nav class="pager" aria-label="Pages">
-          {at > 0 ? (
-            <a href={href("fleet", undefined, { ...filters, at: Math.max(0, at - PAGE) || undefined })}>← previous</a>
-          ) : null}
-          {data.cursor ? <a href={href("fleet", undefined, { ...filters, at: data.cursor })}>next →</a> : null}
-        </nav>
-      ) : null}
+      <Loaded load={{ data, error, loading }}>
+        {(data) => (
+          <>
+            <DataTable
+              class="fleet"
+              caption={
+                data.total === undefined
+                  ? `releases ${at + 1}–${at + data.releases.length} (counting…)`
+                  : `${data.total} release${data.total === 1 ? "" : "s"}${data.total > PAGE ? `, ${at + 1}–${Math.min(at + PAGE, data.total)} shown` : ""}`
+              }
+              columns={FLEET_COLUMNS}
+              rows={data.releases}
+              rowKey={(r) => `${r.cluster}/${r.namespace}/${r.name}`}
+            />
+            {at > 0 || data.cursor ? (
+              <nav class="pager" aria-label="Pages">
+                {at > 0 ? (
+                  <a href={href("fleet", undefined, { ...filters, at: Math.max(0, at - PAGE) || undefined })}>
+                    ← previous
+                  </a>
+                ) : null}
+                {data.cursor ? <a href={href("fleet", undefined, { ...filters, at: data.cursor })}>next →</a> : null}
+              </nav>
+            ) : null}
+          </>
+        )}
+      </Loaded>
     </main>
   );
 }

@@ -5,7 +5,7 @@ import { DEFAULT_RANGE, RANGES } from "../format.ts";
 import { ReliabilitySummary } from "../reliability.tsx";
 import { href, navigate, type Route } from "../route.ts";
 import { FleetTimelineChart } from "../timeline-chart.tsx";
-import { ClusterSelect, Loading, Problem, useLoad } from "../ui.tsx";
+import { ClusterSelect, Loaded, useLoad } from "../ui.tsx";
 
 export function RangePicker({ value, link }: { value: string; link: (range: string) => string }) {
   return (
@@ -22,7 +22,7 @@ export function RangePicker({ value, link }: { value: string; link: (range: stri
 export function TimelinePage({ route, clusters }: { route: Route; clusters: string[] }) {
   const range = route.query.get("range") ?? DEFAULT_RANGE;
   const cluster = route.query.get("cluster") ?? "";
-  const { data, error, loading } = useLoad(`${range}/${cluster}`, () =>
+  const load = useLoad(`${range}/${cluster}`, () =>
     getJson<FleetTimeline>(`/fleet/timeline${query({ since: range, cluster })}`),
   );
   return (
@@ -36,17 +36,17 @@ export function TimelinePage({ route, clusters }: { route: Route; clusters: stri
         />
         <RangePicker value={range} link={(r) => href("timeline", undefined, { range: r, cluster })} />
       </div>
-      <Problem error={error} />
-      <Loading when={loading && !data} />
-      {data && (
-        <>
-          <FleetTimelineChart buckets={data.buckets} counts={data.counts} until={data.until} />
-          <p class="muted">
-            {data.releases} audited release{data.releases === 1 ? "" : "s"}
-            {data.truncated ? " (the first 1,000 by health; narrow by cluster for the rest)" : ""}.
-          </p>
-        </>
-      )}
+      <Loaded load={load}>
+        {(data) => (
+          <>
+            <FleetTimelineChart buckets={data.buckets} counts={data.counts} until={data.until} />
+            <p class="muted">
+              {data.releases} audited release{data.releases === 1 ? "" : "s"}
+              {data.truncated ? " (the first 1,000 by health; narrow by cluster for the rest)" : ""}.
+            </p>
+          </>
+        )}
+      </Loaded>
       <ReliabilitySummary path="/fleet/reliability" range={range} cluster={cluster || undefined} />
     </main>
   );
