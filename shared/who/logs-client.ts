@@ -10,7 +10,7 @@ import type {
   ResultField,
   StartQueryCommandOutput,
 } from "@aws-sdk/client-cloudwatch-logs";
-import { withoutAwsDetails } from "../errors.ts";
+import { isDomainError, withoutAwsDetails } from "../errors.ts";
 import { type BackoffPolicy, backoffDelay, sleep } from "../retry.ts";
 import type { PlannedQuery } from "./audit-query.ts";
 
@@ -127,6 +127,8 @@ async function call<T>(
     } catch (error) {
       const name = (error as { name?: string }).name ?? "";
       if (deadline.aborted) throw timedOut(options);
+      // The cluster's role could not be assumed (shared/eks classified it): the caller says what that means.
+      if (isDomainError(error)) throw error;
       if (!RETRIED.has(name)) throw classify(operation, options.logGroupName, error);
       if (attempt >= options.retry.maxAttempts) {
         throw new LogsQueryError(
