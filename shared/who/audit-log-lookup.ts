@@ -27,7 +27,7 @@ import type { BackoffPolicy } from "../retry.ts";
 import type { AttributionSubject, AuditLogLookup, LookupResult, WriteEvidence } from "./attribution.ts";
 import { type AuditEventFacts, auditEventFromRow } from "./audit-events.ts";
 import { matchSubjects } from "./audit-match.ts";
-import { MAX_ROWS, type PlannedQuery, planQueries, splitPlan } from "./audit-query.ts";
+import { MAX_ROWS, planQueries, splitPlan } from "./audit-query.ts";
 import { type LogsClientLike, LogsQueryError, runInsightsQuery } from "./logs-client.ts";
 
 export type LogsClientFactory = (entry: ClusterEntry, credentials: CredentialsProvider) => LogsClientLike;
@@ -139,7 +139,7 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
     let queries = 0;
     for (let plan = pending.shift(); plan && queries < maxQueries; plan = pending.shift()) {
       queries += 1;
-      const rows = await runInsightsQuery(clientOf(entry), plan as PlannedQuery, {
+      const rows = await runInsightsQuery(clientOf(entry), plan, {
         logGroupName: logGroupOf(entry.name),
         retry,
         pollMs: options.pollMs ?? 250,
@@ -150,7 +150,12 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
       // As many rows as a query returns at most: some may be missing; the subjects are asked again in halves.
       const halves = rows.length >= MAX_ROWS ? splitPlan(plan) : undefined;
       if (halves) pending.unshift(...halves);
-      else for (const row of rows) events.push(...[auditEventFromRow(row)].filter((e) => e !== undefined));
+      else {
+        for (const row of rows) {
+          const event = auditEventFromRow(row);
+          if (event) events.push(event);
+        }
+      }
     }
     return { found: matchSubjects(subjects, events), queries };
   }

@@ -46,7 +46,7 @@ export function windowOf(subject: AttributionSubject): { from: number; to: numbe
 /** The query for events naming any of `names`: the audit streams, the writing verbs, the fields matched on. */
 export function insightsQuery(names: readonly string[]): string {
   return [
-    `fields @timestamp, ${AUDIT_EVENT_FIELDS.join(", ")}`,
+    `fields ${AUDIT_EVENT_FIELDS.join(", ")}`,
     `filter @logStream like "kube-apiserver-audit"`,
     `filter verb = "create" or verb = "patch" or verb = "update"`,
     `filter ${names.map((name) => `objectRef.name = "${name}"`).join(" or ")}`,

@@ -87,6 +87,18 @@ describe("reading an audit event", () => {
     assert.equal(fromRow?.code, 200);
   });
 
+  test("a big event whose timestamps Insights did not discover (past its first 200 fields): the log event's time", () => {
+    const row = [
+      ["@timestamp", "2026-12-02 15:10:05.200"],
+      ["auditID", "a2"],
+      ["verb", "patch"],
+      ["requestURI", "/apis/apps/v1/namespaces/shop/deployments/web?fieldManager=kubectl-edit"],
+    ].map(([field, value]) => ({ field, value }));
+    const event = auditEventFromRow(row);
+    assert.equal(event?.receivedAt, "2026-12-02T15:10:05.200Z");
+    assert.equal(event?.completedMs, Date.parse("2026-12-02T15:10:05.200Z"));
+  });
+
   test("not an audit event (no id, no time, not JSON): nothing", () => {
     assert.equal(auditEventFromJson("not json"), undefined);
     assert.equal(auditEventFromJson(JSON.stringify({ ...event, auditID: undefined })), undefined);
