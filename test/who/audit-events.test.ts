@@ -148,6 +148,16 @@ describe("planning the queries of a batch", () => {
     assert.match(plans[0].queryString, /objectRef\.name = "sh\.helm\.release\.v1\.web\.v1" or objectRef\.name = /);
   });
 
+  test("a batch spread over hours: the gap widens until a few queries cover it, none scanning over a day", () => {
+    const hourly = Array.from({ length: 30 }, (_, i) => revision("web", i + 1, i * 60));
+    const plans = planQueries(hourly);
+    assert.equal(plans.length, 2);
+    for (const plan of plans) assert.ok(plan.endTime - plan.startTime <= 24 * 3600);
+    assert.equal(planQueries(hourly, { targetQueries: 100 }).length, 30, "within the target: never widened");
+    const daily = Array.from({ length: 10 }, (_, i) => revision("web", i + 1, i * 24 * 60));
+    assert.equal(planQueries(daily).length, 10, "a day apart: a query each");
+  });
+
   test("a query stays under Insights' length limit; names that would need escaping are never put in one", () => {
     const many: AttributionSubject[] = [];
     for (let i = 1; i <= 400; i++) many.push(revision(`release-with-a-long-name-${i % 10}`, i, 0));
