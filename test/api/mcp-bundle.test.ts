@@ -90,7 +90,7 @@ test("the bundled API answers its routes and POST /mcp (tools/list, tools/call) 
   const [clusters, list, call] = JSON.parse(stdout) as { status: number; body: string }[];
   assert.equal(clusters.status, 200, clusters.body);
   assert.equal(list.status, 200, list.body);
-  assert.equal((JSON.parse(list.body) as { result: { tools: unknown[] } }).result.tools.length, 10);
+  assert.equal((JSON.parse(list.body) as { result: { tools: unknown[] } }).result.tools.length, 11);
   assert.equal(call.status, 200, call.body);
   const result = (JSON.parse(call.body) as { result: { structuredContent: unknown } }).result;
   assert.deepEqual(result.structuredContent, { clusters: [{ name: "eu", region: "eu-west-1" }] });

@@ -16,7 +16,14 @@ import * as z from "zod";
 import { type HttpErrorBody, toHttpError } from "../../_shared/http/error-mapping.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
 import type { ToolCall, ToolDefinition } from "./tool.ts";
-import { fleetHealthTool, fleetReliability, releaseReliability, snapshotDiff, statusAtTool } from "./tools-history.ts";
+import {
+  fleetHealthTool,
+  fleetReliability,
+  releaseReliability,
+  releaseTimelineTool,
+  snapshotDiff,
+  statusAtTool,
+} from "./tools-history.ts";
 import {
   listClusters,
   listReleases,
@@ -34,6 +41,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = Object.freeze([
   releaseManifest,
   fleetHealthTool,
   statusAtTool,
+  releaseTimelineTool,
   snapshotDiff,
   releaseReliability,
   fleetReliability,
@@ -45,7 +53,7 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const INSTRUCTIONS =
   "helm status for a fleet of EKS clusters: list_clusters first, then list_releases, release_status (live, with " +
   "HEALTH and WHY), release_history, release_manifest; the audits' history: fleet_health, status_at, " +
-  "snapshot_diff, release_reliability, fleet_reliability. Read-only.";
+  "release_timeline, snapshot_diff, release_reliability, fleet_reliability. Read-only.";
 
 /** Each tool's registration, built once per process (a server is built per request). */
 const REGISTRATIONS = MCP_TOOLS.map((tool) => ({
