@@ -101,7 +101,11 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
     });
     await seedDemo(deps.store, sim);
     // The audits' history of the demo's api (DynamoDB Local): crash-looping 20 minutes ago, then fixed.
-    for (const [minutesAgo, podHealth] of [[20, "Failed"], [15, "Current"], [10, "Current"]] as const) {
+    for (const [minutesAgo, podHealth] of [
+      [20, "Failed"],
+      [15, "Current"],
+      [10, "Current"],
+    ] as const) {
       await recordAudited(deps.historyStores!, observe(DEMO_API, runAt(minutesAgo), { podHealth }));
     }
     server = await startLocalServer({ handler: createApiHandler(deps), port: 0 });
@@ -380,6 +384,8 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
       ["release_manifest", { cluster: "eu", namespace: "data", name: "db" }],
       ["release_status", { cluster: "us", namespace: "data", name: "db" }],
       ["status_at", { cluster: "us", namespace: "data", name: "db", at: "2025-12-31T23:45:00Z" }],
+      ["release_timeline", { cluster: "us", namespace: "data", name: "db", since: "1h" }],
+      ["release_timeline", { cluster: "eu", namespace: "data", name: "db", since: "1h" }],
       ["release_reliability", { cluster: "us", namespace: "data", name: "db" }],
       ["list_releases", { cluster: "us" }],
     ] as const) {
@@ -395,7 +401,7 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     await shopTeam.close();
   });
 
-  test("the history tools answer on the mount: status_at, snapshot_diff, reliability", async () => {
+  test("the history tools answer on the mount: status_at, release_timeline, snapshot_diff, reliability", async () => {
     const usTeam = await connect("https://api.example/dashboard/api/mcp", asViewer({ sub: "u2", groups: ["us-team"] }));
     const key = { cluster: "us", namespace: "data", name: "db" };
     const at = await call(usTeam, "status_at", { ...key, at: "2025-12-31T23:41:00Z" });
@@ -409,6 +415,12 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     assert.equal(diff.isError, undefined, textOf(diff));
     assert.match(textOf(diff), /^-HEALTH: Failed$/m);
     assert.match(textOf(diff), /^\+HEALTH: Current$/m);
+    const timeline = await call(usTeam, "release_timeline", { ...key, since: "1h" });
+    assert.equal(timeline.isError, undefined, textOf(timeline));
+    assert.deepEqual(
+      (timeline.structuredContent as { stripes: { health: string }[] }).stripes.map((stripe) => stripe.health),
+      ["Failed", "Current"],
+    );
     const neither = await call(usTeam, "snapshot_diff", key);
     assert.equal(neither.isError, true);
     assert.match(textOf(neither), /give either at/);
