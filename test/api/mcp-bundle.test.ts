@@ -96,9 +96,13 @@ test("the bundled API answers its routes and POST /mcp (tools/list, tools/call) 
   const [clusters, list, call] = JSON.parse(stdout) as { status: number; body: string }[];
   assert.equal(clusters.status, 200, clusters.body);
   assert.equal(list.status, 200, list.body);
-  const tools = (JSON.parse(list.body) as { result: { tools: { inputSchema: { properties: object } }[] } }).result.tools;
+  type Listing = { result: { tools: { inputSchema: { properties: object } }[] } };
+  const { tools } = (JSON.parse(list.body) as Listing).result;
   assert.equal(tools.length, 11);
-  assert.ok(tools.every((tool) => tool.inputSchema.properties), "every input schema converted by zod itself");
+  assert.ok(
+    tools.every((tool) => tool.inputSchema.properties),
+    "every input schema converted by zod itself",
+  );
   assert.equal(call.status, 200, call.body);
   const result = (JSON.parse(call.body) as { result: { structuredContent: unknown } }).result;
   assert.deepEqual(result.structuredContent, { clusters: [{ name: "eu", region: "eu-west-1" }] });
