@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { deflateRawSync } from "node:zlib";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { parseDocument } from "yaml";
 import { median, spread } from "./lib.ts";
 import { type LambdaColdSetup, lambdaColdStarts } from "./status-lambda-cold.ts";
@@ -30,7 +30,7 @@ export interface BundleFigures {
   coldStartOverFloor?: number;
 }
 
-interface EsbuildSettings {
+export interface EsbuildSettings {
   minify?: boolean;
   keepNames?: boolean;
   sourcemap?: boolean;
@@ -40,12 +40,18 @@ interface EsbuildSettings {
   alias?: Record<string, string>;
 }
 
-function serverlessEsbuild(): EsbuildSettings {
+export function serverlessEsbuild(): EsbuildSettings {
   const doc = parseDocument(readFileSync(join(ROOT, "serverless.yml"), "utf8"), { logLevel: "silent" });
   return (doc.getIn(["custom", "esbuild"]) as { toJSON(): EsbuildSettings }).toJSON();
 }
 
-async function bundle(outfile: string, settings: EsbuildSettings, sourcemap: boolean): Promise<void> {
+/** `plugins`: the MCP bench builds the same bundle without the MCP tools to weigh them (mcp.bench.ts). */
+export async function bundle(
+  outfile: string,
+  settings: EsbuildSettings,
+  sourcemap: boolean,
+  plugins: Plugin[] = [],
+): Promise<void> {
   await build({
     entryPoints: [join(ROOT, "functions/api/handler.ts")],
     bundle: true,
@@ -61,6 +67,7 @@ async function bundle(outfile: string, settings: EsbuildSettings, sourcemap: boo
     alias: settings.alias,
     absWorkingDir: ROOT,
     logLevel: "error",
+    plugins,
   });
 }
 

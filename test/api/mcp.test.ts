@@ -25,6 +25,7 @@ import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
+import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
@@ -32,6 +33,7 @@ import { makeRelease } from "../store/fixtures.ts";
 import { CLI } from "../support/cli.ts";
 import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics, signedTokenEvent } from "./support.ts";
 
+const DEMO_API = { cluster: "demo-eu", namespace: "shop", name: "api" };
 const hasJava = spawnSync("java", ["-version"]).status === 0;
 /** The demo's Secret value (base64 of "demo-password"), which no answer may carry in either form. */
 const SECRET_VALUES = ["ZGVtby1wYXNzd29yZA==", "demo-password"];
@@ -41,6 +43,13 @@ async function connect(url: string, fetch?: typeof globalThis.fetch): Promise<Cl
   await client.connect(new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : undefined));
   return client;
 }
+
+/** The audit run id of a time (whole minutes, as the planner's). */
+const runAt = (minutesAgo: number) =>
+  new Date(Math.floor(Date.now() / 60_000 - minutesAgo) * 60_000)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
 
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
@@ -67,6 +76,7 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
       RELEASES_TABLE: "mcp-test",
+      SNAPSHOTS_TABLE: "mcp-test-snapshots",
       CLUSTERS: JSON.stringify(sim.registryEntries()),
     };
     const dynamoClient = new DynamoDBClient({
@@ -75,6 +85,11 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
     });
     await ensureReleasesTable(dynamoClient, { tableName: "mcp-test", region: "us-east-1", endpoint: dynamo.endpoint });
+    await ensureSnapshotsTable(dynamoClient, {
+      tableName: env.SNAPSHOTS_TABLE,
+      region: "us-east-1",
+      endpoint: dynamo.endpoint,
+    });
     dynamoClient.destroy();
     // The SDK's credential chain (the sim's keys), as the Lambda's role would give them.
     Object.assign(process.env, {
@@ -85,6 +100,14 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       telemetry: { logger: new RecordingLogger(), metrics: new RecordingMetrics() },
     });
     await seedDemo(deps.store, sim);
+    // The audits' history of the demo's api (DynamoDB Local): crash-looping 20 minutes ago, then fixed.
+    for (const [minutesAgo, podHealth] of [
+      [20, "Failed"],
+      [15, "Current"],
+      [10, "Current"],
+    ] as const) {
+      await recordAudited(deps.historyStores!, observe(DEMO_API, runAt(minutesAgo), { podHealth }));
+    }
     server = await startLocalServer({ handler: createApiHandler(deps), port: 0 });
     client = await connect(`${server.url}/mcp`);
   });
@@ -100,7 +123,7 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
       tools.map((t) => t.name),
       MCP_TOOLS.map((t) => t.name),
     );
-    assert.equal(tools.length, 10);
+    assert.equal(tools.length, 11);
     for (const tool of tools) {
       assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
       assert.equal(tool.annotations?.destructiveHint, false, tool.name);
@@ -170,8 +193,43 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
     const missing = await call(client, "release_status", { cluster: "demo-eu", namespace: "shop", name: "nope" });
     assert.equal(missing.isError, true);
     assert.match(textOf(missing), /^ReleaseNotFound: /);
-    const noHistory = await call(client, "fleet_health");
-    assert.equal(noHistory.isError, true, "no snapshots table here: the API's 502, as a tool error");
+    for (const [args, message] of [
+      [{ since: 42 }, /since/],
+      [{ since: "yesterday" }, /^InvalidHistoryQuery: since "yesterday" is not a time/],
+      [{ since: "200d" }, /longer than 92 days/],
+      [{ until: "2h", since: "1h" }, /is not before until/],
+      [{ name: "Api!" }, /release name is invalid: Api! at name/],
+      [{ revision: 2 }, /revision/],
+    ] as const) {
+      const wrong = await call(client, "release_timeline", { ...DEMO_API, ...args });
+      assert.equal(wrong.isError, true, JSON.stringify(args));
+      assert.match(textOf(wrong), message, JSON.stringify(args));
+    }
+  });
+
+  test("release_timeline on the demo: the audits' stripes and changes, as the dashboard's timeline route", async () => {
+    const result = await call(client, "release_timeline", { ...DEMO_API, since: "1h" });
+    assert.equal(result.isError, undefined, textOf(result));
+    const timeline = result.structuredContent as {
+      release: object;
+      stripes: { health: string; snapshotId: string }[];
+      events: { kind: string; text: string }[];
+    };
+    assert.deepEqual(timeline.release, DEMO_API);
+    assert.deepEqual(
+      timeline.stripes.map((stripe) => stripe.health),
+      ["Failed", "Current"],
+    );
+    assert.ok(timeline.events.some((event) => event.kind === "health"));
+    assert.deepEqual(JSON.parse(textOf(result)), timeline, "the text is the document (the route has no text form)");
+    const route = await fetch(`${server.url}/clusters/demo-eu/namespaces/shop/releases/api/timeline?since=1h`);
+    const routeTimeline = (await route.json()) as typeof timeline;
+    assert.deepEqual(routeTimeline.stripes, timeline.stripes, "the same use case as GET .../timeline");
+    const fleet = await call(client, "fleet_health");
+    assert.deepEqual(
+      (fleet.structuredContent as { releases: { release: object }[] }).releases.map((r) => r.release),
+      [DEMO_API],
+    );
   });
 
   test("read-only is enforced when a tool is called: any other name is an error, nothing runs", async () => {
@@ -326,6 +384,8 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
       ["release_manifest", { cluster: "eu", namespace: "data", name: "db" }],
       ["release_status", { cluster: "us", namespace: "data", name: "db" }],
       ["status_at", { cluster: "us", namespace: "data", name: "db", at: "2025-12-31T23:45:00Z" }],
+      ["release_timeline", { cluster: "us", namespace: "data", name: "db", since: "1h" }],
+      ["release_timeline", { cluster: "eu", namespace: "data", name: "db", since: "1h" }],
       ["release_reliability", { cluster: "us", namespace: "data", name: "db" }],
       ["list_releases", { cluster: "us" }],
     ] as const) {
@@ -341,7 +401,7 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     await shopTeam.close();
   });
 
-  test("the history tools answer on the mount: status_at, snapshot_diff, reliability", async () => {
+  test("the history tools answer on the mount: status_at, release_timeline, snapshot_diff, reliability", async () => {
     const usTeam = await connect("https://api.example/dashboard/api/mcp", asViewer({ sub: "u2", groups: ["us-team"] }));
     const key = { cluster: "us", namespace: "data", name: "db" };
     const at = await call(usTeam, "status_at", { ...key, at: "2025-12-31T23:41:00Z" });
@@ -355,6 +415,12 @@ describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool
     assert.equal(diff.isError, undefined, textOf(diff));
     assert.match(textOf(diff), /^-HEALTH: Failed$/m);
     assert.match(textOf(diff), /^\+HEALTH: Current$/m);
+    const timeline = await call(usTeam, "release_timeline", { ...key, since: "1h" });
+    assert.equal(timeline.isError, undefined, textOf(timeline));
+    assert.deepEqual(
+      (timeline.structuredContent as { stripes: { health: string }[] }).stripes.map((stripe) => stripe.health),
+      ["Failed", "Current"],
+    );
     const neither = await call(usTeam, "snapshot_diff", key);
     assert.equal(neither.isError, true);
     assert.match(textOf(neither), /give either at/);

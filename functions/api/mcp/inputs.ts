@@ -38,7 +38,7 @@ function checkedBy<T extends z.ZodType>(schema: T, validate: (value: z.infer<T>)
   });
 }
 
-const text = (description: string) => z.string().max(MAX_TEXT).describe(description);
+export const text = (description: string) => z.string().max(MAX_TEXT).describe(description);
 
 export const cluster = checkedBy(z.string(), validateClusterName).meta({
   description: "the cluster's name in the registry (list_clusters)",

@@ -20,45 +20,45 @@ export function mcpRoutes(deps: ApiDeps): RouteDefinition[] {
     defineRoute("POST", MCP_PATH, async (event, context) => {
       annotate(context, { sizeHint: "ask for less: a smaller max or limit, or release_status with drift false" });
       const body = requestBody(event, MCP_MAX_BODY_BYTES, "send smaller tool arguments");
-      const batch = refuseBatch(body);
-      if (batch) return batch;
+      const text = typeof body === "string" ? body : body.toString("utf8");
+      const message = parsedJson(text);
+      if (Array.isArray(message)) return batchRefused();
       const requestId = event.requestContext?.requestId ?? context.awsRequestId;
       // The SDK and the tools load on the first MCP request: the other routes' cold starts skip them (answer.ts).
       const { answerMcp } = await import("./answer.ts");
-      return lambdaResult(await answerMcp(deps, context, webRequest(event, body), requestId));
+      // The message parsed here is handed over, so the transport reads no body stream; a body that is no JSON goes
+      // to the transport as it came, for its own answer (400, "Parse error").
+      const request = webRequest(event, message === undefined ? text : undefined);
+      const answer = await answerMcp(deps, context, request, message, requestId);
+      return { ...answer, headers: { ...answer.headers, "cache-control": "no-store" } };
     }),
   ];
 }
 
+/** The body as JSON, or undefined when it is not JSON. */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The event as the `Request` the transport reads (headers already lower-cased by the HTTP stack). */
-function webRequest(event: ApiEvent, body: string | Buffer): Request {
+function webRequest(event: ApiEvent, body: string | undefined): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) headers.set(name, value);
   }
   const host = event.requestContext?.domainName ?? "localhost";
-  return new Request(`https://${host}${MCP_PATH}`, {
-    method: "POST",
-    headers,
-    body: typeof body === "string" ? body : new Uint8Array(body),
-  });
-}
-
-async function lambdaResult(response: Response): Promise<ApiResult> {
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { statusCode: response.status, headers, body: await response.text() };
+  return new Request(`https://${host}${MCP_PATH}`, { method: "POST", headers, body });
 }
 
 /**
  * A JSON-RPC batch (an array) is refused: MCP 2025-06-18 dropped batching, and one message per request keeps
  * each tool call within one request's deadline and size limit.
  */
-function refuseBatch(body: string | Buffer): ApiResult | undefined {
-  const text = typeof body === "string" ? body : body.toString("utf8");
-  if (!text.trimStart().startsWith("[")) return undefined;
+function batchRefused(): ApiResult {
   return {
     statusCode: 400,
     headers: { "content-type": "application/json", "cache-control": "no-store" },

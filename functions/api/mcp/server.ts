@@ -10,13 +10,21 @@
  * message, a Secret value or an ARN).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { type CallToolResult, ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import * as z from "zod";
 import { type HttpErrorBody, toHttpError } from "../../_shared/http/error-mapping.ts";
 import type { ApiContext, ApiDeps } from "../types.ts";
 import type { ToolCall, ToolDefinition } from "./tool.ts";
-import { fleetHealthTool, fleetReliability, releaseReliability, snapshotDiff, statusAtTool } from "./tools-history.ts";
+import {
+  fleetHealthTool,
+  fleetReliability,
+  releaseReliability,
+  releaseTimelineTool,
+  snapshotDiff,
+  statusAtTool,
+} from "./tools-history.ts";
 import {
   listClusters,
   listReleases,
@@ -34,6 +42,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = Object.freeze([
   releaseManifest,
   fleetHealthTool,
   statusAtTool,
+  releaseTimelineTool,
   snapshotDiff,
   releaseReliability,
   fleetReliability,
@@ -45,7 +54,7 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const INSTRUCTIONS =
   "helm status for a fleet of EKS clusters: list_clusters first, then list_releases, release_status (live, with " +
   "HEALTH and WHY), release_history, release_manifest; the audits' history: fleet_health, status_at, " +
-  "snapshot_diff, release_reliability, fleet_reliability. Read-only.";
+  "release_timeline, snapshot_diff, release_reliability, fleet_reliability. Read-only.";
 
 /** Each tool's registration, built once per process (a server is built per request). */
 const REGISTRATIONS = MCP_TOOLS.map((tool) => ({
@@ -68,6 +77,35 @@ const NO_ELICITATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "these tools never elicit input" }),
 };
 
+/**
+ * tools/list's answer, built on the first tools/list of the process and kept: the SDK's McpServer turns every tool's
+ * zod schemas into JSON Schema at each tools/list, i.e. at each request of a server built per request (≈ 1.6 ms of
+ * CPU warm, 7-11 ms cold). The same conversion and fields as the SDK's own listing (test/api/mcp-list.test.ts
+ * compares the two).
+ */
+let toolList: ListToolsResult | undefined;
+export function listOfTools(): ListToolsResult {
+  toolList ??= {
+    tools: REGISTRATIONS.map(({ tool, config }) => ({
+      name: tool.name,
+      title: config.title,
+      description: config.description,
+      inputSchema: toJsonSchemaCompat(config.inputSchema, { strictUnions: true, pipeStrategy: "input" }),
+      annotations: config.annotations,
+      execution: { taskSupport: "forbidden" },
+      outputSchema: toJsonSchemaCompat(config.outputSchema, { strictUnions: true, pipeStrategy: "output" }),
+    })) as ListToolsResult["tools"],
+  };
+  return toolList;
+}
+
+/** The tools on `server`, bound to one caller (`call`): the SDK's own registration, dispatch and validation. */
+export function registerTools(server: McpServer, call: ToolCall, requestId?: string): void {
+  for (const { tool, config } of REGISTRATIONS) {
+    server.registerTool(tool.name, config, async (args: unknown) => runTool(tool, args, call, requestId));
+  }
+}
+
 export function createMcpServer(deps: ApiDeps, context: ApiContext, requestId?: string): McpServer {
   const server = new McpServer(
     { name: "helm-status", version: "0.1.0" },
@@ -77,10 +115,9 @@ export function createMcpServer(deps: ApiDeps, context: ApiContext, requestId?: 
       jsonSchemaValidator: NO_ELICITATION,
     },
   );
-  const call: ToolCall = { deps, context };
-  for (const { tool, config } of REGISTRATIONS) {
-    server.registerTool(tool.name, config, async (args: unknown) => runTool(tool, args, call, requestId));
-  }
+  registerTools(server, { deps, context }, requestId);
+  // Replaces the SDK's listing (registered by registerTool) with the one converted once per process.
+  server.server.setRequestHandler(ListToolsRequestSchema, listOfTools);
   return server;
 }
 

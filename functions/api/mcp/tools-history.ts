@@ -1,7 +1,7 @@
 /**
  * The tools on the status history (DynamoDB only, no cluster is read): the use cases of routes/history.ts,
- * routes/status-at.ts and routes/reliability.ts, through the same `historyDeps` (the caller's scope; a 502-kind
- * error without SNAPSHOTS_TABLE), with the text their `?output=table` prints.
+ * routes/status-at.ts, routes/reliability.ts and the dashboard's timeline route, through the same `historyDeps`
+ * (the caller's scope; a 502-kind error without SNAPSHOTS_TABLE), with the text their `?output=table` prints.
  */
 import * as z from "zod";
 import { ValidationError } from "../../../shared/errors.ts";
@@ -10,9 +10,10 @@ import { reliabilityOfScope } from "../../../shared/usecases/reliability-scope.t
 import { releaseReliabilityText, scopeReliabilityText } from "../../../shared/usecases/reliability-text.ts";
 import { diffSnapshots, fleetHealth } from "../../../shared/usecases/snapshots.ts";
 import { diffAt, statusAt, statusAtDocument, statusAtText } from "../../../shared/usecases/status-at.ts";
+import { releaseTimeline } from "../../../shared/usecases/timeline.ts";
 import { annotate } from "../../_shared/http/route.ts";
 import { historyDeps } from "../routes/history.ts";
-import { cluster, cursor, limit, namespace, optionalText, releaseInput, since, time, until } from "./inputs.ts";
+import { cluster, cursor, limit, namespace, optionalText, releaseInput, since, text, time, until } from "./inputs.ts";
 import { defineTool, documentAnswer, plain } from "./tool.ts";
 
 const releaseKey = z.looseObject({ cluster: z.string(), namespace: z.string(), name: z.string() });
@@ -58,6 +59,34 @@ export const statusAtTool = defineTool({
     annotate(context, { cluster, release: `${namespace}/${name}` });
     const result = await statusAt(historyDeps(deps, context), { cluster, namespace, name }, at);
     return { text: statusAtText(result), structured: plain(statusAtDocument(result)) };
+  },
+});
+
+export const releaseTimelineTool = defineTool({
+  name: "release_timeline",
+  title: "Health over time",
+  description:
+    "One release's health over a time range (default the last 24 hours, at most 92 days) as the scheduled audits " +
+    "saw it: stripes (one per stretch of unchanged health, with its revision, drift, missing objects and first " +
+    "cause) and the revision, drift and health changes as events, oldest first. Snapshot ids go to snapshot_diff.",
+  input: {
+    ...releaseInput(),
+    since: text("start of the range: RFC 3339 or a duration ago (30m, 6h, 7d; default 24h)").optional(),
+    until,
+  },
+  output: z.object({
+    release: releaseKey,
+    since: z.string(),
+    until: z.string(),
+    stripes: z.array(z.looseObject({ snapshotId: z.string(), from: z.string(), to: z.string(), health: z.string() })),
+    events: z.array(z.looseObject({ at: z.string(), snapshotId: z.string(), kind: z.string(), text: z.string() })),
+    itemsRead: z.number(),
+  }),
+  async run({ cluster, namespace, name, since, until }, { deps, context }) {
+    annotate(context, { cluster, release: `${namespace}/${name}` });
+    return documentAnswer(
+      await releaseTimeline(historyDeps(deps, context), { cluster, namespace, name }, { since, until }),
+    );
   },
 });
 
