@@ -19,6 +19,7 @@ import {
 } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
 
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -94,4 +95,12 @@ export async function withCliStore<T>(
   } finally {
     await engine?.stop();
   }
+}
+
+/**
+ * The attributions kept beside the releases (docs/who.md), in the CLI's store; none when the deployment keeps
+ * none (history then says nothing of who).
+ */
+export function cliAttributionStore(_context: CliStoreContext): AttributionStore | undefined {
+  return undefined;
 }
