@@ -20,6 +20,7 @@ import {
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import type { AttributionStore } from "../../shared/who/attribution.ts";
+import { openAttributionStore } from "../../shared/who/config.ts";
 
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -98,9 +99,9 @@ export async function withCliStore<T>(
 }
 
 /**
- * The attributions kept beside the releases (docs/who.md), in the CLI's store; none when the deployment keeps
- * none (history then says nothing of who).
+ * The attributions kept beside the releases (docs/who.md), in the CLI's store's table: history names who
+ * created each revision when the workers found it (a table without any says nothing of who).
  */
-export function cliAttributionStore(_context: CliStoreContext): AttributionStore | undefined {
-  return undefined;
+export function cliAttributionStore(context: CliStoreContext): AttributionStore {
+  return openAttributionStore(context.config);
 }
