@@ -185,6 +185,7 @@ async function main(): Promise<void> {
     apiBaseUrl: server.url,
     onMessage: (message) => out(describeReceived(message)),
     history: { stores: audit.historyStores, tableName: audit.snapshotsTable },
+    attributions: deps.attributions,
   });
   started.push({ name: "chatops", stop: () => chat!.stop() });
   server.open();

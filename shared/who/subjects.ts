@@ -1,10 +1,13 @@
 /**
- * What gets attributed (docs/who.md), in one place: a revision the release sync imported new (the create of its
- * storage object), and the drift writes an audit's status report shows (a manager other than Helm, at a time).
- * The sync and the audit enqueue what these return; the worker (attribute.ts) looks them up later.
+ * The subjects whose attribution is kept, built from what the product already reads: one function per kind of
+ * subject, so whoever enqueues a subject (the audit and sync workers) and whoever shows it (the status, history,
+ * dashboard, chat) compute the same `attributionKey`. What gets enqueued: a revision the release sync imported new
+ * (the create of its storage object), and the drift writes an audit's status report shows; the worker
+ * (attribute.ts) looks them up later.
  */
-import type { DriftReport } from "../drift/types.ts";
+import type { DriftedField, DriftReport } from "../drift/types.ts";
 import type { Logger } from "../ports.ts";
+import type { ReleaseKey } from "../release/model.ts";
 import {
   type AttributionStore,
   type AttributionSubject,
@@ -14,8 +17,45 @@ import {
 } from "./attribution.ts";
 
 /**
+ * The write a drifted field names: its last non-Helm manager's managedFields entry (manager, subresource, time) on
+ * the live object. None when the field has no such writer (a webhook, a removed field) or no time (a scale
+ * subresource entry often has none): there is nothing to look up.
+ */
+export function driftWriteSubject(release: ReleaseKey, field: DriftedField): WriteSubject | undefined {
+  if (!field.changedBy || !field.changedAt || field.helmRevision !== undefined) return undefined;
+  return {
+    type: "write",
+    cluster: release.cluster,
+    namespace: release.namespace,
+    release: release.name,
+    apiVersion: field.apiVersion,
+    kind: field.kind,
+    name: field.name,
+    ...(field.namespace ? { objectNamespace: field.namespace } : {}),
+    manager: field.changedBy,
+    ...(field.operation ? { operation: field.operation } : {}),
+    ...(field.subresource ? { subresource: field.subresource } : {}),
+    at: field.changedAt,
+  };
+}
+
+/**
+ * The writes a release's drift shows, to enqueue (the audit's release step): one per object, manager and time
+ * (several fields one patch changed are one write). Not a known benign controller's (an HPA scaling: a controller,
+ * not a person, writing again every few minutes), nor any `driftWriteSubject` has none for.
+ */
+export function driftWriteSubjects(release: ReleaseKey, drift: DriftReport | undefined): WriteSubject[] {
+  const writes = new Map<string, WriteSubject>();
+  for (const field of drift?.fields ?? []) {
+    const subject = field.benign ? undefined : driftWriteSubject(release, field);
+    if (subject) writes.set(attributionKey(subject), subject);
+  }
+  return [...writes.values()];
+}
+
+/**
  * A revision the sync imported new: its storage object's kind (Helm's driver) and creationTimestamp (the lookup's
- * window; the revision's own time when the object has none).
+ * window).
  */
 export function revisionSubject(
   cluster: string,
@@ -35,38 +75,6 @@ export function revisionSubject(
     storageKind: o.kind === "ConfigMap" ? "ConfigMap" : "Secret",
     createdAt: typeof created === "string" && Number.isFinite(Date.parse(created)) ? created : seenAt.toISOString(),
   };
-}
-
-/**
- * The writes a release's drift shows, one per object, manager and time (several fields one patch changed are one
- * write). Not attributed: a field with no manager or no time (nothing to match), a known benign controller's
- * (an HPA scaling: a controller, not a person, writing again every few minutes), and Helm's own later revision's
- * write (that revision's attribution names who).
- */
-export function driftWriteSubjects(
-  release: { cluster: string; namespace: string; name: string },
-  drift: DriftReport | undefined,
-): WriteSubject[] {
-  const writes = new Map<string, WriteSubject>();
-  for (const field of drift?.fields ?? []) {
-    if (!field.changedBy || !field.changedAt || field.benign || field.helmRevision !== undefined) continue;
-    const subject: WriteSubject = {
-      type: "write",
-      cluster: release.cluster,
-      namespace: release.namespace,
-      release: release.name,
-      apiVersion: field.apiVersion,
-      kind: field.kind,
-      name: field.name,
-      manager: field.changedBy,
-      at: field.changedAt,
-    };
-    if (field.namespace) subject.objectNamespace = field.namespace;
-    if (field.operation) subject.operation = field.operation;
-    if (field.subresource) subject.subresource = field.subresource;
-    writes.set(attributionKey(subject), subject);
-  }
-  return [...writes.values()];
 }
 
 /**
