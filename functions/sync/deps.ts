@@ -14,10 +14,10 @@ import {
   type Env,
   functionConfigFromEnv,
   LambdaConfigError,
-  matching,
   parseEnv,
   type QueueFunctionConfig,
   queueConfigReaders,
+  whoLookupFromEnv,
   wholeNumber,
 } from "../_shared/config.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
@@ -48,14 +48,13 @@ export function syncConfigFromEnv(env: Env, options: { needQueueUrl?: boolean } 
         SYNC_DEADLINE_MARGIN_MS: wholeNumber(10_000, 0, 600_000),
         SYNC_PAGE_SIZE: wholeNumber(500, 1, 5_000),
         SYNC_LEASE_SECONDS: wholeNumber(60, 1, 900),
-        WHO_LOOKUP: matching(/^(on|off)$/, "is not on or off", "on"),
         WHO_RETRY_MINUTES: wholeNumber(30, 1, 1440),
       });
       return {
         deadlineMarginMs: numbers.SYNC_DEADLINE_MARGIN_MS,
         pageSize: numbers.SYNC_PAGE_SIZE,
         leaseMs: numbers.SYNC_LEASE_SECONDS * 1000,
-        whoLookup: numbers.WHO_LOOKUP === "on",
+        whoLookup: whoLookupFromEnv(env),
         whoRetryWindowMs: numbers.WHO_RETRY_MINUTES * 60_000,
       };
     },

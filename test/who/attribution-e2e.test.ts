@@ -152,10 +152,10 @@ test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the
       historyStores: memoryHistoryStores(),
       clock: { now },
       logger: silentLogger,
+      attributions,
     },
   );
   runtimes.push(audit);
-  audit.attributions = attributions;
   const key = { cluster: "who", namespace: "shop", name: "web" };
   const attributedAt = new Map<string, number>();
   for (let minute = 1; minute <= 10 && attributedAt.size < 2; minute++) {
