@@ -128,6 +128,30 @@ function clusterStatements(entries) {
   return statements;
 }
 
+/**
+ * Who changed it (docs/who.md): Logs Insights on each registry cluster's EKS control-plane log group,
+ * `/aws/eks/<cluster>/cluster`, and no other. StartQuery reads a log group (the only action that reads data);
+ * GetQueryResults takes the query's id on those log groups. StopQuery names only a query id: IAM has no resource
+ * type for it, so it is on `*` (it can only cancel a query, which frees the account's concurrent-query slot).
+ * A cluster with a roleArn is read *as that role* (the lookup assumes it, like the connector): its account
+ * grants the same on its log group (docs/deploy.md), and here only sts:AssumeRole (from `clusters: read`).
+ */
+function auditLogStatements(entries) {
+  const direct = entries.filter((entry) => !entry.roleArn);
+  if (direct.length === 0) return [];
+  const group = (entry) =>
+    `arn:\${AWS::Partition}:logs:${entry.region}:\${AWS::AccountId}:log-group:/aws/eks/${entry.name}/cluster`;
+  return [
+    {
+      Sid: "QueryClusterAuditLogs",
+      Effect: "Allow",
+      Action: ["logs:StartQuery", "logs:GetQueryResults"],
+      Resource: direct.flatMap((entry) => [{ "Fn::Sub": group(entry) }, { "Fn::Sub": `${group(entry)}:*` }]),
+    },
+    { Sid: "StopAuditLogQueries", Effect: "Allow", Action: ["logs:StopQuery"], Resource: ["*"] },
+  ];
+}
+
 module.exports = () => {
   const entries = loadRegistry();
   return {
@@ -138,6 +162,7 @@ module.exports = () => {
   };
 };
 module.exports.loadRegistry = loadRegistry;
+module.exports.auditLogStatements = auditLogStatements;
 module.exports.validateAccess = validateAccess;
 module.exports.ACCESS_POLICIES = ACCESS_POLICIES;
 module.exports.clusterStatements = clusterStatements;

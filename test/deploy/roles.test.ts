@@ -133,3 +133,33 @@ test("the example stage settings are valid and name secrets, not values", () => 
       ),
   );
 });
+
+test("auditLogs: read queries the registry's own-account clusters' EKS log groups only; StopQuery (no resource type) on *", () => {
+  const template = roles.buildRoles(
+    input({
+      access: { api: { clusters: "read", auditLogs: "read" } },
+      registry: [
+        { name: "prod", region: "eu-west-1" },
+        { name: "partner", region: "eu-central-1", roleArn: "arn:aws:iam::111122223333:role/reader" },
+      ],
+    }),
+  );
+  const statements = statementsOf(template, "ApiRole");
+  const query = statements.find((s) => s.Sid === "QueryClusterAuditLogs");
+  assert.deepEqual(query?.Action, ["logs:StartQuery", "logs:GetQueryResults"]);
+  assert.deepEqual(
+    query?.Resource.map((r) => (r as { "Fn::Sub": string })["Fn::Sub"]),
+    [
+      "arn:${AWS::Partition}:logs:eu-west-1:${AWS::AccountId}:log-group:/aws/eks/prod/cluster",
+      "arn:${AWS::Partition}:logs:eu-west-1:${AWS::AccountId}:log-group:/aws/eks/prod/cluster:*",
+    ],
+    "a cluster read through its role (partner) is queried as that role",
+  );
+  const stop = statements.find((s) => s.Sid === "StopAuditLogQueries");
+  assert.deepEqual([stop?.Action, stop?.Resource], [["logs:StopQuery"], ["*"]]);
+  assert.ok(statements.some((s) => s.Sid === "AssumeClusterRoles"));
+  assert.throws(
+    () => roles.buildRoles(input({ access: { api: { auditLogs: "write" } } })),
+    /custom\.access\.api\.auditLogs: the only grant is "read"/,
+  );
+});
