@@ -130,9 +130,9 @@ function clusterStatements(entries) {
 
 /**
  * Who changed it (docs/who.md): Logs Insights on each registry cluster's EKS control-plane log group,
- * `/aws/eks/<cluster>/cluster`, and no other. StartQuery reads a log group (the only action that reads data);
- * GetQueryResults takes the query's id on those log groups. StopQuery names only a query id: IAM has no resource
- * type for it, so it is on `*` (it can only cancel a query, which frees the account's concurrent-query slot).
+ * `/aws/eks/<cluster>/cluster`, and no other. StartQuery reads a log group (the only action that chooses what is
+ * read) and is scoped to them; GetQueryResults and StopQuery name only a query id (StartQuery's answer, a random
+ * id), not a log group, so they are on `*`: they can fetch or cancel a query already started, nothing else.
  * A cluster with a roleArn is read *as that role* (the lookup assumes it, like the connector): its account
  * grants the same on its log group (docs/deploy.md), and here only sts:AssumeRole (from `clusters: read`).
  */
@@ -145,10 +145,15 @@ function auditLogStatements(entries) {
     {
       Sid: "QueryClusterAuditLogs",
       Effect: "Allow",
-      Action: ["logs:StartQuery", "logs:GetQueryResults"],
+      Action: ["logs:StartQuery"],
       Resource: direct.flatMap((entry) => [{ "Fn::Sub": group(entry) }, { "Fn::Sub": `${group(entry)}:*` }]),
     },
-    { Sid: "StopAuditLogQueries", Effect: "Allow", Action: ["logs:StopQuery"], Resource: ["*"] },
+    {
+      Sid: "AuditLogQueryResults",
+      Effect: "Allow",
+      Action: ["logs:GetQueryResults", "logs:StopQuery"],
+      Resource: ["*"],
+    },
   ];
 }
 

@@ -134,7 +134,7 @@ test("the example stage settings are valid and name secrets, not values", () => 
   );
 });
 
-test("auditLogs: read queries the registry's own-account clusters' EKS log groups only; StopQuery (no resource type) on *", () => {
+test("auditLogs: read starts queries on the registry's own-account clusters' EKS log groups only; results by query id", () => {
   const template = roles.buildRoles(
     input({
       access: { api: { clusters: "read", auditLogs: "read" } },
@@ -146,7 +146,7 @@ test("auditLogs: read queries the registry's own-account clusters' EKS log group
   );
   const statements = statementsOf(template, "ApiRole");
   const query = statements.find((s) => s.Sid === "QueryClusterAuditLogs");
-  assert.deepEqual(query?.Action, ["logs:StartQuery", "logs:GetQueryResults"]);
+  assert.deepEqual(query?.Action, ["logs:StartQuery"]);
   assert.deepEqual(
     query?.Resource.map((r) => (r as { "Fn::Sub": string })["Fn::Sub"]),
     [
@@ -155,8 +155,8 @@ test("auditLogs: read queries the registry's own-account clusters' EKS log group
     ],
     "a cluster read through its role (partner) is queried as that role",
   );
-  const stop = statements.find((s) => s.Sid === "StopAuditLogQueries");
-  assert.deepEqual([stop?.Action, stop?.Resource], [["logs:StopQuery"], ["*"]]);
+  const results = statements.find((s) => s.Sid === "AuditLogQueryResults");
+  assert.deepEqual([results?.Action, results?.Resource], [["logs:GetQueryResults", "logs:StopQuery"], ["*"]]);
   assert.ok(statements.some((s) => s.Sid === "AssumeClusterRoles"));
   assert.throws(
     () => roles.buildRoles(input({ access: { api: { auditLogs: "write" } } })),
