@@ -8,8 +8,14 @@ import type { ShownWho } from "../../shared/who/shown.ts";
 /** `alice@example.com (Admin)`, `pending`, `not found`, `audit logs are off for demo-us`; empty when none is kept. */
 export function whoText(who: ShownWho | undefined): string {
   if (!who) return "";
-  if (who.state !== "found") return who.note;
-  return who.role ? `${who.name} (${who.role})` : who.name;
+  if (who.state !== "found") return visible(who.note);
+  return visible(who.role ? `${who.name} (${who.role})` : who.name);
+}
+
+/** Control characters shown as the terminal's table shows them (ESC as `^[`, others `?`): text stays one line. */
+function visible(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters replaced
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === "\u001b" ? "^[" : c === "\t" || c === "\n" ? " " : "?"));
 }
 
 /** `create at 2026-12-02T15:00:00Z · client says Helm/4.1.0 · from 203.0.113.7`: the user agent is a claim. */
@@ -21,5 +27,6 @@ export function whoTitle(who: ShownWho | undefined): string | undefined {
     who.sourceIp ? `from ${who.sourceIp}` : "",
   ]
     .filter(Boolean)
+    .map(visible)
     .join(" · ");
 }
