@@ -123,7 +123,11 @@ test("the release page's history names who made each revision and the drift name
     const historyText = (await history.allInnerTexts()).join("\n");
     assert.match(historyText, /Who/);
     assert.match(historyText, /ci-deployer \(github-actions-deploy\)/);
-    assert.match(historyText, /<img src=x onerror=alert\(1\)>\^\[\[31m bob \(ci\)/, "the hostile name is text, ESC shown");
+    assert.match(
+      historyText,
+      /<img src=x onerror=alert\(1\)>\^\[\[31m bob \(ci\)/,
+      "the hostile name is text, ESC shown",
+    );
     assert.equal(
       await page.locator('section[aria-labelledby="history"] img').count(),
       0,
