@@ -81,6 +81,11 @@ export function matching(pattern: RegExp, message: string, fallback: string) {
   return z.pipe(z.transform(present), z._default(z.string().check(z.regex(pattern, message)), fallback));
 }
 
+/** WHO_LOOKUP (on|off, default on): whether who made each new revision and drift write is looked up (docs/who.md). */
+export function whoLookupFromEnv(env: Env): boolean {
+  return parseEnv(env, { WHO_LOOKUP: matching(/^(on|off)$/, "is not on or off", "on") }).WHO_LOOKUP === "on";
+}
+
 /**
  * Reads the variables `shape` names (no secrets: a bad value is quoted in the error), every problem at once as
  * `NAME=<value> <what is wrong>`.

@@ -28,6 +28,12 @@ const AWS_SERVICES = {
     example: "http://127.0.0.1:4566",
     regionHint: "set it to the queue's region, or AWS_ENDPOINT_URL_SQS for fauxqs",
   },
+  logs: {
+    // The clusters' audit logs (docs/who.md): each is read in its cluster's region, so only the endpoint matters.
+    endpointVariable: "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS",
+    example: "http://127.0.0.1:4510",
+    regionHint: "set it to a region (each cluster's audit log is read in the cluster's own region)",
+  },
 } as const;
 
 /**

@@ -156,11 +156,13 @@ async function lookupBatch(
   signal: AbortSignal | undefined,
 ): Promise<LookupResult | undefined> {
   try {
-    return await lookup.lookup(
+    const result = await lookup.lookup(
       cluster,
       batch.map((a) => a.subject),
       signal,
     );
+    // A failure because the run's deadline came is not the subjects' attempt.
+    return result.outcome === "failed" && signal?.aborted ? undefined : result;
   } catch (error) {
     if (signal?.aborted) return undefined;
     return { outcome: "failed", reason: `lookup error (${(error as Error)?.name ?? "unknown"})`, retryable: true };

@@ -87,6 +87,11 @@ export interface WriteEvidence {
   sourceIp?: string;
   /** The event's auditID (kube-apiserver's), to find it again in CloudWatch. */
   auditId: string;
+  /**
+   * A write only: how many other writes by the same field manager fell in the managedFields second. The one
+   * completed last is the evidence (managedFields keeps its time and fields); absent when there was none.
+   */
+  sameSecondWrites?: number;
 }
 
 /**

@@ -26,3 +26,18 @@ test("cli sync --lease takes whole seconds, at least 1", async () => {
     assert.match(run.stderr, new RegExp(`invalid --lease "${value.replace(".", "\\.")}": must be an integer >= 1`));
   }
 });
+
+test("WHO_LOOKUP turns attribution on (default) or off; WHO_RETRY_MINUTES is its retry window (default 30)", () => {
+  assert.deepEqual(
+    [syncConfigFromEnv(base).settings.whoLookup, syncConfigFromEnv(base).settings.whoRetryWindowMs],
+    [true, 30 * 60_000],
+  );
+  const off = syncConfigFromEnv({ ...base, WHO_LOOKUP: "off", WHO_RETRY_MINUTES: "90" }).settings;
+  assert.deepEqual([off.whoLookup, off.whoRetryWindowMs], [false, 90 * 60_000]);
+  for (const bad of [{ WHO_LOOKUP: "yes" }, { WHO_RETRY_MINUTES: "0" }, { WHO_RETRY_MINUTES: "2h" }]) {
+    assert.throws(
+      () => syncConfigFromEnv({ ...base, ...bad }),
+      (error: unknown) => error instanceof LambdaConfigError && new RegExp(Object.keys(bad)[0]).test(error.message),
+    );
+  }
+});

@@ -219,6 +219,16 @@ test("the deadline: an aborted run looks nothing up; a lookup cut off leaves its
     controller.signal,
   );
   assert.equal(cut.stopped, "deadline");
+  // The real lookup answers a failure (retryable) when the signal aborts its query: not the subjects' attempt either.
+  const late = new AbortController();
+  const answersFailed: AuditLogLookup = {
+    async lookup() {
+      late.abort();
+      return { outcome: "failed", reason: "the query was stopped", retryable: true };
+    },
+  };
+  const stopped = await attributeCluster("eu", { store, lookup: answersFailed, clock }, late.signal);
+  assert.equal(stopped.stopped, "deadline");
   const due = await store.due("eu", clock.now(), 1000);
   assert.equal(due.length, 200);
   assert.ok(due.every((a) => a.attempts === 0));

@@ -1,0 +1,154 @@
+/**
+ * An EKS audit event as the lookup reads it (docs/who.md, "The lookup"): the few fields a Logs Insights query
+ * returns for it (`AUDIT_EVENT_FIELDS`, so RequestResponse bodies never travel), made into plain facts, and the
+ * identity aws-iam-authenticator put in `user` made into an `AuditIdentity`. Everything read here is data from
+ * the cluster: control characters are stripped and lengths bounded; escaping for display is the display's job.
+ */
+import type { AuditIdentity } from "./attribution.ts";
+
+/** The fields asked of Logs Insights, JSON paths with arrays as `.0` (its flattening). */
+export const AUDIT_EVENT_FIELDS = [
+  "auditID",
+  "verb",
+  "requestURI",
+  "user.username",
+  "user.extra.arn.0",
+  "user.extra.sessionName.0",
+  "userAgent",
+  "sourceIPs.0",
+  "objectRef.resource",
+  "objectRef.namespace",
+  "objectRef.name",
+  "objectRef.apiGroup",
+  "objectRef.subresource",
+  "responseStatus.code",
+  "requestReceivedTimestamp",
+  "stageTimestamp",
+] as const;
+
+/** What one audit event says, as the matching needs it. */
+export interface AuditEventFacts {
+  auditId: string;
+  verb: string;
+  requestURI: string;
+  username?: string;
+  arn?: string;
+  sessionName?: string;
+  userAgent?: string;
+  sourceIp?: string;
+  resource?: string;
+  namespace?: string;
+  name?: string;
+  /** Absent for the core group. */
+  apiGroup?: string;
+  subresource?: string;
+  code?: number;
+  /** requestReceivedTimestamp as given (RFC 3339, microseconds) and in ms. */
+  receivedAt: string;
+  receivedMs: number;
+  /** stageTimestamp (ResponseComplete: when the answer was sent), in ms. */
+  completedMs: number;
+}
+
+/** Longest identity name kept (an IAM session name is at most 64, a Kubernetes username has no limit). */
+const MAX_NAME = 256;
+/** Longest ARN kept (IAM's own limit). */
+const MAX_ARN = 2048;
+const MAX_USER_AGENT = 512;
+const MAX_IP = 64;
+
+/**
+ * Text from the audit log made safe to keep: no control or bidirectional-override characters (a name could
+ * otherwise rewrite a terminal line or reorder what a reader sees), at most `max` characters, trimmed.
+ */
+export function cleanText(value: string | undefined, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  const clean = value
+    .replace(/[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/gu, "")
+    .trim()
+    .slice(0, max);
+  return clean === "" ? undefined : clean;
+}
+
+/** One Insights result row (`[{field, value}]`) as facts; undefined when it is not a usable audit event. */
+export function auditEventFromRow(row: ReadonlyArray<{ field?: string; value?: string }>): AuditEventFacts | undefined {
+  const fields = new Map<string, string>();
+  for (const { field, value } of row) if (field && value !== undefined) fields.set(field, value);
+  return auditEventFrom((path) => fields.get(path));
+}
+
+/** A whole audit event (the JSON message of a log event) as facts. */
+export function auditEventFromJson(message: string): AuditEventFacts | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  return auditEventFrom((path) => {
+    let current: unknown = event;
+    for (const step of path.split(".")) {
+      if (current === null || typeof current !== "object") return undefined;
+      current = (current as Record<string, unknown>)[step];
+    }
+    return typeof current === "string" || typeof current === "number" ? String(current) : undefined;
+  });
+}
+
+function auditEventFrom(get: (path: (typeof AUDIT_EVENT_FIELDS)[number]) => string | undefined) {
+  const auditId = get("auditID");
+  const verb = get("verb");
+  const receivedAt = get("requestReceivedTimestamp");
+  const receivedMs = receivedAt === undefined ? Number.NaN : Date.parse(receivedAt);
+  const stage = get("stageTimestamp");
+  const completedMs = stage === undefined ? receivedMs : Date.parse(stage);
+  if (!auditId || !verb || receivedAt === undefined || Number.isNaN(receivedMs) || Number.isNaN(completedMs)) {
+    return undefined;
+  }
+  const code = Number(get("responseStatus.code"));
+  return {
+    auditId: cleanText(auditId, 64) ?? "",
+    verb,
+    requestURI: get("requestURI") ?? "",
+    username: get("user.username"),
+    arn: get("user.extra.arn.0"),
+    sessionName: get("user.extra.sessionName.0"),
+    userAgent: get("userAgent"),
+    sourceIp: get("sourceIPs.0"),
+    resource: get("objectRef.resource"),
+    namespace: get("objectRef.namespace"),
+    name: get("objectRef.name"),
+    apiGroup: get("objectRef.apiGroup") || undefined,
+    subresource: get("objectRef.subresource") || undefined,
+    code: Number.isInteger(code) ? code : undefined,
+    receivedAt: new Date(receivedMs).toISOString(),
+    receivedMs,
+    completedMs,
+  } satisfies AuditEventFacts;
+}
+
+const ASSUMED_ROLE = /^arn:aws[\w-]*:sts::(\d{12}):assumed-role\/([\w+=,.@-]+)\/([\w+=,.@-]+)$/;
+const IAM_USER = /^arn:aws[\w-]*:iam::(\d{12}):user\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]+)$/;
+
+/**
+ * Who made the request: the session ARN aws-iam-authenticator reports (`user.extra.arn`, else a username that is
+ * an ARN, as access entries make it) read as an assumed role's session (the session name shown: IAM Identity
+ * Center puts the person's e-mail there) or an IAM user; any other caller by its Kubernetes username. The
+ * User-Agent never enters here: a client can claim any.
+ */
+export function identityOf(event: Pick<AuditEventFacts, "username" | "arn" | "sessionName">): AuditIdentity {
+  const arn = cleanText(event.arn ?? (event.username?.startsWith("arn:") ? event.username : undefined), MAX_ARN);
+  const role = arn ? ASSUMED_ROLE.exec(arn) : null;
+  if (arn && role) {
+    const name = cleanText(event.sessionName, MAX_NAME) ?? role[3];
+    return { type: "assumed-role", name, role: role[2], accountId: role[1], arn };
+  }
+  const user = arn ? IAM_USER.exec(arn) : null;
+  if (arn && user) return { type: "iam-user", name: user[2], accountId: user[1], arn };
+  return { type: "kubernetes", name: cleanText(event.username, MAX_NAME) ?? "(unknown)" };
+}
+
+/** The evidence's client claims, cleaned: the User-Agent and the first source address. */
+export function clientClaims(event: Pick<AuditEventFacts, "userAgent" | "sourceIp">) {
+  return { userAgent: cleanText(event.userAgent, MAX_USER_AGENT), sourceIp: cleanText(event.sourceIp, MAX_IP) };
+}
