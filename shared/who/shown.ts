@@ -9,6 +9,7 @@ import {
   type Attribution,
   type AttributionState,
   type AttributionStore,
+  type AttributionSubject,
   type Audience,
   type AuditIdentity,
   attributionKey,
@@ -52,13 +53,15 @@ export interface ShownAttributions {
   revisions: ReadonlyMap<number, ShownWho>;
   /** `attributionKey` of a write subject → who made it. */
   writes: ReadonlyMap<string, ShownWho>;
+  /** Every subject whose author was found, with who: what a notification or a diff says preceded a change. */
+  found: readonly { subject: AttributionSubject; who: WhoFound }[];
   /** `audit logs are off for demo-us: <what to run>`, when the cluster's last lookup found them off. */
   loggingOff?: string;
 }
 
 /** Nothing kept: what a caller without an attribution store (or whose read failed) joins against. */
 export function noAttributions(release: ReleaseKey): ShownAttributions {
-  return { release, revisions: new Map(), writes: new Map() };
+  return { release, revisions: new Map(), writes: new Map(), found: [] };
 }
 
 /**
@@ -90,12 +93,14 @@ export function joinAttributions(
   const loggingOff = logging && !logging.enabled ? loggingOffLine(release.cluster, logging.hint) : undefined;
   const revisions = new Map<number, ShownWho>();
   const writes = new Map<string, ShownWho>();
+  const found: { subject: AttributionSubject; who: WhoFound }[] = [];
   for (const attribution of kept) {
     const shown = shownWho(attribution, audience, release.cluster);
     if (attribution.subject.type === "revision") revisions.set(attribution.subject.revision, shown);
     else writes.set(attributionKey(attribution.subject), shown);
+    if (shown.state === "found") found.push({ subject: attribution.subject, who: shown });
   }
-  return { release, revisions, writes, ...(loggingOff ? { loggingOff } : {}) };
+  return { release, revisions, writes, found, ...(loggingOff ? { loggingOff } : {}) };
 }
 
 /** The one wording of a cluster whose audit logs cannot be read because they are off. */

@@ -13,15 +13,13 @@ import { renderSlackAnswer } from "../../shared/chatops/slack-blocks.ts";
 import { renderTeamsAnswer } from "../../shared/chatops/teams-card.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
-import { call } from "../sim/helpers.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { simulatedEksForFile } from "../support/sim.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, webRevision, writeDrift } from "./support.ts";
 
 const CLUSTER = "demo-us";
 let now = Date.parse("2026-12-02T15:00:00Z");
@@ -33,24 +31,6 @@ const access = resolveAccess(
   { platform: "slack", team: "T1", channel: "C1", user: "U1" },
 );
 
-const configMap = {
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name: "web-settings", namespace: "shop" },
-  data: { LOG_LEVEL: "info" },
-};
-function release(version: number, status: string): Release {
-  return {
-    name: "web",
-    namespace: "shop",
-    version,
-    info: { status, description: `Upgrade ${version}`, last_deployed: `2026-12-02T15:0${version}:00Z` },
-    chart: { metadata: { name: "web", version: "1.0.0" } },
-    manifest: `---\n# Source: web/templates/cm.yaml\n${JSON.stringify(configMap)}\n`,
-    hooks: [],
-  } as Release;
-}
-
 async function ask(deps: ChatDeps, text: string) {
   const parsed = parseChatCommand(text, { prefix: "/helm" });
   assert.ok(parsed.ok);
@@ -61,23 +41,14 @@ async function ask(deps: ChatDeps, text: string) {
 }
 
 test("the history and status answers name who, escaped, without ARN or account id", async () => {
-  const cluster = sim().cluster(CLUSTER);
-  const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
-  assert.equal((await call(cluster, "/api/v1/namespaces", { method: "POST", body: namespace })).status, 201);
-  const base = "/api/v1/namespaces/shop/configmaps";
-  assert.equal((await call(cluster, `${base}?fieldManager=helm`, { method: "POST", body: configMap })).status, 201);
-  now += 30 * 60_000;
-  const patched = await call(cluster, `${base}/web-settings?fieldManager=kubectl-patch`, {
-    method: "PATCH",
-    body: { data: { LOG_LEVEL: "debug" } },
-    headers: { "content-type": "application/merge-patch+json" },
+  await writeDrift(sim().cluster(CLUSTER), (ms) => {
+    now += ms;
   });
-  assert.equal(patched.status, 200, patched.text);
   now += 5 * 60_000;
 
   const store = new MemoryReleaseStore();
-  await store.putRevision(CLUSTER, release(1, "superseded"));
-  await store.putRevision(CLUSTER, release(2, "deployed"));
+  await store.putRevision(CLUSTER, webRevision(1, "superseded"));
+  await store.putRevision(CLUSTER, webRevision(2, "deployed"));
   const connector = simConnector(sim());
   const kube = createKubeReader({ connector, clock });
   try {

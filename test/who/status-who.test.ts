@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { renderStatusJson } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -16,10 +15,9 @@ import { releaseStatus } from "../../shared/usecases/status.ts";
 import type { AttributionStore, Audience } from "../../shared/who/attribution.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
-import { call } from "../sim/helpers.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { simulatedEksForFile } from "../support/sim.ts";
-import { ACCOUNT, ALICE, found, HOSTILE } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, webRevision, writeDrift } from "./support.ts";
 
 const CLUSTER = "demo-us";
 let now = Date.parse("2026-12-02T15:00:00Z");
@@ -27,25 +25,9 @@ const clock = { now: () => new Date(now) };
 const sim = simulatedEksForFile({ clusters: [{ name: CLUSTER }], now: clock.now });
 const key = { cluster: CLUSTER, namespace: "shop", name: "web" };
 
-const configMap = {
-  apiVersion: "v1",
-  kind: "ConfigMap",
-  metadata: { name: "web-settings", namespace: "shop" },
-  data: { LOG_LEVEL: "info" },
-};
-const release: Release = {
-  name: "web",
-  namespace: "shop",
-  version: 1,
-  info: { status: "deployed", description: "Install complete", last_deployed: "2026-12-02T15:00:00Z" },
-  chart: { metadata: { name: "web", version: "1.0.0" } },
-  manifest: `---\n# Source: web/templates/cm.yaml\n${JSON.stringify(configMap)}\n`,
-  hooks: [],
-} as Release;
-
 async function status(attributions: AttributionStore | undefined, audience?: Audience) {
   const store = new MemoryReleaseStore();
-  await store.putRevision(CLUSTER, release);
+  await store.putRevision(CLUSTER, webRevision(1, "deployed"));
   const kube = createKubeReader({ connector: simConnector(sim()), clock });
   return releaseStatus({ store, kube, logger: silentLogger, attributions }, { ...key, audience }).finally(() =>
     kube.close(),
@@ -56,19 +38,9 @@ let written = false;
 async function patchedByKubectl() {
   if (written) return;
   written = true;
-  const cluster = sim().cluster(CLUSTER);
-  const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
-  assert.equal((await call(cluster, "/api/v1/namespaces", { method: "POST", body: namespace })).status, 201);
-  const base = "/api/v1/namespaces/shop/configmaps";
-  const created = await call(cluster, `${base}?fieldManager=helm`, { method: "POST", body: configMap });
-  assert.equal(created.status, 201, created.text);
-  now += 30 * 60_000;
-  const patched = await call(cluster, `${base}/web-settings?fieldManager=kubectl-patch`, {
-    method: "PATCH",
-    body: { data: { LOG_LEVEL: "debug" } },
-    headers: { "content-type": "application/merge-patch+json" },
+  await writeDrift(sim().cluster(CLUSTER), (ms) => {
+    now += ms;
   });
-  assert.equal(patched.status, 200, patched.text);
   now += 5 * 60_000;
 }
 
