@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LambdaConfigError } from "../../functions/_shared/config.ts";
-import { syncConfigFromEnv } from "../../functions/sync/deps.ts";
+import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
+import { syncConfigFromEnv, syncRuntimeFromEnv } from "../../functions/sync/deps.ts";
 import { runCli } from "../support/cli.ts";
 
 const base = { AWS_REGION: "eu-west-1", CLUSTERS: "[]" };
@@ -39,5 +40,21 @@ test("WHO_LOOKUP turns attribution on (default) or off; WHO_RETRY_MINUTES is its
       () => syncConfigFromEnv({ ...base, ...bad }),
       (error: unknown) => error instanceof LambdaConfigError && new RegExp(Object.keys(bad)[0]).test(error.message),
     );
+  }
+});
+
+test("WHO_LOOKUP=off: the sync runtime has no lookup (nothing enqueued nor looked up), the audit runtime no queue", async () => {
+  const env = { ...base, STORE_DRIVER: "memory", POWERTOOLS_METRICS_DISABLED: "true" };
+  const on = syncRuntimeFromEnv(env);
+  const off = syncRuntimeFromEnv({ ...env, WHO_LOOKUP: "off" });
+  const auditOn = auditRuntimeFromEnv(env);
+  const auditOff = auditRuntimeFromEnv({ ...env, WHO_LOOKUP: "off" });
+  try {
+    assert.ok(on.auditLog, "on by default");
+    assert.equal(off.auditLog, undefined);
+    assert.ok(auditOn.attributions);
+    assert.equal(auditOff.attributions, undefined);
+  } finally {
+    await Promise.all([on, off, auditOn, auditOff].map((runtime) => runtime.close()));
   }
 });
