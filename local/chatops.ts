@@ -21,6 +21,7 @@ import type { ClusterConnector } from "../shared/clusters/connector.ts";
 import type { Logger } from "../shared/ports.ts";
 import type { HistoryStores } from "../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../shared/store/release-store.ts";
+import type { AttributionStore } from "../shared/who/attribution.ts";
 import { type ReceivedMessage, type ResponseUrlReceiver, startResponseUrlReceiver } from "./chatops-receiver.ts";
 import { createQueueWithDlq, startLocalSqs } from "./fauxqs.ts";
 import { createLocalPoller } from "./queue/poller.ts";
@@ -41,6 +42,8 @@ export interface LocalChatopsOptions {
   concurrency?: number;
   /** The local audits' history: offers `fleet` and `timeline` (npm start runs audits). */
   history?: { stores: Pick<HistoryStores, "snapshots" | "rollups">; tableName: string };
+  /** Who made each revision and write (the API's store of them, docs/who.md): chat names them too. */
+  attributions?: AttributionStore;
 }
 
 export interface LocalChatops {
@@ -103,6 +106,7 @@ export async function startLocalChatops(options: LocalChatopsOptions): Promise<L
       clusters: options.clusters,
       logger: options.logger,
       ...(options.history ? { historyStores: options.history.stores } : {}),
+      ...(options.attributions ? { attributions: options.attributions } : {}),
     };
     const slack = createSlackIngress(
       slackIngressDepsFromEnv(chatEnv, {

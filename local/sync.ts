@@ -48,6 +48,13 @@ function consoleSyncs(out: (line: string) => void): Logger {
   return {
     ...silentLogger,
     info(message, attributes) {
+      if (message === "attributions settled" && attributes) {
+        const { cluster, found, retrying, notFound, failed } = attributes as Record<string, number | string>;
+        out(
+          `who ${cluster}: ${found} attributed, ${retrying} not in the audit log yet, ${notFound} not found, ${failed} failed`,
+        );
+        return;
+      }
       if (message !== "release sync finished" || !attributes) return;
       const { cluster, imported, updated, removed, failed } = attributes as Record<string, number | string>;
       if (!imported && !updated && !removed && !failed) return;

@@ -6,8 +6,11 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type DynamoDbLocal, freeLoopbackPort, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../shared/release/helm-codec.ts";
+import { storeConfigFromEnv } from "../shared/store/config.ts";
+import { openAttributionStore } from "../shared/who/config.ts";
 import { makeRelease } from "./store/fixtures.ts";
 import { CLI, type Run, runCli, spawnNode } from "./support/cli.ts";
+import { found, HOSTILE, revisionSubject } from "./who/support.ts";
 
 const workDir = mkdtempSync(join(tmpdir(), "cli-store-"));
 let engine: DynamoDbLocal;
@@ -155,6 +158,25 @@ describe("store CLI on DynamoDB Local", () => {
         description: "Upgrade complete",
       },
     ]);
+  });
+
+  test("history --who: a WHO column from the attributions kept in the table; -o json names who, never the ARN", async () => {
+    const attributions = openAttributionStore(storeConfigFromEnv(baseEnv()));
+    await attributions.settle([found(revisionSubject("local", "default", "demo", 2), HOSTILE)]);
+    const plain = await cli(["history", "demo", "-n", "default"], baseEnv());
+    assert.doesNotMatch(plain.stdout, /WHO|onerror/, "no flag: helm's table");
+    const run = await cli(["history", "demo", "-n", "default", "--who"], baseEnv());
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 3);
+    assert.match(lines[0], /\tDESCRIPTION {5}\tWHO/);
+    assert.match(lines[1], /\t- +$/);
+    assert.match(lines[2], /\t<img src=x onerror=alert\(1\)>\^\[\[31m\.\.\.$/, "ESC defused, cut at the newline");
+    const json = await cli(["history", "demo", "-n", "default", "-o", "json"], baseEnv());
+    const who = JSON.parse(json.stdout)[1].who;
+    assert.equal(who.name, HOSTILE.name);
+    assert.equal(who.arn, undefined);
+    assert.doesNotMatch(json.stdout, /arn:aws|111122223333/);
   });
 
   test("get manifest prints the stored manifest byte for byte plus Println's newline, latest by default", async () => {

@@ -10,10 +10,11 @@ import { renderJson } from "../../shared/render/index.ts";
 import { renderSyncText } from "../../shared/render/sync/text.ts";
 import { openSyncStateStore } from "../../shared/store/config.ts";
 import { syncCluster } from "../../shared/usecases/sync.ts";
+import { whoLookupFromEnv } from "../../shared/who/config.ts";
 import { LIVE_CLUSTER_FLAGS } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
-import { withCliStore } from "../lib/store.ts";
+import { cliAttributionStore, withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- sync [--cluster C | --kubeconfig FILE [--context X]] [-n NAMESPACE | -A] [-o table|json]
 
@@ -74,9 +75,19 @@ export const run = defineCommand({
           io.stderr.write(`\r${s.listed} listed, ${s.fetched} fetched, ${s.imported} imported, ${s.failed} failed`)
       : undefined;
     try {
-      const summary = await withCliStore(io.env, (store, { config }) =>
+      const summary = await withCliStore(io.env, (store, context) =>
         syncCluster(
-          { store, syncState: openSyncStateStore(config), kube, scope: connector, logger: silentLogger },
+          {
+            store,
+            syncState: openSyncStateStore(context.config),
+            kube,
+            scope: connector,
+            logger: silentLogger,
+            // Its new revisions are attributed like the scheduled sync's (docs/who.md); the sync worker looks them up.
+            ...(whoLookupFromEnv(io.env, (message) => new ValidationError(message))
+              ? { attributions: cliAttributionStore(context) }
+              : {}),
+          },
           {
             cluster,
             namespaces,

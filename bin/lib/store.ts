@@ -19,6 +19,8 @@ import {
 } from "../../shared/store/config.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
+import { openAttributionStore } from "../../shared/who/config.ts";
 
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -94,4 +96,12 @@ export async function withCliStore<T>(
   } finally {
     await engine?.stop();
   }
+}
+
+/**
+ * The attributions kept beside the releases (docs/who.md), in the CLI's store's table: history names who
+ * created each revision when the workers found it (a table without any says nothing of who).
+ */
+export function cliAttributionStore(context: CliStoreContext): AttributionStore {
+  return openAttributionStore(context.config);
 }

@@ -39,6 +39,8 @@ export function statusFields(status: StatusDocument): [string, string][] {
       `${drifted} field${drifted === 1 ? "" : "s"}${conflicts ? `, ${conflicts} in conflict with the next upgrade` : ""}`,
     ]);
   }
+  // The cluster's audit logs are off: nobody can be named for a write (docs/who.md), said once.
+  if (status.auditLogging) fields.push(["WHO", status.auditLogging]);
   fields.push([
     "READ",
     `${when(status.observedAt)}${status.complete ? "" : " (partial: some resources were not read in time)"}`,

@@ -6,6 +6,7 @@ import { errorKind } from "../../shared/errors.ts";
 import { http2FromEnv } from "../../shared/kube/http2-env.ts";
 import { type QueueClientConfig, queueClientConfigFromEnv, queueUrlFromEnv } from "../../shared/queue/config.ts";
 import { type StoreConfig, storeConfigFromEnv } from "../../shared/store/config.ts";
+import { whoLookupFromEnv as whoLookupSetting } from "../../shared/who/config.ts";
 
 /**
  * Configuration of every Lambda of the product, read once per cold start. Each function adds its own sections
@@ -79,6 +80,11 @@ export function httpBaseUrl() {
 /** An optional string setting matching `pattern`, `fallback` when unset. */
 export function matching(pattern: RegExp, message: string, fallback: string) {
   return z.pipe(z.transform(present), z._default(z.string().check(z.regex(pattern, message)), fallback));
+}
+
+/** WHO_LOOKUP (on|off, default on): whether who made each new revision and drift write is looked up (docs/who.md). */
+export function whoLookupFromEnv(env: Env): boolean {
+  return whoLookupSetting(env, (message) => new LambdaConfigError(message));
 }
 
 /**

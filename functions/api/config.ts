@@ -5,6 +5,7 @@ import {
   matching,
   parseEnv,
   type RuntimeConfig,
+  whoLookupFromEnv,
   wholeNumber,
 } from "../_shared/config.ts";
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from "../_shared/http/handler.ts";
@@ -41,6 +42,8 @@ export interface ApiSettings {
   maxResponseBytes: number;
   /** Largest accepted POST body in bytes, after base64 decoding (API_MAX_BODY_BYTES, default 6 MB). */
   maxBodyBytes: number;
+  /** WHO_LOOKUP (default on): POST /sync enqueues the revisions it imports for attribution (docs/who.md). */
+  whoLookup?: boolean;
 }
 
 export const API_SERVICE_NAME = "helm-status-api";
@@ -80,5 +83,6 @@ export function apiSettingsFromEnv(env: Env): ApiSettings {
     maxResponseBytes: read.API_MAX_RESPONSE_BYTES,
     maxBodyBytes: read.API_MAX_BODY_BYTES,
     logExcerpts: read.LOG_EXCERPTS === "on",
+    whoLookup: whoLookupFromEnv(env),
   };
 }

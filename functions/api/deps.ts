@@ -3,6 +3,8 @@ import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { openSyncStateStore } from "../../shared/store/config.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { FleetCache } from "../../shared/usecases/fleet.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
+import { openAttributionStore } from "../../shared/who/config.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";
@@ -15,7 +17,11 @@ import type { ApiDeps } from "./types.ts";
  */
 export function apiDepsFromEnv(
   env: NodeJS.ProcessEnv,
-  overrides: RuntimeOverrides & { historyStores?: HistoryStores; syncState?: SyncStateStore } = {},
+  overrides: RuntimeOverrides & {
+    historyStores?: HistoryStores;
+    syncState?: SyncStateStore;
+    attributions?: AttributionStore;
+  } = {},
 ): ApiDeps {
   const config = apiConfigFromEnv(env);
   // One KubeReader for the warm process (in the runtime): its pools, limits and caches outlive each request.
@@ -25,6 +31,9 @@ export function apiDepsFromEnv(
   // The snapshots table's client opens lazily (no network at cold start); only the history routes use it.
   const historyStores = overrides.historyStores ?? openHistoryStores(config.store, config.snapshots);
   const syncState = overrides.syncState ?? openSyncStateStore(config.store);
+  // Who made each revision and write, kept beside the releases (docs/who.md): a store injected without its
+  // attributions (tests) has none, so history and status then say nothing of who.
+  const attributions = overrides.attributions ?? (overrides.store ? undefined : openAttributionStore(config.store));
   const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
   const history = {
     auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
@@ -41,5 +50,6 @@ export function apiDepsFromEnv(
     syncPolicy,
     history,
     fleetCache,
+    ...(attributions ? { attributions } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import type { FleetCache } from "../../shared/usecases/fleet.ts";
 import type { ReliabilitySettings } from "../../shared/usecases/reliability.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
 import type { HttpContext, HttpEvent, HttpResult } from "../_shared/http/types.ts";
 import type { LambdaRuntime } from "../_shared/runtime.ts";
 import type { ApiSettings } from "./config.ts";
@@ -31,4 +32,6 @@ export interface ApiDeps extends Pick<LambdaRuntime, "store" | "clusters" | "kub
   syncPolicy?: (cluster: string) => SyncPolicy | undefined;
   /** The audits' period and the history's retention (AUDIT_SCHEDULE, SNAPSHOT_RETENTION_DAYS); defaults 5 min, 90 days. */
   history?: ReliabilitySettings;
+  /** Who made each revision and drift write (docs/who.md); absent: history and status say nothing of who. */
+  attributions?: AttributionStore;
 }

@@ -2,6 +2,7 @@ import type { MiddlewareObj } from "@middy/core";
 import { verifiedTokenPayload } from "../../shared/access/verified-token.ts";
 import { groupsOf, resolveViewer } from "../../shared/access/viewer-access.ts";
 import { type ClusterScope, viewerScope } from "../../shared/clusters/scope.ts";
+import type { Audience } from "../../shared/who/attribution.ts";
 import { MethodNotAllowedError, RouteNotFoundError, UnauthorizedError } from "../_shared/http/errors.ts";
 import { templateMatcher } from "../_shared/http/route.ts";
 import type { DashboardConfig } from "./dashboard-config.ts";
@@ -83,6 +84,14 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
       };
     },
   };
+}
+
+/**
+ * Who reads this request's answer (shared/who/attribution.ts `forAudience`): a signed-in person's browser is
+ * "public" (no ARN, no account id); an IAM-signed caller is "iam".
+ */
+export function audienceFor(context: ApiContext): Audience {
+  return context.viewer ? "public" : "iam";
 }
 
 /** The clusters this request may touch: the registry, narrowed to the signed-in person's grants. */

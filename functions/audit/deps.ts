@@ -12,6 +12,9 @@ import { createSqsClient } from "../../shared/queue/config.ts";
 import { openHistoryStores } from "../../shared/snapshots/config.ts";
 import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { AuditDeps } from "../../shared/usecases/audit-release.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
+import { openAttributionStore } from "../../shared/who/config.ts";
+import { whoLookupFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime, type LambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { type AuditConfig, auditConfigFromEnv } from "./config.ts";
 
@@ -21,6 +24,8 @@ export interface AuditRuntime extends AuditDeps, Omit<LambdaRuntime, "config"> {
 }
 
 export interface AuditOverrides extends RuntimeOverrides {
+  /** Where the drift writes the audits see are enqueued for attribution (default: the releases table's, by STORE_DRIVER). */
+  attributions?: AttributionStore;
   /** The status history's stores (default: SNAPSHOTS_TABLE's, by STORE_DRIVER). */
   historyStores?: HistoryStores;
   slack?: SlackWebhook;
@@ -71,6 +76,8 @@ export function auditRuntimeFromEnv(
     auditIntervalSeconds: config.snapshots.auditIntervalSeconds,
   };
   if (slack) runtime.slack = slack;
+  // Who made each drift write (docs/who.md): enqueued here, looked up by the sync worker; off with WHO_LOOKUP=off.
+  if (whoLookupFromEnv(env)) runtime.attributions = overrides.attributions ?? openAttributionStore(config.store);
   if (config.settings.apiBaseUrl) runtime.apiBaseUrl = config.settings.apiBaseUrl;
   return runtime;
 }

@@ -12,6 +12,8 @@ import type { Logger } from "../../shared/ports.ts";
 import { openHistoryStores, snapshotsConfigFromEnv } from "../../shared/snapshots/config.ts";
 import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
+import { openAttributionStore } from "../../shared/who/config.ts";
 import { type Env, functionConfigFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
@@ -26,6 +28,8 @@ export interface ChatReaderOverrides {
   historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The use cases' logger port (the runtime's Powertools logger otherwise). */
   logger?: Logger;
+  /** Who made each revision and write (default: the releases table's; none when `store` is injected without it). */
+  attributions?: AttributionStore;
 }
 
 function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
@@ -41,6 +45,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
   // The snapshots table's client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
   const historyStores =
     overrides.historyStores ?? (config.snapshots ? openHistoryStores(config.store, config.snapshots) : undefined);
+  const attributions = overrides.attributions ?? (overrides.store ? undefined : openAttributionStore(config.store));
   const readers = {
     store: runtime.store,
     clusters: runtime.clusters,
@@ -50,6 +55,7 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
     logger: runtime.logger,
     telemetry: runtime.telemetry,
     ...(historyStores ? { historyStores } : {}),
+    ...(attributions ? { attributions } : {}),
     ...(config.snapshots
       ? {
           history: {

@@ -8,6 +8,7 @@ import { BatchProcessor, EventType, processPartialResponse } from "@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { parseSyncMessage } from "../../shared/sync/message.ts";
 import { counters, SyncBusyError, syncCluster } from "../../shared/usecases/sync.ts";
+import { attributeCluster } from "../../shared/who/attribute.ts";
 import { deadlineFrom } from "../_shared/runtime.ts";
 import { lambdaEntry, withTelemetry } from "../_shared/shell.ts";
 import { type SyncRuntime, syncRuntimeFromEnv } from "./deps.ts";
@@ -29,6 +30,8 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
             kube: runtime.kube,
             scope: runtime.clusters,
             logger: runtime.logger,
+            // Without the lookup (WHO_LOOKUP=off) nothing is enqueued that would never be looked up.
+            ...(runtime.auditLog ? { attributions: runtime.attributions } : {}),
           },
           {
             cluster,
@@ -43,6 +46,7 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
         runtime.telemetry.metrics.addMetric("SyncRemoved", "Count", summary.removed);
         if (!summary.complete)
           runtime.logger.info("release sync incomplete; the next run continues", counters(summary));
+        await attributeAfterSync(runtime, cluster, deadline);
       } catch (error) {
         if (error instanceof SyncBusyError) {
           runtime.logger.info("release sync skipped: another run holds the cluster", { cluster });
@@ -54,6 +58,35 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
     };
     return processPartialResponse(event, record, processor, { context, throwOnFullBatchFailure: false });
   });
+}
+
+/**
+ * Who made the cluster's new revisions and drift writes (docs/who.md): the attribution worker in what is left of
+ * the invocation after the sync (bounded per run; the next run resumes). Never fails the record: the sync is done.
+ */
+async function attributeAfterSync(runtime: SyncRuntime, cluster: string, deadline: number): Promise<void> {
+  if (!runtime.auditLog) return;
+  const left = deadline - runtime.clock.now().getTime();
+  if (left <= 0) return;
+  try {
+    const summary = await attributeCluster(
+      cluster,
+      {
+        store: runtime.attributions,
+        lookup: runtime.auditLog,
+        clock: runtime.clock,
+        logger: runtime.logger,
+        options: { retryWindowMs: runtime.config.settings.whoRetryWindowMs },
+      },
+      AbortSignal.timeout(left),
+    );
+    if (summary.looked === 0) return;
+    runtime.logger.info("attributions settled", { ...summary });
+    runtime.telemetry.metrics.addMetric("AttributionsFound", "Count", summary.found);
+    runtime.telemetry.metrics.addMetric("AttributionQueries", "Count", summary.queries);
+  } catch (error) {
+    runtime.logger.warn("attribution lookups failed; the next run retries", { cluster, error: (error as Error).name });
+  }
 }
 
 /** The Lambda entry point (serverless.yml: syncWorker). */

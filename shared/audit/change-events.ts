@@ -11,6 +11,9 @@ import type { Clock, Logger } from "../ports.ts";
 import { describeChange } from "../snapshots/changes.ts";
 import type { Snapshot } from "../snapshots/model.ts";
 import type { NotificationClaims } from "../snapshots/notification-claims.ts";
+import type { AttributionStore } from "../who/attribution.ts";
+import { precedingLine, precedingWrites } from "../who/preceded.ts";
+import { readShownAttributions } from "../who/shown.ts";
 
 /** Counts, with dimensions (EMF in Lambda). */
 export interface MetricsSink {
@@ -27,10 +30,13 @@ export interface ChangeEventDeps {
   slack?: SlackWebhook;
   /** Base URL of the API, for the link in Slack messages (AUDIT_API_URL). */
   apiBaseUrl?: string;
+  /** Who made the revisions and writes that preceded a change (docs/who.md); absent: the message names nobody. */
+  attributions?: AttributionStore;
 }
 
 export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, previous?: Snapshot): Promise<void> {
   const from = previous?.health.overall;
+  const precededBy = await whatPreceded(deps, snapshot, previous);
   deps.logger.info("release health changed", {
     event: "release-changed",
     snapshotId: snapshot.id,
@@ -41,12 +47,13 @@ export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, p
     from,
     to: snapshot.health.overall,
     changes: snapshot.changes.map(describeChange),
+    ...(precededBy.length ? { precededBy } : {}),
   });
   deps.metrics.count("ReleaseChanges", 1, { cluster: snapshot.release.cluster, health: snapshot.health.overall });
   if (!deps.slack) return;
   if (!(await deps.notifications.claimNotification(snapshot.id, deps.clock.now()))) return;
   try {
-    await deps.slack.post(changeMessage(snapshot, previous, deps.apiBaseUrl));
+    await deps.slack.post(changeMessage(snapshot, previous, deps.apiBaseUrl, precededBy));
     await deps.notifications.finishNotification(snapshot.id, "sent", deps.clock.now());
     deps.metrics.count("ChangeNotificationsSent", 1);
   } catch (error) {
@@ -57,4 +64,18 @@ export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, p
     deps.metrics.count("ChangeNotificationsFailed", 1);
     await deps.notifications.finishNotification(snapshot.id, "failed", deps.clock.now()).catch(() => {});
   }
+}
+
+/**
+ * The attributed revisions and writes between the last audit that saw the release as it was and the first that saw
+ * the change (`revision 5 by ci-deployer 2 min before`): one read of the release's attributions, as a channel may
+ * see them (no ARN). Nothing when there is no previous snapshot or no store; a failed read is only logged.
+ */
+async function whatPreceded(deps: ChangeEventDeps, snapshot: Snapshot, previous?: Snapshot): Promise<string[]> {
+  if (!deps.attributions || !previous) return [];
+  const shown = await readShownAttributions(deps.attributions, snapshot.release, "public", (error) =>
+    deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+  );
+  const window = { after: previous.lastSeenAt, until: snapshot.firstSeenAt };
+  return precedingWrites(shown, window).map((write) => precedingLine(write, snapshot.firstSeenAt));
 }

@@ -24,6 +24,7 @@ import { reliabilityOfScope } from "../usecases/reliability-scope.ts";
 import { releaseReliabilityText, scopeReliabilityText } from "../usecases/reliability-text.ts";
 import { fleetHealth, listSnapshots } from "../usecases/snapshots.ts";
 import { releaseStatus } from "../usecases/status.ts";
+import type { AttributionStore } from "../who/attribution.ts";
 import type { ChannelAccess } from "./access.ts";
 import { acknowledgeCommand, type ChatJobTarget } from "./acknowledge.ts";
 import type { ChatAnswer } from "./chat-answer.ts";
@@ -43,6 +44,8 @@ export interface ChatDeps {
   historyStores?: Pick<HistoryStores, "snapshots" | "rollups">;
   /** The audits' period and the history's retention, for `reliability` (default 5 minutes, 90 days). */
   history?: ReliabilitySettings;
+  /** Who made each revision and drift write (docs/who.md); chat always sees it as the public audience. */
+  attributions?: AttributionStore;
 }
 
 export type { ChatAnswer };
@@ -99,8 +102,16 @@ async function run(
     case "status": {
       // The channel's grants narrow the read: a manifest's objects in namespaces it may not read are not read.
       const report = await releaseStatus(
-        { store: deps.store, kube: deps.kube, logger: deps.logger, scope: viewerScope(deps.clusters, access) },
         {
+          store: deps.store,
+          kube: deps.kube,
+          logger: deps.logger,
+          scope: viewerScope(deps.clusters, access),
+          attributions: deps.attributions,
+        },
+        {
+          // A channel is public: a writer's name, never an ARN or account id.
+          audience: "public",
           cluster: target.cluster,
           namespace: target.namespace,
           name: target.release,
@@ -112,11 +123,17 @@ async function run(
     }
     case "history": {
       const page = await releaseHistory(
-        { store: deps.store, clusters: deps.clusters },
+        { store: deps.store, clusters: deps.clusters, attributions: deps.attributions, logger: deps.logger },
         { cluster: target.cluster, namespace: target.namespace, name: target.release },
-        { max: target.max },
+        { max: target.max, audience: "public" },
       );
-      return { kind: "history", target, revisions: page.items, more: page.cursor !== undefined };
+      return {
+        kind: "history",
+        target,
+        revisions: page.items,
+        more: page.cursor !== undefined,
+        ...(page.auditLogging ? { auditLogging: page.auditLogging } : {}),
+      };
     }
     case "timeline": {
       const page = await listSnapshots(

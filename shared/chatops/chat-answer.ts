@@ -3,9 +3,10 @@
  * platform's renderer (slack-blocks.ts, teams-card.ts) turns into its message. Its own file, so the renderers and
  * the acknowledgement need the shape only, never the use cases that fill it.
  */
-import type { ReleaseMetadata, ReleaseSummary } from "../release/model.ts";
+import type { ReleaseSummary } from "../release/model.ts";
 import type { FleetEntry } from "../snapshots/model.ts";
 import type { StatusReport } from "../status/report.ts";
+import type { HistoryEntry } from "../usecases/history.ts";
 import type { SnapshotSummary } from "../usecases/snapshots.ts";
 import type { ResolvedCommand } from "./resolve.ts";
 
@@ -14,8 +15,11 @@ export type ChatAnswer =
   | {
       kind: "history";
       target: Extract<ResolvedCommand, { verb: "history" }>;
-      revisions: ReleaseMetadata[];
+      /** Newest first, each with who created it when the audit log said (public: no ARN). */
+      revisions: HistoryEntry[];
       more: boolean;
+      /** `audit logs are off for <cluster>: ...`, said once. */
+      auditLogging?: string;
     }
   | { kind: "list"; target: Extract<ResolvedCommand, { verb: "list" }>; releases: ReleaseSummary[]; more: boolean }
   | { kind: "fleet"; target: Extract<ResolvedCommand, { verb: "fleet" }>; entries: FleetEntry[]; more: boolean }

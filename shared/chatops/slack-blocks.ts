@@ -152,11 +152,17 @@ function historyMessage(answer: Extract<ChatAnswer, { kind: "history" }>, option
   const t = answer.target;
   const b = new Builder(0, 0);
   b.header(`${t.namespace}/${t.release} history on ${t.cluster}`);
-  const lines = renderHelmHistory(answer.revisions).trimEnd().split("\n");
+  // Chat names who created each revision (docs/who.md): a WHO column when any is known, the public identity only.
+  const lines = renderHelmHistory(answer.revisions, { who: answer.revisions.some((r) => r.who) })
+    .trimEnd()
+    .split("\n");
   const fitted = fitCode("", lines[0], lines.slice(1), L.text, (hidden) => `…and ${hidden} older revisions`, "last");
   if (fitted) b.section(fitted.text.replace(/^\n/, ""));
   b.buttons([{ text: "Status", action: ACTION_STATUS, value: canonical(t, "status") }]);
-  b.context([answer.more ? `Older revisions: ${fullTextLine(t, options, "see")}` : fullTextLine(t, options)]);
+  b.context([
+    ...(answer.auditLogging ? [escapeMrkdwn(clip(answer.auditLogging, 300))] : []),
+    answer.more ? `Older revisions: ${fullTextLine(t, options, "see")}` : fullTextLine(t, options),
+  ]);
   return {
     text: `${t.namespace}/${t.release} on ${t.cluster}: ${answer.revisions.length} revisions`,
     blocks: b.blocks,

@@ -6,7 +6,8 @@
  * path of the full text. Always within Slack's limits.
  */
 
-import { compareGroups, outsideAccessLine, storedLine } from "../render/status/text.ts";
+import { driftTable } from "../render/status/drift.ts";
+import { auditLoggingLine, compareGroups, outsideAccessLine, storedLine } from "../render/status/text.ts";
 import { alignLines, formatCell, printTable, visibleColumns } from "../render/tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { RELATED_PODS_KEY, type ResourceEntry, type StatusReport } from "../status/report.ts";
@@ -61,6 +62,7 @@ export function statusMessage(
     escapeMrkdwn(`${health.ruleset}: ${health.message}`),
     report.freshness ? escapeMrkdwn(storedLine(report.freshness)) : "",
     report.outsideAccess ? escapeMrkdwn(outsideAccessLine(report.outsideAccess)) : "",
+    report.auditLogging ? escapeMrkdwn(clip(auditLoggingLine(report.auditLogging), 300)) : "",
     report.complete ? "" : ":hourglass_flowing_sand: some resources were not read in time",
     `read ${escapeMrkdwn(report.observedAt.replace(/\.\d+Z$/, "Z"))} in ${report.counters.durationMs} ms`,
   ]);
@@ -70,6 +72,22 @@ export function statusMessage(
     const shown = report.causes.slice(0, CAUSES_SHOWN).map((c) => `• ${escapeMrkdwn(c.text)}`);
     const more = report.causes.length - shown.length;
     b.section(`*Why*\n${shown.join("\n")}${more > 0 ? `\n• … and ${more} more` : ""}`);
+  }
+
+  // Drift, with who made each write when the audit log said (CHANGED BY: `kubectl-patch by alice@example.com`).
+  const drift = driftTable(report);
+  if (drift) {
+    const [header, ...rows] = alignLines([drift.columns, ...drift.rows])
+      .trimEnd()
+      .split("\n");
+    const fitted = fitCode(
+      `:pencil2: *Drift (${rows.length})*`,
+      header,
+      rows,
+      Math.min(L.text, 2000),
+      (hidden) => `…and ${hidden} more drifted fields`,
+    );
+    if (fitted) b.section(fitted.text);
   }
 
   const attention = attentionRows(report);

@@ -5,7 +5,7 @@
  * Kept under ~20k characters (Teams caps a message at about 28 KB).
  */
 
-import { outsideAccessLine, renderStatusText, storedLine } from "../render/status/text.ts";
+import { auditLoggingLine, outsideAccessLine, renderStatusText, storedLine } from "../render/status/text.ts";
 import { renderHelmHistory, renderHelmList } from "../render/tables/release-tables.ts";
 import { formatAnsiC, isZeroTime } from "../render/time/helm-time.ts";
 import { CAUSES_SHOWN } from "../why/causes.ts";
@@ -78,6 +78,7 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
           : []),
         ...(report.freshness ? ["", plain(storedLine(report.freshness))] : []),
         ...(report.outsideAccess ? ["", plain(outsideAccessLine(report.outsideAccess))] : []),
+        ...(report.auditLogging ? ["", plain(auditLoggingLine(report.auditLogging))] : []),
         report.complete ? "" : "\n⏳ some resources were not read in time",
       ];
       // The Helm text without its first lines (already above) and without NOTES (link instead).
@@ -88,7 +89,12 @@ function teamsText(answer: ChatAnswer, options: TeamsRenderOptions): string {
     }
     case "history": {
       const t = answer.target;
-      return `**${plain(`${t.namespace}/${t.release}`)} history on ${plain(t.cluster)}**\n\n${code(renderHelmHistory(answer.revisions).trimEnd())}\n\n${pathLine(t, options)}`;
+      // Chat names who created each revision (docs/who.md): the WHO column and, once, logging being off.
+      const table = renderHelmHistory(answer.revisions, {
+        who: answer.revisions.some((r) => r.who),
+        auditLogging: answer.auditLogging,
+      });
+      return `**${plain(`${t.namespace}/${t.release}`)} history on ${plain(t.cluster)}**\n\n${code(table.trimEnd())}\n\n${pathLine(t, options)}`;
     }
     case "list": {
       const t = answer.target;

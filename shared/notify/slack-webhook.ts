@@ -76,6 +76,8 @@ export function changeMessage(
   snapshot: Snapshot,
   previous: Snapshot | undefined,
   apiBaseUrl?: string,
+  /** What preceded the change and who made it (`revision 5 by ci-deployer 2 min before`; audit/change-events.ts). */
+  precededBy: readonly string[] = [],
 ): Record<string, unknown> {
   const { release } = snapshot;
   const from = previous?.health.overall;
@@ -103,6 +105,18 @@ export function changeMessage(
         ],
       },
       { type: "section", text: { type: "mrkdwn", text: `*What changed*\n${lines.join("\n") || "•"}`.slice(0, 3000) } },
+      // Identities are data: escaped like every other text of the message.
+      ...(precededBy.length
+        ? [
+            {
+              type: "section",
+              text: {
+                type: "mrkdwn",
+                text: `*Before it*\n${precededBy.map((line) => `• ${mrkdwnEscape(line)}`).join("\n")}`.slice(0, 3000),
+              },
+            },
+          ]
+        : []),
       ...(snapshot.causes?.length
         ? [{ type: "section", text: { type: "mrkdwn", text: `*Why*\n${whyLines(snapshot.causes)}`.slice(0, 3000) } }]
         : []),

@@ -1,8 +1,9 @@
-import type { DriftReport } from "../drift/types.ts";
+import type { DriftedField, DriftReport } from "../drift/types.ts";
 import type { HealthAssessment, HealthStatus } from "../health/index.ts";
 import type { TableColumn } from "../kube/table.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
+import type { ShownWho } from "../who/shown.ts";
 import type { Cause } from "../why/causes.ts";
 import type { ReleaseEvents } from "../why/events.ts";
 
@@ -105,7 +106,12 @@ export interface StatusReport {
   complete: boolean;
   counters: StatusCounters;
   /** Fields the manifest sets that differ live, and who changed them (docs/drift.md); absent when not asked for. */
-  drift?: DriftReport;
+  drift?: StatusDrift;
+  /**
+   * `audit logs are off for <cluster>: <what to run>`: said once when drift names writers and the cluster's audit
+   * logs are off, so no person can be named (docs/who.md).
+   */
+  auditLogging?: string;
   /** Why the resources that are not Current are so (docs/status.md "WHY"): one cause chain each; absent when none. */
   causes?: Cause[];
   /**
@@ -125,6 +131,16 @@ export interface StatusReport {
    * the audits record for everyone (shared/audit/observation.ts). Never rendered.
    */
   ownNamespaceView?: StatusReport;
+}
+
+/** A drifted field and, when the EKS audit log said, who made the write (docs/who.md), as the caller may see it. */
+export interface AttributedDriftedField extends DriftedField {
+  who?: ShownWho;
+}
+
+/** The drift a status shows: the drift report, its fields attributed. */
+export interface StatusDrift extends DriftReport {
+  fields: AttributedDriftedField[];
 }
 
 /**

@@ -9,6 +9,8 @@
  *     SK = LATEST                      copy of the highest revision's metadata + index keys, and of its
  *                                      compressed body when that is <= 64 KB (one GetItem per status)
  *   GSI1 (sparse): GSI1PK = DEPLOYED, GSI1SK = <cluster>#<namespace>#<name>, only while latest is deployed
+ *                  GSI1PK = WHOQ#<cluster>: pending attributions, a per-cluster queue (shared/who/dynamodb-attribution-store.ts)
+ *   PK = WHO#<cluster>#<namespace>#<name>, SK = <attribution key>: who made a revision or a drift write (docs/who.md)
  *   GSI2: GSI2PK = RELEASES, GSI2SK = <cluster>#<namespace>#<name>, on every LATEST item (helm list)
  *   TTL: expiresAt (epoch seconds), for status-history snapshots (SNAP# items)
  */

@@ -16,6 +16,8 @@ import { type RevisionSource, storageObjectName } from "../release/storage-ident
 import type { ReleaseStore } from "../store/release-store.ts";
 import { storedSourceOf } from "../store/revision-content.ts";
 import type { SyncCursor, SyncedObject, SyncStateStore } from "../store/sync-state.ts";
+import type { AttributionStore, RevisionSubject } from "../who/attribution.ts";
+import { enqueueForAttribution, revisionSubject } from "../who/subjects.ts";
 import { type Chain, objectId, planPage, refusedRecord } from "./chain.ts";
 import { getStorageObject, KIND_OF, listPage, listPath, type StorageEntry, storageIdentity } from "./storage-reads.ts";
 import { recordFailure, recordRemoval, type SyncSummary } from "./summary.ts";
@@ -30,6 +32,8 @@ export interface ChainContext {
   summary: SyncSummary;
   now: () => number;
   renewLease: () => Promise<void>;
+  /** Where each revision imported new is enqueued for attribution (docs/who.md); absent: not attributed. */
+  attributions?: AttributionStore;
 }
 
 export interface ChainOptions {
@@ -121,15 +125,16 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       puts.push(record);
     }
     let interrupted = false;
+    const created: RevisionSubject[] = [];
     await pool(
       [
         ...plan.fetch.map((entry) => async () => {
-          const outcome = await fetchAndImport(ctx, options, entry);
+          const outcome = await fetchAndImport(ctx, options, entry, created);
           if (outcome === "deadline") interrupted = true;
           else if (outcome) puts.push(outcome);
         }),
         ...plan.relabel.map(({ entry, record }) => async () => {
-          const outcome = await relabel(ctx, options, entry, record);
+          const outcome = await relabel(ctx, options, entry, record, created);
           if (outcome === "deadline") interrupted = true;
           else if (outcome) puts.push(outcome);
         }),
@@ -140,6 +145,8 @@ export async function runChain(ctx: ChainContext, options: ChainOptions): Promis
       await removeSynced(ctx, options.cluster, record);
       deletes.push(record.object);
     }
+    // Before the page's records: a run killed after this loses no revision to attribute (enqueue is idempotent).
+    await enqueueForAttribution(ctx, created, new Date(ctx.now()));
     await ctx.syncState.writeObjects(options.cluster, puts, deletes);
     for (const object of deletes) records.delete(object);
     for (const record of puts) records.set(record.object, record);
@@ -165,6 +172,8 @@ async function fetchAndImport(
   ctx: ChainContext,
   options: ChainOptions,
   entry: StorageEntry,
+  /** The revisions stored new, for attribution. */
+  created: RevisionSubject[],
 ): Promise<SyncedObject | undefined | "deadline"> {
   const { summary } = ctx;
   const object = objectId(options.chain.driver, entry.key);
@@ -222,6 +231,8 @@ async function fetchAndImport(
   if (result.outcome === "unchanged") summary.unchanged += 1;
   else if (imported.stored === "updated") summary.updated += 1;
   else summary.imported += 1;
+  if (imported.stored === "created")
+    created.push(revisionSubject(options.cluster, record, answer.object, new Date(ctx.now())));
   return record;
 }
 
@@ -231,6 +242,7 @@ async function relabel(
   options: ChainOptions,
   entry: StorageEntry,
   record: SyncedObject,
+  created: RevisionSubject[],
 ): Promise<SyncedObject | undefined | "deadline"> {
   const key = { cluster: options.cluster, namespace: record.namespace, name: record.release };
   let stored: Awaited<ReturnType<ReleaseStore["getRevision"]>> | undefined;
@@ -239,7 +251,7 @@ async function relabel(
   } catch (error) {
     if ((error as Error).name !== "ReleaseNotFoundError") throw error;
   }
-  if (!stored?.info) return fetchAndImport(ctx, options, entry);
+  if (!stored?.info) return fetchAndImport(ctx, options, entry, created);
   // The object's resourceVersion moved with its label: the provenance follows (the freshness check compares it).
   const source: RevisionSource = {
     ...(storedSourceOf(stored) ?? { kind: KIND_OF[options.chain.driver], namespace: record.namespace }),

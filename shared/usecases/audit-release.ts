@@ -29,6 +29,8 @@ import type { SightingFigures } from "../snapshots/rollup.ts";
 import { rollupAdds } from "../snapshots/rollup-items.ts";
 import { isStoreOutage, ReleaseNotFoundError } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
+import type { AttributionStore } from "../who/attribution.ts";
+import { driftWriteSubjects, enqueueForAttribution } from "../who/subjects.ts";
 import { freshestState } from "./release-state.ts";
 
 export interface AuditDeps extends SloWatchDeps {
@@ -46,6 +48,8 @@ export interface AuditDeps extends SloWatchDeps {
   kube: KubeReader;
   /** The audits' period (AUDIT_SCHEDULE), for the SLO burn's gap threshold; default 5 minutes. */
   auditIntervalSeconds?: number;
+  /** Where the drift writes a report shows are enqueued for attribution (docs/who.md); absent: not attributed. */
+  attributions?: AttributionStore;
 }
 
 export interface ReleaseOutcome {
@@ -155,6 +159,7 @@ async function auditOne(
   try {
     if ("error" in loaded) throw loaded.error;
     const report = await auditedState(deps, message.cluster, loaded.release, options.deadline);
+    await enqueueForAttribution(deps, driftWriteSubjects(key, report.drift), deps.clock.now());
     observation = observationFromReport(report, message.runId, report.observedAt);
   } catch (error) {
     if (isStoreOutage(error)) throw error;

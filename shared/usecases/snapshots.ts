@@ -25,6 +25,8 @@ import {
 import type { SnapshotStore } from "../snapshots/snapshot-store.ts";
 import { type OutsideAccess, type VisibleSnapshot, visibleSnapshot } from "../snapshots/visible.ts";
 import type { Page, PageRequest } from "../store/release-store.ts";
+import type { AttributionStore, Audience } from "../who/attribution.ts";
+import { readShownAttributions, type ShownWho } from "../who/shown.ts";
 
 export interface HistoryDeps {
   snapshots: SnapshotStore;
@@ -150,11 +152,19 @@ export interface SnapshotDiff {
   changes: Change[];
   /** The two status texts as a unified diff. */
   diff: string;
+  /** Who made the revision the diff arrives at, when the revision changed and the audit log said (docs/who.md). */
+  revisionBy?: { revision: number; who: ShownWho };
+}
+
+/** A diff's reader of attributions: the store, and who reads the answer (default "public": no ARN). */
+export interface DiffAttributions {
+  attributions?: AttributionStore;
+  audience?: Audience;
 }
 
 /** `to` against `from` (default: the snapshot before `to`). */
 export async function diffSnapshots(
-  deps: HistoryDeps,
+  deps: HistoryDeps & DiffAttributions,
   toId: string,
   fromId?: string,
   release?: ReleaseKey,
@@ -167,7 +177,20 @@ export async function diffSnapshots(
   const from = await showSnapshot(deps, againstId);
   const changes = changesBetween(from, to);
   const diff = createTwoFilesPatch(from.id, to.id, from.text ?? "", to.text ?? "", from.firstSeenAt, to.firstSeenAt);
-  return { from: from.id, to: to.id, changes, diff };
+  const revisionBy = await revisionAuthor(deps, to, changes);
+  return { from: from.id, to: to.id, changes, diff, ...(revisionBy ? { revisionBy } : {}) };
+}
+
+/** Who created the revision a diff arrives at, read only when the diff crosses a revision change. */
+async function revisionAuthor(
+  deps: DiffAttributions,
+  to: Snapshot,
+  changes: readonly Change[],
+): Promise<SnapshotDiff["revisionBy"]> {
+  if (!deps.attributions || !changes.some((change) => change.kind === "revision")) return undefined;
+  const shown = await readShownAttributions(deps.attributions, to.release, deps.audience ?? "public");
+  const who = shown.revisions.get(to.revision);
+  return who && { revision: to.revision, who };
 }
 
 export function parseHealthList(value: string | undefined): HealthStatus[] | undefined {

@@ -7,6 +7,8 @@ import type { Release, ReleaseKey } from "../release/model.ts";
 import { revisionOrLatest } from "../release/validation.ts";
 import type { StatusReport } from "../status/report.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import type { AttributionStore, Audience } from "../who/attribution.ts";
+import { readShownAttributions, type ShownAttributions, whoOfField } from "../who/shown.ts";
 import { logAccessFor } from "../why/logs.ts";
 import { freshestState } from "./release-state.ts";
 
@@ -15,7 +17,9 @@ import { freshestState } from "./release-state.ts";
  * validate the names (Helm's `releaseContent` wording) → the scope (`releaseInScope`: grants, registry) → the
  * revision (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → one read of the store and
  * the cluster's freshness (`freshestState`, which the audit worker calls too) → the fan-out and the report
- * (`readReleaseState`). Used by the API, the CLI and chatops; the history (`?at=`) is `status-at.ts`.
+ * (`readReleaseState`) → who made the drifted writes (`attributeDrift`: the kept attributions, read in parallel
+ * from the start, never waited for beyond that one read). Used by the API, the CLI and chatops; the history
+ * (`?at=`) is `status-at.ts`.
  */
 
 export interface StatusDeps {
@@ -25,6 +29,8 @@ export interface StatusDeps {
   logger: Logger;
   /** Who may be read (default: the reader's connector, i.e. the registry); the dashboard narrows it per person. */
   scope?: ClusterScope;
+  /** Who made each drift write (docs/who.md); absent: CHANGED BY names the program only. */
+  attributions?: AttributionStore;
 }
 
 export interface StatusRequest {
@@ -48,6 +54,8 @@ export interface StatusRequest {
    * grants (why/logs.ts `logAccessFor`), never by the adapter.
    */
   logExcerpts?: boolean;
+  /** Who reads the report (default "public"): only the IAM-signed API's JSON is "iam" (ARN and account id). */
+  audience?: Audience;
 }
 
 /** Newest revisions read to find those after a deployed one (Helm keeps 10 by default). */
@@ -60,7 +68,13 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const key = releaseInScope(scope, request, "content");
   const revision = revisionOrLatest(request.revision);
   const stored = revision === undefined ? deps.store.getLatest(key) : deps.store.getRevision(key, revision);
-  return freshestState(
+  // One Query beside the store read and the cluster's wave: it has answered long before the report is ready.
+  const shown = deps.attributions
+    ? readShownAttributions(deps.attributions, key, request.audience ?? "public", (error) =>
+        deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+      )
+    : undefined;
+  const report = await freshestState(
     deps,
     {
       ...key,
@@ -77,6 +91,26 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     },
     stored,
   );
+  return shown ? attributeDrift(report, await shown) : report;
+}
+
+/**
+ * The drifted fields' writers, named when the audit log said (`whoOfField`), and the cluster's logging being off
+ * said once when some field names a writer nobody can be put to.
+ */
+function attributeDrift(report: StatusReport, shown: ShownAttributions): StatusReport {
+  const drift = report.drift;
+  if (!drift || drift.fields.length === 0) return report;
+  const fields = drift.fields.map((field) => {
+    const who = whoOfField(shown, field);
+    return who ? { ...field, who } : field;
+  });
+  const writers = fields.some((field) => field.changedBy && field.helmRevision === undefined);
+  return {
+    ...report,
+    drift: { ...drift, fields },
+    ...(writers && shown.loggingOff ? { auditLogging: shown.loggingOff } : {}),
+  };
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Chain } from "../sync/chain.ts";
 import { runChain } from "../sync/run-chain.ts";
 import { emptySummary, type SyncSummary } from "../sync/summary.ts";
 import { sweepStore } from "../sync/sweep.ts";
+import type { AttributionStore } from "../who/attribution.ts";
 
 export interface SyncDeps {
   store: ReleaseStore;
@@ -33,6 +34,8 @@ export interface SyncDeps {
   kube: KubeReader;
   scope: ClusterScope;
   logger: Logger;
+  /** Each revision imported new is enqueued here for attribution (docs/who.md); absent: not attributed. */
+  attributions?: AttributionStore;
 }
 
 export interface SyncInput {

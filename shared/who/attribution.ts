@@ -129,11 +129,14 @@ export interface ClusterAuditLogging {
 /** Where attributions are kept: DynamoDB and memory implementations, one contract suite. */
 export interface AttributionStore {
   /**
-   * Adds subjects as pending, due at `now`; a subject already kept (any state) is left as it is, so nothing is
-   * looked up twice. Returns how many were new.
+   * Adds subjects as pending, due at `now`; a subject already kept (any state) for its release is left as it is,
+   * so nothing is looked up twice. Returns how many were new.
    */
   enqueue(subjects: readonly AttributionSubject[], now: Date): Promise<number>;
-  /** One cluster's pending attributions due at `now`, oldest enqueued first, at most `limit`. */
+  /**
+   * One cluster's pending attributions due at `now`, earliest due first then oldest enqueued (due-order.ts), at
+   * most `limit`.
+   */
   due(cluster: string, now: Date, limit: number): Promise<Attribution[]>;
   /** Writes the outcome of lookups (found, not-found, failed, logging-off, or pending with the next attempt). */
   settle(attributions: readonly Attribution[]): Promise<void>;

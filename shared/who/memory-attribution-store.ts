@@ -1,4 +1,7 @@
-/** The in-memory AttributionStore: the DynamoDB one's semantics (docs/who.md), held to the same contract. */
+/**
+ * The in-memory AttributionStore: the DynamoDB one's semantics (docs/who.md), held to the same contract: a
+ * subject is kept once per release (the DynamoDB partition), `due` hands out in `dueSortKey` order.
+ */
 import type { ReleaseKey } from "../release/model.ts";
 import {
   type Attribution,
@@ -7,9 +10,10 @@ import {
   attributionKey,
   type ClusterAuditLogging,
 } from "./attribution.ts";
+import { dueAt, dueSortKey } from "./due-order.ts";
 
 export class MemoryAttributionStore implements AttributionStore {
-  /** cluster → key → attribution. */
+  /** cluster → namespace/release/key → attribution. */
   readonly #kept = new Map<string, Map<string, Attribution>>();
   readonly #logging = new Map<string, ClusterAuditLogging>();
 
@@ -18,9 +22,9 @@ export class MemoryAttributionStore implements AttributionStore {
     for (const subject of subjects) {
       const kept = this.#cluster(subject.cluster);
       const key = attributionKey(subject);
-      if (kept.has(key)) continue;
+      if (kept.has(slot(subject, key))) continue;
       const at = now.toISOString();
-      kept.set(key, {
+      kept.set(slot(subject, key), {
         cluster: subject.cluster,
         key,
         subject: structuredClone(subject),
@@ -37,15 +41,15 @@ export class MemoryAttributionStore implements AttributionStore {
   async due(cluster: string, now: Date, limit: number): Promise<Attribution[]> {
     const at = now.getTime();
     return [...(this.#kept.get(cluster)?.values() ?? [])]
-      .filter((a) => a.state === "pending" && Date.parse(a.nextAttemptAt ?? a.enqueuedAt) <= at)
-      .sort((a, b) => a.enqueuedAt.localeCompare(b.enqueuedAt) || a.key.localeCompare(b.key))
+      .filter((a) => a.state === "pending" && Date.parse(dueAt(a)) <= at)
+      .sort((a, b) => dueSortKey(a).localeCompare(dueSortKey(b)))
       .slice(0, Math.max(0, limit))
       .map((a) => structuredClone(a));
   }
 
   async settle(attributions: readonly Attribution[]): Promise<void> {
     for (const attribution of attributions) {
-      this.#cluster(attribution.cluster).set(attribution.key, structuredClone(attribution));
+      this.#cluster(attribution.cluster).set(slot(attribution.subject, attribution.key), structuredClone(attribution));
     }
   }
 
@@ -72,4 +76,9 @@ export class MemoryAttributionStore implements AttributionStore {
     }
     return kept;
   }
+}
+
+/** Where a subject is kept: per release, as the DynamoDB store's partition (shared/who/dynamodb-attribution-store.ts). */
+function slot(subject: AttributionSubject, key: string): string {
+  return `${subject.namespace}\n${subject.release}\n${key}`;
 }

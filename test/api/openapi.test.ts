@@ -137,7 +137,7 @@ test("the list routes document every query parameter they accept (helm list's fl
   }
 });
 
-test("the StatusDocument schema names every field the status's JSON carries, groups, causes, events and outsideAccess included, and requires those always there", () => {
+test("the StatusDocument schema names every field the status's JSON carries, groups, causes, events, outsideAccess and auditLogging included, and requires those always there", () => {
   const text = capture("helm-status-output-demo.txt");
   const report = reportFromCapture(text, { release: demoRelease(), live: demoLiveObjects(), relatedRows: [[]] });
   report.drift = { checked: 1, fields: [], conflicts: 0, benign: 0 };
@@ -155,6 +155,7 @@ test("the StatusDocument schema names every field the status's JSON carries, gro
   ];
   report.events = { items: [] };
   report.outsideAccess = { resources: 1 };
+  report.auditLogging = "audit logs are off for demo-us";
   const document = statusDocument(report);
   const schema = (
     openapi.components.schemas as unknown as Record<

@@ -10,6 +10,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
+import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
@@ -17,6 +18,7 @@ import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetric
 let sim: SimulatedEks;
 let deps: ApiDeps;
 let handler: ReturnType<typeof createApiHandler>;
+const attributions = new MemoryAttributionStore();
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "api-sync" }, { name: "off" }] });
@@ -36,6 +38,7 @@ before(async () => {
     clock: { now: () => new Date() },
     ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({}),
+    attributions,
   };
   handler = createApiHandler(deps);
 });
@@ -68,6 +71,12 @@ test("GET before any run, POST syncs, GET shows the last run", async () => {
   };
   assert.equal(after.lastRun.summary.imported, 6);
   assert.ok(Date.parse(after.lastCompleteAt) > 0);
+  // Its new revisions are enqueued for attribution like the scheduled sync's (docs/who.md).
+  const kept = await attributions.forRelease({ cluster: "api-sync", namespace: "shop", name: "r0" });
+  assert.deepEqual(
+    kept.map((a) => [a.key, a.state]),
+    [["rev#shop#r0#1", "pending"]],
+  );
 });
 
 test("207 when the Lambda's time runs out, 409 while another run holds the lease", async () => {

@@ -10,11 +10,14 @@ import { silentLogger } from "../../shared/ports.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
 import { type SyncInput, syncCluster } from "../../shared/usecases/sync.ts";
+import type { AttributionStore } from "../../shared/who/attribution.ts";
 import { simConnector } from "../status/sim-connector.ts";
 
 export interface SyncStores {
   store: MemoryReleaseStore;
   syncState: MemorySyncStateStore;
+  /** Where the sync enqueues new revisions for attribution (docs/who.md); absent: not attributed. */
+  attributions?: AttributionStore;
 }
 
 export function syncOnSimulator(clusterName: string) {

@@ -16,6 +16,7 @@ import { type StatusDocument, statusFields, statusTables, whyView } from "../sta
 import { type Column, textColumns } from "../table.ts";
 import { ReleaseTimelineChart } from "../timeline-chart.tsx";
 import { Fields, Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
+import { whoText, whoTitle } from "../who.ts";
 import { RangePicker } from "./timeline.tsx";
 
 type Key = { cluster: string; namespace: string; name: string };
@@ -70,7 +71,9 @@ export function ReleasePage({ route }: { route: Route }) {
   const statusUrl = `${base}/status${query({ revision })}`;
   const status = useLoad(statusUrl, () => getJson<StatusDocument>(statusUrl));
   const text = useStatusText(statusUrl, status.data);
-  const history = useLoad(base, () => getJson<{ history: HelmHistoryElement[] }>(`${base}/history?max=50`));
+  const history = useLoad(base, () =>
+    getJson<{ history: HelmHistoryElement[]; auditLogging?: string }>(`${base}/history?max=50`),
+  );
   const timeline = useLoad(`${base}~${range}`, () => getJson<ReleaseTimeline>(`${base}/timeline?since=${range}`));
   const [copied, setCopied] = useState("");
   const [manifest, setManifest] = useState<string | undefined>();
@@ -167,6 +170,7 @@ export function ReleasePage({ route }: { route: Route }) {
       <Section title="History" id="history">
         <Problem error={history.error} />
         <DataTable columns={historyColumns(link)} rows={revisions} rowKey={(h) => h.revision} />
+        {history.data?.auditLogging && <p class="muted">{history.data.auditLogging}</p>}
       </Section>
 
       <Section title="Manifest" id="manifest">
@@ -198,6 +202,8 @@ function historyColumns(link: (change: Record<string, string | undefined>) => st
     { title: "Chart", cell: (h) => h.chart },
     { title: "App version", cell: (h) => h.app_version },
     { title: "Description", cell: (h) => h.description },
+    // Who created the revision, from the EKS audit log (docs/who.md): text, never markup.
+    { title: "Who", cell: (h) => whoText(h.who), cellTitle: (h) => whoTitle(h.who) },
   ];
 }
 

@@ -119,7 +119,13 @@ export const snapshotDiff = defineTool({
     const diff =
       at !== undefined
         ? await diffAt(history, key, at, against as string)
-        : await diffSnapshots(history, snapshot as string, against, key);
+        : // An agent's answer is public: who made the revision, never an ARN (docs/who.md).
+          await diffSnapshots(
+            { ...history, attributions: deps.attributions, audience: "public" },
+            snapshot as string,
+            against,
+            key,
+          );
     return { text: diff.diff, structured: plain(diff) };
   },
 });

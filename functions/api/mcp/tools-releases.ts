@@ -120,12 +120,20 @@ export const releaseStatusTool = defineTool({
     annotate(context, { cluster, release: `${namespace}/${name}` });
     const now = deps.kube.clock.now().getTime();
     const report = await releaseStatus(
-      { store: deps.store, kube: deps.kube, logger: deps.logger, scope: scopeFor(deps, context) },
+      {
+        store: deps.store,
+        kube: deps.kube,
+        logger: deps.logger,
+        scope: scopeFor(deps, context),
+        attributions: deps.attributions,
+      },
       {
         cluster,
         namespace,
         name,
         revision,
+        // An agent's answer is public: who made a write, never an ARN or account id (docs/who.md).
+        audience: "public",
         deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now }),
         drift: drift ?? true,
         logExcerpts: deps.settings.logExcerpts,
@@ -145,7 +153,12 @@ export const releaseHistoryTool = defineTool({
   async run({ cluster, namespace, name, max, cursor }, { deps, context }) {
     annotate(context, { cluster, release: `${namespace}/${name}` });
     const clusters = scopeFor(deps, context);
-    const page = await releaseHistory({ store: deps.store, clusters }, { cluster, namespace, name }, { max, cursor });
+    // An agent's answer is public: who made a revision, never an ARN or account id (docs/who.md).
+    const page = await releaseHistory(
+      { store: deps.store, clusters, attributions: deps.attributions, logger: deps.logger },
+      { cluster, namespace, name },
+      { max, cursor, audience: "public" },
+    );
     const history = helmHistoryElements(page.items);
     return {
       text: renderHelmHistory(page.items),

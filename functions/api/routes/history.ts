@@ -22,7 +22,7 @@ import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { onlyKnownQuery, optionalCursor, optionalLimit } from "../params.ts";
 import { structured, text } from "../respond.ts";
 import type { ApiContext, ApiDeps, ApiEvent } from "../types.ts";
-import { scopeFor } from "../viewer.ts";
+import { audienceFor, scopeFor } from "../viewer.ts";
 import { releaseRoute } from "./releases.ts";
 
 /**
@@ -78,7 +78,9 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
 
     releaseRoute("/snapshots/{id}/diff", { query: ["against", "output"] }, async ({ key, query, event, context }) => {
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
-      const result = await diffSnapshots(history(context), snapshotIdParam(event), query?.against, key);
+      // Who made the revision it arrives at: the ARN only in the IAM-signed JSON (docs/who.md).
+      const who = { attributions: deps.attributions, audience: format === "table" ? "public" : audienceFor(context) };
+      const result = await diffSnapshots({ ...history(context), ...who }, snapshotIdParam(event), query?.against, key);
       if (format === "table") return text(result.diff, MEDIA_TYPES.table);
       return structured(result, format as "json" | "yaml");
     }),

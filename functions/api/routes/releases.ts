@@ -17,13 +17,14 @@ import {
   namespaceParam,
   onlyKnownQuery,
   optionalCursor,
+  optionalFlag,
   optionalLimit,
   releaseNameParam,
   revisionParam,
 } from "../params.ts";
 import { json, structured, text } from "../respond.ts";
 import type { ApiContext, ApiDeps, ApiEvent, ApiResult } from "../types.ts";
-import { scopeFor } from "../viewer.ts";
+import { audienceFor, scopeFor } from "../viewer.ts";
 
 const PAGE_MAX = 1000;
 
@@ -58,18 +59,32 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       list(event, context, true),
     ),
 
-    releaseRoute("/history", { query: ["max", "cursor", "output"] }, async ({ key, query, event, context }) => {
+    releaseRoute("/history", { query: ["max", "cursor", "output", "who"] }, async ({ key, query, event, context }) => {
       // helm history's default --max (256), not the store's page size: the table carries no cursor to say "more".
       const max = optionalLimit(query, "max", PAGE_MAX) ?? HELM_HISTORY_MAX;
-      const options = { max, cursor: optionalCursor(query) };
+      const who = optionalFlag(query, "who", false);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
+      // The IAM-signed JSON may carry an identity's ARN and account id; a table or a browser never does.
+      const audience = format === "table" ? "public" : audienceFor(context);
+      const options = { max, cursor: optionalCursor(query), audience };
       annotate(context, { sizeHint: "ask for fewer revisions with ?max=" });
       // Metadata only: the use case never returns the user-supplied values.
-      const page = await releaseHistory({ store, clusters: scopeFor(deps, context) }, key, options);
-      if (format === "table") return text(renderHelmHistory(page.items));
+      const page = await releaseHistory(
+        { store, clusters: scopeFor(deps, context), attributions: deps.attributions, logger: deps.logger },
+        key,
+        options,
+      );
+      if (format === "table") return text(renderHelmHistory(page.items, { who, auditLogging: page.auditLogging }));
       // The CLI's document (helm history -o json|yaml), wrapped with the cursor to older revisions.
       const history = helmHistoryElements(page.items);
-      return structured({ history, ...(page.cursor ? { cursor: page.cursor } : {}) }, format);
+      return structured(
+        {
+          history,
+          ...(page.cursor ? { cursor: page.cursor } : {}),
+          ...(page.auditLogging ? { auditLogging: page.auditLogging } : {}),
+        },
+        format,
+      );
     }),
 
     releaseRoute(

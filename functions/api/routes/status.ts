@@ -7,7 +7,7 @@ import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
 import { optionalDrift, optionalRevision } from "../params.ts";
 import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
-import { scopeFor } from "../viewer.ts";
+import { audienceFor, scopeFor } from "../viewer.ts";
 import { releaseRoute } from "./releases.ts";
 import { asksForHistory, STATUS_QUERY, statusAtRoute } from "./status-at.ts";
 
@@ -31,10 +31,12 @@ function liveStatusRoute(deps: ApiDeps): RouteDefinition {
       sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
     });
     const report = await releaseStatus(
-      { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context) },
+      { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context), attributions: deps.attributions },
       {
         ...key,
         revision,
+        // The IAM-signed JSON may carry a writer's ARN and account id; a table or a browser never does.
+        audience: format === "table" ? "public" : audienceFor(context),
         deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
         drift,
         logExcerpts: deps.settings.logExcerpts,

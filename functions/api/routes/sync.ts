@@ -33,7 +33,15 @@ export function syncRoutes(deps: ApiDeps): RouteDefinition[] {
         now: deps.kube.clock.now().getTime(),
       });
       const summary = await syncCluster(
-        { store: deps.store, syncState: syncState(), kube: deps.kube, scope: deps.clusters, logger },
+        {
+          store: deps.store,
+          syncState: syncState(),
+          kube: deps.kube,
+          scope: deps.clusters,
+          logger,
+          // Its new revisions are attributed like the scheduled sync's (docs/who.md); the sync worker looks them up.
+          ...(deps.settings.whoLookup && deps.attributions ? { attributions: deps.attributions } : {}),
+        },
         { cluster, namespaces, policy: policy(cluster), deadline },
       );
       annotate(context, { partial: !summary.complete });

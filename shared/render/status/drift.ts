@@ -1,6 +1,7 @@
 import type { DriftedField, DriftReport } from "../../drift/types.ts";
 import { humanDuration } from "../../kube/table.ts";
-import type { StatusReport } from "../../status/report.ts";
+import type { AttributedDriftedField, StatusReport } from "../../status/report.ts";
+import { whoName } from "../../who/shown.ts";
 import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 
 /**
@@ -76,10 +77,17 @@ export function driftObjectKey(object: { apiVersion: string; kind: string; name:
   return `${object.apiVersion}/${object.kind}/${object.namespace ?? ""}/${object.name}`;
 }
 
-function changedBy(field: DriftedField): string {
+/**
+ * CHANGED BY: the field manager (a program), and the person the EKS audit log names for that write when it was
+ * found (`kubectl-patch by alice@example.com`, docs/who.md). The cell is defused by `formatCell`: a session name
+ * is data, its control characters never reach the terminal.
+ */
+export function changedBy(field: AttributedDriftedField): string {
   if (!field.changedBy) return "<unknown>";
   if (field.helmRevision !== undefined) return `${field.changedBy} (revision ${field.helmRevision})`;
-  return field.subresource ? `${field.changedBy} (${field.subresource})` : field.changedBy;
+  const manager = field.subresource ? `${field.changedBy} (${field.subresource})` : field.changedBy;
+  const person = whoName(field.who);
+  return person ? `${manager} by ${person}` : manager;
 }
 
 function when(field: DriftedField, now: number): string {

@@ -1,10 +1,10 @@
-import type { DriftReport } from "../../drift/types.ts";
 import type { Hook, ReleaseInfo } from "../../release/model.ts";
 import {
   type Freshness,
   type MissingEntry,
   RELATED_PODS_KEY,
   type StatusCounters,
+  type StatusDrift,
   type StatusReport,
 } from "../../status/report.ts";
 import type { Cause } from "../../why/causes.ts";
@@ -49,7 +49,9 @@ export interface StatusDocument {
   missing: MissingEntry[];
   complete: boolean;
   counters: StatusCounters;
-  drift?: DriftReport;
+  drift?: StatusDrift;
+  /** `audit logs are off for <cluster>: ...` (docs/who.md). */
+  auditLogging?: string;
   freshness?: Freshness;
   /** How many of the release's objects this caller's access does not cover, not shown (docs/security.md). */
   outsideAccess?: { resources: number };
@@ -89,6 +91,7 @@ export function statusDocument(report: StatusReport): StatusDocument {
   document.complete = report.complete;
   document.counters = report.counters;
   if (report.drift) document.drift = report.drift;
+  if (report.auditLogging) document.auditLogging = report.auditLogging;
   if (report.freshness) document.freshness = report.freshness;
   if (report.outsideAccess) document.outsideAccess = report.outsideAccess;
   if (report.causes) document.causes = report.causes;

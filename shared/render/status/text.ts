@@ -1,5 +1,5 @@
 import type { StatusReport } from "../../status/report.ts";
-import { alignLines } from "../tables/kubectl-printer.ts";
+import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
 import { driftHeaderLine } from "./drift.ts";
 import { type StatusGroup, statusGroups } from "./groups.ts";
@@ -38,6 +38,11 @@ export function outsideAccessLine(outside: NonNullable<StatusReport["outsideAcce
   return `OUTSIDE ACCESS: ${n} ${n === 1 ? "resource" : "resources"} in namespaces your access does not cover (or cluster-scoped), not shown`;
 }
 
+/** The one line (text, Slack, Teams) saying the cluster's audit logs are off, so drift names no person. */
+export function auditLoggingLine(auditLogging: string): string {
+  return `WHO: ${formatCell(auditLogging)}`;
+}
+
 export function renderStatusText(report: StatusReport, options: TextOptions = {}): string {
   const showHealth = options.health ?? true;
   const { release } = report;
@@ -52,6 +57,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
   if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
+  if (report.auditLogging) out += `${auditLoggingLine(report.auditLogging)}\n`;
   if (report.outsideAccess) out += `${outsideAccessLine(report.outsideAccess)}\n`;
 
   const groups = statusGroups(report, { health: showHealth });

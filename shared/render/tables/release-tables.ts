@@ -1,9 +1,11 @@
 /** `helm list` and `helm history` output (table, JSON, YAML) from stored metadata, Helm's shapes and formatting. */
 import type { ChartMetadata, ReleaseMetadata, ReleaseSummary } from "../../release/model.ts";
+import type { ShownWho } from "../../who/shown.ts";
 import { type OutputFormat, renderStructured } from "../index.ts";
 import { formatGoLayout } from "../time/go-layout.ts";
 import { formatAnsiC, formatGoTime, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
 import { uiTable } from "./columns.ts";
+import { formatCell } from "./kubectl-printer.ts";
 
 /** Helm's formatChartname / formatAppVersion: "MISSING" when the chart is gone. */
 const chartName = (chart?: ChartMetadata) => (chart ? `${chart.name}-${chart.version}` : "MISSING");
@@ -74,10 +76,15 @@ export interface HelmHistoryElement {
   chart: string;
   app_version: string;
   description: string;
+  /** Who created the revision, from the EKS audit log (docs/who.md); absent when nothing is kept for it. */
+  who?: ShownWho;
 }
 
+/** A revision as history renders it: its metadata (never its values) and who created it when known. */
+export type HistoryRevision = Omit<ReleaseMetadata, "config"> & { who?: ShownWho };
+
 /** Oldest first, as `helm history` prints. */
-export function helmHistoryElements(revisions: ReleaseMetadata[]): HelmHistoryElement[] {
+export function helmHistoryElements(revisions: readonly HistoryRevision[]): HelmHistoryElement[] {
   return [...revisions]
     .sort((a, b) => a.version - b.version)
     .map((r) => ({
@@ -87,10 +94,21 @@ export function helmHistoryElements(revisions: ReleaseMetadata[]): HelmHistoryEl
       chart: chartName(r.chart?.metadata),
       app_version: appVersion(r.chart?.metadata),
       description: r.info?.description ?? "",
+      ...(r.who ? { who: r.who } : {}),
     }));
 }
 
-export function renderHelmHistory(revisions: ReleaseMetadata[]): string {
+export interface HelmHistoryPresentation {
+  /** A WHO column after Helm's six (`--who`, `?who=true`); without it the table is Helm's, byte for byte. */
+  who?: boolean;
+  /** With `who`: `audit logs are off for <cluster>: ...`, said once under the table. */
+  auditLogging?: string;
+}
+
+export function renderHelmHistory(
+  revisions: readonly HistoryRevision[],
+  presentation: HelmHistoryPresentation = {},
+): string {
   const header = ["REVISION", "UPDATED", "STATUS", "CHART", "APP VERSION", "DESCRIPTION"];
   const rows = helmHistoryElements(revisions).map((e) => [
     String(e.revision),
@@ -99,6 +117,18 @@ export function renderHelmHistory(revisions: ReleaseMetadata[]): string {
     e.chart,
     e.app_version,
     e.description,
+    ...(presentation.who ? [whoCell(e.who)] : []),
   ]);
-  return uiTable([header, ...rows]);
+  const table = uiTable([presentation.who ? [...header, "WHO"] : header, ...rows]);
+  return presentation.who && presentation.auditLogging ? `${table}${formatCell(presentation.auditLogging)}\n` : table;
+}
+
+/**
+ * The WHO cell: the person (and the role they assumed), or why nobody is named; one line, controls defused (an
+ * identity is data: a newline or ESC in a session name must not drive the reader's terminal).
+ */
+export function whoCell(who: ShownWho | undefined): string {
+  if (!who) return "-";
+  if (who.state !== "found") return formatCell(`(${who.note})`);
+  return formatCell(who.role ? `${who.name} (${who.role})` : who.name);
 }

@@ -1,0 +1,154 @@
+/**
+ * What a release's attributions show (docs/who.md "Where it shows"): the one join of the kept attributions to the
+ * revisions and drifted fields a caller reads, read with one `forRelease` per request and shaped by `forAudience`,
+ * so no surface picks fields of an identity itself and none shows an ARN or an account id to a browser or a chat.
+ */
+import type { DriftedField } from "../drift/types.ts";
+import type { ReleaseKey } from "../release/model.ts";
+import {
+  type Attribution,
+  type AttributionState,
+  type AttributionStore,
+  type AttributionSubject,
+  type Audience,
+  type AuditIdentity,
+  attributionKey,
+  type ClusterAuditLogging,
+  forAudience,
+} from "./attribution.ts";
+import { driftWriteSubject } from "./subjects.ts";
+
+/** A write whose audit event was found: who made it, as the audience may see it. */
+export interface WhoFound {
+  state: "found";
+  /** The session name (IAM Identity Center: the person's e-mail), the IAM user's name or the Kubernetes user. */
+  name: string;
+  type: AuditIdentity["type"];
+  /** The assumed role's name (no path, no account). */
+  role?: string;
+  verb: string;
+  /** When the API server received the write, RFC 3339. */
+  at: string;
+  /** The client's claim (`Helm/4.1.0`, `kubectl/...`): what the caller said it ran, never who it is. */
+  userAgent?: string;
+  sourceIp?: string;
+  /** Only for the IAM-signed API's JSON (`forAudience`). */
+  accountId?: string;
+  arn?: string;
+}
+
+/** A write whose author is not known (yet): the state and what to say about it. */
+export interface WhoUnknown {
+  state: Exclude<AttributionState, "found">;
+  /** `pending`, `not found`, `audit logs are off for demo-us`, or why the lookup failed. */
+  note: string;
+}
+
+export type ShownWho = WhoFound | WhoUnknown;
+
+/** One release's attributions, joined once per request. */
+export interface ShownAttributions {
+  release: ReleaseKey;
+  /** Revision number → who created it. */
+  revisions: ReadonlyMap<number, ShownWho>;
+  /** `attributionKey` of a write subject → who made it. */
+  writes: ReadonlyMap<string, ShownWho>;
+  /** Every subject whose author was found, with who: what a notification or a diff says preceded a change. */
+  found: readonly { subject: AttributionSubject; who: WhoFound }[];
+  /** `audit logs are off for demo-us: <what to run>`, when the cluster's last lookup found them off. */
+  loggingOff?: string;
+}
+
+/** Nothing kept: what a caller without an attribution store (or whose read failed) joins against. */
+export function noAttributions(release: ReleaseKey): ShownAttributions {
+  return { release, revisions: new Map(), writes: new Map(), found: [] };
+}
+
+/**
+ * Reads a release's attributions (one `forRelease`, and the cluster's logging state beside it) and shapes each for
+ * `audience`. The store failing is not the caller's failure: the answer says nothing of who, the log says why.
+ */
+export async function readShownAttributions(
+  store: AttributionStore,
+  release: ReleaseKey,
+  audience: Audience,
+  onError?: (error: unknown) => void,
+): Promise<ShownAttributions> {
+  try {
+    const [kept, logging] = await Promise.all([store.forRelease(release), store.clusterLogging(release.cluster)]);
+    return joinAttributions(release, kept, logging, audience);
+  } catch (error) {
+    onError?.(error);
+    return noAttributions(release);
+  }
+}
+
+/** The pure join (readShownAttributions' second half). */
+export function joinAttributions(
+  release: ReleaseKey,
+  kept: readonly Attribution[],
+  logging: ClusterAuditLogging | undefined,
+  audience: Audience,
+): ShownAttributions {
+  const loggingOff = logging && !logging.enabled ? loggingOffLine(release.cluster, logging.hint) : undefined;
+  const revisions = new Map<number, ShownWho>();
+  const writes = new Map<string, ShownWho>();
+  const found: { subject: AttributionSubject; who: WhoFound }[] = [];
+  for (const attribution of kept) {
+    const shown = shownWho(attribution, audience, release.cluster);
+    if (attribution.subject.type === "revision") revisions.set(attribution.subject.revision, shown);
+    else writes.set(attributionKey(attribution.subject), shown);
+    if (shown.state === "found") found.push({ subject: attribution.subject, who: shown });
+  }
+  return { release, revisions, writes, found, ...(loggingOff ? { loggingOff } : {}) };
+}
+
+/** The one wording of a cluster whose audit logs cannot be read because they are off. */
+export function loggingOffLine(cluster: string, hint: string | undefined): string {
+  return `audit logs are off for ${cluster}${hint ? `: ${hint}` : ""}`;
+}
+
+/** Who made the write a drifted field names; none when the field names no writer or nothing is kept for it. */
+export function whoOfField(shown: ShownAttributions, field: DriftedField): ShownWho | undefined {
+  const subject = driftWriteSubject(shown.release, field);
+  return subject && shown.writes.get(attributionKey(subject));
+}
+
+/** `alice@example.com` for a found write; undefined otherwise (the surfaces then name the program only). */
+export function whoName(who: ShownWho | undefined): string | undefined {
+  return who?.state === "found" ? who.name : undefined;
+}
+
+function shownWho(attribution: Attribution, audience: Audience, cluster: string): ShownWho {
+  if (attribution.state === "found" && attribution.evidence) {
+    const evidence = forAudience(attribution.evidence, audience);
+    const { identity } = evidence;
+    return {
+      state: "found",
+      name: identity.name,
+      type: identity.type,
+      ...(identity.role ? { role: identity.role } : {}),
+      verb: evidence.verb,
+      at: evidence.at,
+      ...(evidence.userAgent ? { userAgent: evidence.userAgent } : {}),
+      ...(evidence.sourceIp ? { sourceIp: evidence.sourceIp } : {}),
+      ...(identity.accountId ? { accountId: identity.accountId } : {}),
+      ...(identity.arn ? { arn: identity.arn } : {}),
+    };
+  }
+  const state = attribution.state === "found" ? "not-found" : attribution.state;
+  return { state, note: noteOf(state, attribution.reason, cluster) };
+}
+
+function noteOf(state: WhoUnknown["state"], reason: string | undefined, cluster: string): string {
+  switch (state) {
+    case "pending":
+      return "pending";
+    case "not-found":
+      return "not found";
+    case "logging-off":
+      return `audit logs are off for ${cluster}`;
+    case "failed":
+      return `lookup failed${reason ? `: ${reason}` : ""}`;
+  }
+}

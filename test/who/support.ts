@@ -1,0 +1,115 @@
+/** Attributions as the workers settle them, for the tests of what they show (docs/who.md). */
+import assert from "node:assert/strict";
+import type { SimCluster } from "../../local/sim/index.ts";
+import type { Release } from "../../shared/release/model.ts";
+import {
+  type Attribution,
+  type AttributionSubject,
+  type AuditIdentity,
+  attributionKey,
+} from "../../shared/who/attribution.ts";
+import { call } from "../sim/helpers.ts";
+
+export const ACCOUNT = "111122223333";
+export const ARN = `arn:aws:sts::${ACCOUNT}:assumed-role/AWSReservedSSO_Admin_abc/alice@example.com`;
+
+/** Alice through IAM Identity Center: her e-mail as the session name, the role and the ARN the lookup found. */
+export const ALICE: AuditIdentity = {
+  name: "alice@example.com",
+  type: "assumed-role",
+  role: "AWSReservedSSO_Admin_abc",
+  accountId: ACCOUNT,
+  arn: ARN,
+};
+
+/** A session name carrying markup and control characters: shown as text everywhere, never run or interpreted. */
+export const HOSTILE: AuditIdentity = {
+  name: "<img src=x onerror=alert(1)>\u001b[31m\nbob",
+  type: "assumed-role",
+  role: "ci",
+  accountId: ACCOUNT,
+  arn: `arn:aws:sts::${ACCOUNT}:assumed-role/ci/x`,
+};
+
+export function found(subject: AttributionSubject, identity: AuditIdentity, at = "2026-12-02T15:30:00Z"): Attribution {
+  return {
+    cluster: subject.cluster,
+    key: attributionKey(subject),
+    subject,
+    state: "found",
+    evidence: {
+      identity,
+      verb: subject.type === "revision" ? "create" : "patch",
+      at,
+      userAgent: subject.type === "revision" ? "Helm/4.1.0" : "kubectl/v1.35.0 (linux/amd64)",
+      sourceIp: "203.0.113.7",
+      auditId: `audit-${attributionKey(subject)}`,
+    },
+    attempts: 1,
+    enqueuedAt: at,
+  };
+}
+
+export function unsettled(subject: AttributionSubject, state: Attribution["state"], reason?: string): Attribution {
+  return {
+    cluster: subject.cluster,
+    key: attributionKey(subject),
+    subject,
+    state,
+    attempts: 1,
+    enqueuedAt: "2026-12-02T15:30:00Z",
+    ...(reason ? { reason } : {}),
+  };
+}
+
+export function revisionSubject(cluster: string, namespace: string, release: string, revision: number) {
+  return {
+    type: "revision" as const,
+    cluster,
+    namespace,
+    release,
+    revision,
+    storageKind: "Secret" as const,
+    createdAt: "2026-12-02T15:00:00Z",
+  };
+}
+
+/** The release the drift tests read: one ConfigMap `web-settings` in shop, LOG_LEVEL info. */
+export const SETTINGS = {
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name: "web-settings", namespace: "shop" },
+  data: { LOG_LEVEL: "info" },
+};
+
+export function webRevision(version: number, status: string): Release {
+  return {
+    name: "web",
+    namespace: "shop",
+    version,
+    info: { status, description: `Upgrade ${version}`, last_deployed: `2026-12-02T15:0${version}:00Z` },
+    chart: { metadata: { name: "web", version: "1.0.0", appVersion: "1" } },
+    manifest: `---\n# Source: web/templates/cm.yaml\n${JSON.stringify(SETTINGS)}\n`,
+    hooks: [],
+  } as Release;
+}
+
+/**
+ * Helm creates shop/web-settings on the simulated cluster, then `kubectl patch` (manager kubectl-patch) sets
+ * LOG_LEVEL to debug `patchAfterMs` later (the simulator's clock is the caller's: `advance` moves it).
+ */
+export async function writeDrift(cluster: SimCluster, advance: (ms: number) => void, patchAfterMs = 30 * 60_000) {
+  const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } };
+  const ns = await call(cluster, "/api/v1/namespaces", { method: "POST", body: namespace });
+  assert.ok(ns.status === 201 || ns.status === 409, ns.text);
+  const base = "/api/v1/namespaces/shop/configmaps";
+  const created = await call(cluster, `${base}?fieldManager=helm`, { method: "POST", body: SETTINGS });
+  assert.equal(created.status, 201, created.text);
+  advance(patchAfterMs);
+  const patched = await call(cluster, `${base}/web-settings?fieldManager=kubectl-patch`, {
+    method: "PATCH",
+    body: { data: { LOG_LEVEL: "debug" } },
+    headers: { "content-type": "application/merge-patch+json" },
+  });
+  assert.equal(patched.status, 200, patched.text);
+}
