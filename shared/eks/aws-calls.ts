@@ -12,6 +12,7 @@ import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutp
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
 import { awsRoleName, isDomainError, withoutAwsDetails } from "../errors.ts";
+import { type BackoffPolicy, backoffDelay, sleep } from "../retry.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -89,6 +90,26 @@ function loadedOnFirstSend<Client extends { send(command: never, options?: never
   };
 }
 
+/** EKS and STS throttling (DescribeCluster has no published rate; AssumeRole throttles per account). */
+const THROTTLED = new Set(["ThrottlingException", "Throttling", "TooManyRequestsException", "RequestLimitExceeded"]);
+
+export function isThrottled(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  return (
+    THROTTLED.has(e?.name ?? "") || e?.$metadata?.httpStatusCode === 429 || /^Rate exceeded/.test(e?.message ?? "")
+  );
+}
+
+/**
+ * A throttled call is retried with the shared policy's backoff (shared/retry.ts), within the call's own deadline:
+ * the wait is this cluster's alone (the connector shares a refresh per cluster, never across clusters).
+ */
+export const THROTTLE_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
+  maxAttempts: 3,
+  baseMs: 200,
+  capMs: 2_000,
+};
+
 /** One AWS call for `entry` within `timeoutMs`; its failure becomes the cluster area's error naming `action` and `where`. */
 async function callFor<T>(
   entry: ClusterEntry,
@@ -97,10 +118,17 @@ async function callFor<T>(
   timeoutMs: number,
   call: (abortSignal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  try {
-    return await call(AbortSignal.timeout(timeoutMs));
-  } catch (error) {
-    throw toClusterError(entry, action, where, timeoutMs, error);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(deadline);
+    } catch (error) {
+      const wait = backoffDelay(attempt, THROTTLE_RETRY);
+      if (!isThrottled(error) || attempt >= THROTTLE_RETRY.maxAttempts || deadline.aborted) {
+        throw toClusterError(entry, action, where, timeoutMs, error);
+      }
+      await sleep(wait, deadline);
+    }
   }
 }
 
