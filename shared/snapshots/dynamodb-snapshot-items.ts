@@ -4,7 +4,6 @@
  * release's partition.
  */
 import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Item } from "../store/dynamodb-table.ts";
 import { SnapshotCorruptError } from "./errors.ts";
@@ -73,15 +72,15 @@ export function briefResource(resource: Snapshot["resources"][number]): Snapshot
   return resource.namespace ? { ...brief, namespace: resource.namespace } : brief;
 }
 
-/** The FLEET index Query of one health, narrowed by the filter (key condition where it can, else filters). */
+/** The FLEET index Query of one partition of a health (dynamodb-fleet-partitions.ts), narrowed by the filter. */
 export function fleetQuery(
   table: string,
-  health: HealthStatus,
+  partition: string,
   filter: FleetScopeFilter,
   now: Date,
   after?: string,
 ): QueryCommandInput {
-  const values: Record<string, unknown> = { ":pk": `HEALTH#${health}`, ":now": Math.floor(now.getTime() / 1000) };
+  const values: Record<string, unknown> = { ":pk": partition, ":now": Math.floor(now.getTime() / 1000) };
   const names: Record<string, string> = {};
   const filters = ["expiresAt > :now"];
   let key = "FLEETPK = :pk";
