@@ -23,13 +23,12 @@ import {
   type CredentialsProvider,
   defaultEksClientFactory,
   defaultStsClientFactory,
-  describeCluster,
   type EksClientFactory,
   type EksClientLike,
-  isThrottled,
   type StsClientFactory,
   toClusterError,
 } from "./aws-calls.ts";
+import { clusterFactsCache } from "./cluster-facts.ts";
 import type { ClusterFactsStore } from "./facts-store.ts";
 import { type AwsCredentials, createEksToken, type EksToken } from "./token.ts";
 
@@ -63,17 +62,9 @@ export interface EksConnector extends ClusterConnector {
 const MINUTE = 60_000;
 /** A token stops working when its signing credentials do: stop reusing it a minute before. */
 const TOKEN_CREDENTIALS_MARGIN_MS = MINUTE;
-/** Facts younger than this are not asked again after a failure: a cluster down for an hour costs 12 calls, not one per read. */
-const ENDPOINT_RECHECK_MS = 5 * MINUTE;
-/** After a refresh that failed (throttled, EKS unreachable), the last known facts serve this long before asking again. */
-const STALE_REUSE_MS = MINUTE;
 
 interface ClusterState {
   eks?: EksClientLike;
-  facts?: { value: ClusterFacts; fetchedAt: number };
-  /** The fetchedAt of facts the API server contradicted: a stored copy that old is not trusted again. */
-  distrustedAt?: number;
-  factsInFlight?: Promise<ClusterFacts>;
   kube?: { access: ClusterAccess; reuseUntil: number };
   kubeInFlight?: Promise<ClusterAccess>;
 }
@@ -90,7 +81,6 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   const entries = new Map(options.registry.map((entry) => [entry.name, entry]));
   const states = new Map<string, ClusterState>();
   const now = () => clock.now().getTime();
-  const stored = options.facts;
   const accounts = accountCredentials({
     now,
     logger,
@@ -98,6 +88,19 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     stsClientFactory,
     baseCredentials: loadBaseCredentials,
     failureHoldMs: options.accountFailureHoldMs,
+  });
+  const facts = clusterFactsCache({
+    now,
+    logger,
+    timeoutMs,
+    ttlMs: factsTtlMs,
+    stored: options.facts,
+    // DescribeCluster runs as the cluster's role: with a cross-account role, only it can see the cluster.
+    eksClient: (entry) => {
+      const { state } = lookup(entry.name);
+      state.eks ??= eksClientFactory(entry, () => credentialsFor(entry));
+      return state.eks;
+    },
   });
 
   function lookup(cluster: string): { entry: ClusterEntry; state: ClusterState } {
@@ -112,7 +115,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   }
 
   /** Shares one promise between concurrent callers and forgets it once settled (failures are not cached). */
-  function shared<K extends "factsInFlight" | "kubeInFlight">(
+  function shared<K extends "kubeInFlight">(
     state: ClusterState,
     key: K,
     start: () => NonNullable<ClusterState[K]>,
@@ -142,79 +145,16 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     return roleArn ? accounts.get({ ...entry, roleArn }) : loadBaseCredentials(entry);
   }
 
-  async function factsFor(entry: ClusterEntry, state: ClusterState): Promise<ClusterFacts> {
+  async function factsFor(entry: ClusterEntry): Promise<ClusterFacts> {
     // The registry already says where the API server is and which CA signs it: no DescribeCluster.
     if (entry.endpoint && entry.certificateAuthority) {
       return { name: entry.name, endpoint: entry.endpoint, caData: entry.certificateAuthority, status: "ACTIVE" };
     }
-    const cached = state.facts;
-    if (cached && now() - cached.fetchedAt < factsTtlMs) return cached.value;
-    return shared(state, "factsInFlight", () => refreshFacts(entry, state));
-  }
-
-  /** The facts another process kept (fresh, and not the ones the API server contradicted), else DescribeCluster. */
-  async function refreshFacts(entry: ClusterEntry, state: ClusterState): Promise<ClusterFacts> {
-    const kept = await readStored(entry.name);
-    const trusted = kept && kept.fetchedAt > (state.distrustedAt ?? Number.NEGATIVE_INFINITY);
-    if (kept && trusted && now() - kept.fetchedAt < factsTtlMs) {
-      const value: ClusterFacts = { name: entry.name, ...kept, status: "ACTIVE" };
-      state.facts = { value, fetchedAt: kept.fetchedAt };
-      return value;
-    }
-    // DescribeCluster runs as the cluster's role: with a cross-account role, only it can see the cluster.
-    state.eks ??= eksClientFactory(entry, () => credentialsFor(entry));
-    try {
-      const value = await describeCluster(entry, state.eks, timeoutMs);
-      const fetchedAt = now();
-      state.facts = { value, fetchedAt };
-      state.distrustedAt = undefined;
-      await writeStored(entry.name, {
-        endpoint: value.endpoint,
-        caData: value.caData,
-        fetchedAt,
-        version: value.version,
-      });
-      return value;
-    } catch (error) {
-      // Throttled, or EKS out of reach: the last known facts still name the API server (it answers on its own).
-      const last =
-        state.distrustedAt === undefined
-          ? (state.facts ??
-            (kept && { value: { name: entry.name, ...kept, status: "ACTIVE" }, fetchedAt: kept.fetchedAt }))
-          : undefined;
-      const cause = (error as { cause?: unknown }).cause ?? error;
-      if (last && (isThrottled(cause) || (error as { kind?: string }).kind === "unavailable")) {
-        logger.warn("DescribeCluster failed; using the cluster's last known endpoint", {
-          cluster: entry.name,
-          throttled: isThrottled(cause),
-        });
-        state.facts = { value: last.value, fetchedAt: now() - factsTtlMs + STALE_REUSE_MS };
-        return last.value;
-      }
-      throw error;
-    }
-  }
-
-  async function readStored(cluster: string) {
-    if (!stored) return undefined;
-    try {
-      return await stored.read(cluster);
-    } catch (error) {
-      logger.warn("reading a cluster's kept endpoint failed; asking EKS", { cluster, error: (error as Error).message });
-      return undefined;
-    }
-  }
-
-  async function writeStored(cluster: string, facts: Parameters<ClusterFactsStore["write"]>[1]) {
-    try {
-      await stored?.write(cluster, facts);
-    } catch (error) {
-      logger.warn("keeping a cluster's endpoint failed", { cluster, error: (error as Error).message });
-    }
+    return facts.get(entry);
   }
 
   async function buildAccess(entry: ClusterEntry, state: ClusterState): Promise<ClusterAccess> {
-    const facts = await factsFor(entry, state);
+    const { endpoint, caData } = await factsFor(entry);
     const credentials = await credentialsFor(entry);
     const token = await signToken({
       clusterName: entry.name,
@@ -224,8 +164,8 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     });
     // The kubeconfig's content, used as is: TLS verified against the cluster's own CA, the token as bearer.
     const access: ClusterAccess = {
-      server: facts.endpoint.replace(/\/+$/, ""),
-      ca: Buffer.from(facts.caData, "base64").toString("utf8"),
+      server: endpoint.replace(/\/+$/, ""),
+      ca: Buffer.from(caData, "base64").toString("utf8"),
       headers: { authorization: `Bearer ${token.token}` },
     };
     const credentialsEnd = credentials.expiration
@@ -262,12 +202,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       if (what === "endpoint") {
         // The certificate or the address no longer works: the endpoint or CA may have changed (DescribeCluster
         // again, and the copy kept in the store with it is not trusted), unless they were just fetched.
-        const facts = state.facts;
-        if (facts && now() - facts.fetchedAt >= ENDPOINT_RECHECK_MS) {
-          state.distrustedAt = facts.fetchedAt;
-          state.facts = undefined;
-          logger.info("EKS endpoint to be described again", { cluster });
-        }
+        if (facts.doubt(cluster)) logger.info("EKS endpoint to be described again", { cluster });
         return;
       }
       // A 401 means the token, or the role session behind it, is no longer accepted: drop both,
@@ -283,8 +218,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     },
 
     async describe(cluster: string): Promise<ClusterFacts> {
-      const { entry, state } = lookup(cluster);
-      return factsFor(entry, state);
+      return factsFor(lookup(cluster).entry);
     },
   };
 }

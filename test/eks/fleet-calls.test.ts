@@ -243,3 +243,19 @@ test("a certificate or address that stops working: DescribeCluster again (at mos
   await connector.access("c0-0");
   assert.equal(counts.describe, 2);
 });
+
+test("a cluster down, not moved: doubted every minute for 2 hours, DescribeCluster backs off (6 calls, not 25)", async () => {
+  const clock = new ManualClock();
+  const { counts, connect } = aws(clock);
+  const registry = fleet(1, 1);
+  const connector = connect(registry, { facts: memoryClusterFacts() });
+  await connector.access("c0-0");
+  for (let minute = 1; minute <= 120; minute++) {
+    clock.advance(MINUTE);
+    // What the kube session does when the API server refuses the connection.
+    connector.invalidate("c0-0", "endpoint");
+    await connector.access("c0-0");
+  }
+  // Asked again 5, 10, 20, 40 and 60 minutes after each answer that named the same endpoint.
+  assert.equal(counts.describe, 6);
+});
