@@ -29,7 +29,8 @@ export interface ClusterFactsOptions {
 }
 
 interface FactsState {
-  facts?: { value: ClusterFacts; fetchedAt: number };
+  /** `kept`: read from the store, not described by this process. */
+  facts?: { value: ClusterFacts; fetchedAt: number; kept?: boolean };
   /** The fetchedAt of facts the API server contradicted: a stored copy that old is not trusted again. */
   distrustedAt?: number;
   /** The endpoint and CA that were doubted, and how long to wait before doubting them again. */
@@ -67,7 +68,7 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
     const trusted = kept && kept.fetchedAt > (state.distrustedAt ?? Number.NEGATIVE_INFINITY);
     if (kept && trusted && now() - kept.fetchedAt < ttlMs) {
       const value = asFacts(entry.name, kept);
-      state.facts = { value, fetchedAt: kept.fetchedAt };
+      state.facts = { value, fetchedAt: kept.fetchedAt, kept: true };
       return value;
     }
     try {
@@ -142,7 +143,8 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
       // Doubted before and EKS answered the same: the cluster is down, not moved; wait longer each time.
       const again = state.doubted?.endpoint === facts.value.endpoint && state.doubted.caData === facts.value.caData;
       const recheckMs = again ? state.doubted!.recheckMs : ENDPOINT_RECHECK_MS;
-      if (now() - facts.fetchedAt < recheckMs) return false;
+      // A kept copy another process wrote (or a simulator since restarted on new ports) is checked at once.
+      if (!facts.kept && now() - facts.fetchedAt < recheckMs) return false;
       state.doubted = {
         endpoint: facts.value.endpoint,
         caData: facts.value.caData,

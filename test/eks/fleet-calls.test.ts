@@ -259,3 +259,20 @@ test("a cluster down, not moved: doubted every minute for 2 hours, DescribeClust
   // Asked again 5, 10, 20, 40 and 60 minutes after each answer that named the same endpoint.
   assert.equal(counts.describe, 6);
 });
+
+test("a kept copy the API server contradicts is described again at once, however young", async () => {
+  const clock = new ManualClock();
+  let host = "old.eks.test";
+  const { counts, connect } = aws(clock, { describe: async () => host });
+  const facts = memoryClusterFacts();
+  const registry = fleet(1, 1);
+  await connect(registry, { facts }).access("c0-0");
+  // A minute later the endpoint moved (a simulator restarted on new ports); a cold start reads the kept copy.
+  host = "new.eks.test";
+  clock.advance(MINUTE);
+  const cold = connect(registry, { facts });
+  assert.equal((await cold.access("c0-0")).server, "https://old.eks.test");
+  cold.invalidate("c0-0", "endpoint");
+  assert.equal((await cold.access("c0-0")).server, "https://new.eks.test");
+  assert.equal(counts.describe, 2);
+});
