@@ -47,14 +47,15 @@ export const ROLE_SESSION_NAME = "helm-status-lambda";
 const USABLE_STATUSES = new Set(["ACTIVE", "UPDATING"]);
 
 /**
- * SDK clients that give up quickly: two attempts at most, short socket timeouts, so a
- * wrong or private endpoint fails within the caller's deadline instead of the SDK's minutes.
+ * SDK clients that give up quickly: one attempt each (the retries are callFor's, the shared policy: the SDK's
+ * own on top would multiply the calls a throttled EKS gets), short socket timeouts, so a wrong or private
+ * endpoint fails within the caller's deadline instead of the SDK's minutes.
  */
 export function sdkClientConfig(entry: ClusterEntry, endpoint: string | undefined, requestTimeoutMs: number) {
   return {
     region: entry.region,
     endpoint,
-    maxAttempts: 2,
+    maxAttempts: 1,
     requestHandler: { connectionTimeout: Math.min(requestTimeoutMs, 3000), requestTimeout: requestTimeoutMs },
   };
 }
@@ -100,11 +101,21 @@ export function isThrottled(error: unknown): boolean {
   );
 }
 
+/** A failure worth another attempt: throttling, AWS's own 5xx, a connection reset mid-call (not a refused one). */
+function retryable(error: unknown): boolean {
+  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: string } | undefined;
+  const status = e?.$metadata?.httpStatusCode;
+  return (
+    isThrottled(error) || Boolean(e?.$retryable) || (status !== undefined && status >= 500) || e?.code === "ECONNRESET"
+  );
+}
+
 /**
- * A throttled call is retried with the shared policy's backoff (shared/retry.ts), within the call's own deadline:
- * the wait is this cluster's alone (the connector shares a refresh per cluster, never across clusters).
+ * A throttled or transient failure is retried with the shared policy's backoff (shared/retry.ts), within the
+ * call's own deadline: the wait is this cluster's alone (the connector shares a refresh per cluster, never
+ * across clusters). At most 3 calls (the SDK's clients make one attempt each).
  */
-export const THROTTLE_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
+export const AWS_CALL_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
   maxAttempts: 3,
   baseMs: 200,
   capMs: 2_000,
@@ -123,8 +134,8 @@ async function callFor<T>(
     try {
       return await call(deadline);
     } catch (error) {
-      const wait = backoffDelay(attempt, THROTTLE_RETRY);
-      if (!isThrottled(error) || attempt >= THROTTLE_RETRY.maxAttempts || deadline.aborted) {
+      const wait = backoffDelay(attempt, AWS_CALL_RETRY);
+      if (!retryable(error) || attempt >= AWS_CALL_RETRY.maxAttempts || deadline.aborted) {
         throw toClusterError(entry, action, where, timeoutMs, error);
       }
       await sleep(wait, deadline);
