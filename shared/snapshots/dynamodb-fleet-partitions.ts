@@ -15,7 +15,8 @@ import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Item, Table } from "../store/dynamodb-table.ts";
 import { fleetQuery } from "./dynamodb-snapshot-items.ts";
-import type { FleetScopeFilter } from "./snapshot-store.ts";
+import { FLEET_IN_MAX, type FleetScopeFilter } from "./snapshot-store.ts";
+import { clusterSet } from "./store-rules.ts";
 
 export const FLEET_SHARDS = 8;
 /** Bounds the merge's chunk reads (each at least one item) of one health for one page. */
@@ -68,6 +69,8 @@ export async function readHealthEntries(
     done: false,
   }));
   const chunk = Math.ceil(want / FLEET_SHARDS) + 1;
+  // More clusters than DynamoDB's IN takes: kept as read (a registry's clusters are most of those stored).
+  const wanted = filter.clusters && filter.clusters.length > FLEET_IN_MAX ? clusterSet(filter.clusters) : undefined;
   let reads = 0;
   const fill = async (reader: PartitionReader) => {
     reads++;
@@ -76,7 +79,7 @@ export async function readHealthEntries(
       fleetQuery(table.name, reader.partition, filter, now, from),
       chunk,
       // A cluster's range is BETWEEN (inclusive) its start and end: the start itself was read before.
-      (item) => from === undefined || String(item.FLEETSK) > from,
+      (item) => (from === undefined || String(item.FLEETSK) > from) && (!wanted || wanted.has(String(item.cluster))),
       // Only expired entries (TTL lags) and other clusters are filtered out: a chunk reads about itself.
       { rarelyDropped: true },
     );

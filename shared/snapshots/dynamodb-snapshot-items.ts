@@ -9,7 +9,7 @@ import type { Item } from "../store/dynamodb-table.ts";
 import { SnapshotCorruptError } from "./errors.ts";
 import type { FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
 import { checkSnapshot } from "./snapshot-codec.ts";
-import type { FleetScopeFilter } from "./snapshot-store.ts";
+import { FLEET_IN_MAX, type FleetScopeFilter } from "./snapshot-store.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
 
 /** A release's partition: its snapshots (S#, B#, FIRST) and its SLO burn state (dynamodb-small-stores.ts). */
@@ -102,7 +102,8 @@ export function fleetQuery(
     names["#ns"] = "namespace";
     values[":ns"] = filter.namespace;
   }
-  if (filter.clusters) {
+  // Past IN's 100 operands the caller keeps the wanted clusters as it reads (dynamodb-fleet-partitions.ts).
+  if (filter.clusters && filter.clusters.length <= FLEET_IN_MAX) {
     // No cluster wanted: a condition nothing meets (DynamoDB has no empty IN list).
     const wanted = filter.clusters.length ? filter.clusters : ["#"];
     filters.push(`#cluster IN (${wanted.map((_, i) => `:c${i}`).join(", ")})`);

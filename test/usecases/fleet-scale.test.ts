@@ -2,7 +2,8 @@
  * The fleet's counts join at fleet size (issue #36, docs/scale.md "Fixes"), counted on the memory stores: the
  * per-cluster Queries of 200 clusters run 16 at a time, not all at once; and the FLEET index is read to its end
  * however many pages it takes (a store's pages may be short: DynamoDB's are at most 1 MB), where it used to stop
- * at 100 pages and count every audited release past them NotAudited.
+ * at 100 pages and count every audited release past them NotAudited. And the page's rows without counts come from
+ * the FLEET index with a registry past DynamoDB's IN (100 clusters), where they used to take the whole join.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -54,4 +55,39 @@ test("200 clusters of one audited release each: 16 Queries at once, and all 200 
   assert.equal(page.counts.Current, 200, "before: 100 (the index read stopped at 100 pages)");
   assert.equal(page.counts.NotAudited, 0);
   assert.equal(counts.fleetPages, 200);
+});
+
+test("a registry of 150 clusters: the page's rows come from the index, not the join (no listing read)", async () => {
+  const store = new MemoryReleaseStore();
+  const snapshots = new MemorySnapshotStore();
+  const names = Array.from({ length: 150 }, (_, i) => `c${String(i).padStart(3, "0")}`);
+  for (const cluster of names) {
+    for (const name of ["api", "web"]) {
+      await store.putRevision(cluster, makeRelease({ name, namespace: "shop" }));
+      await recordObservation(snapshots, observe({ cluster, namespace: "shop", name }, run(0)), 90);
+    }
+  }
+  const counts = { listings: 0, indexReads: 0 };
+  const listReleases = store.listReleases.bind(store);
+  store.listReleases = async (filter, page) => {
+    counts.listings++;
+    return listReleases(filter, page);
+  };
+  const fleet = snapshots.fleet.bind(snapshots);
+  snapshots.fleet = async (filter, now) => {
+    counts.indexReads++;
+    return fleet(filter, now);
+  };
+  const deps = {
+    store,
+    snapshots,
+    clusters: registryScope(names.map((name) => ({ name, region: "us-east-1" }))),
+    clock: { now: () => NOW },
+  };
+  const page = await fleetReleases(deps, { limit: 50, counts: false });
+  assert.equal(page.releases.length, 50);
+  assert.equal(page.releases[0].cluster, "c000");
+  assert.ok(page.cursor);
+  assert.equal(counts.listings, 0, "before: 150 (one listing Query per cluster: the whole join)");
+  assert.equal(counts.indexReads, 1);
 });
