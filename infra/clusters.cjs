@@ -128,6 +128,35 @@ function clusterStatements(entries) {
   return statements;
 }
 
+/**
+ * Who changed it (docs/who.md): Logs Insights on each registry cluster's EKS control-plane log group,
+ * `/aws/eks/<cluster>/cluster`, and no other. StartQuery reads a log group (the only action that chooses what is
+ * read) and is scoped to them; GetQueryResults and StopQuery name only a query id (StartQuery's answer, a random
+ * id), not a log group, so they are on `*`: they can fetch or cancel a query already started, nothing else.
+ * A cluster with a roleArn is read *as that role* (the lookup assumes it, like the connector): its account
+ * grants the same on its log group (docs/deploy.md), and here only sts:AssumeRole (from `clusters: read`).
+ */
+function auditLogStatements(entries) {
+  const direct = entries.filter((entry) => !entry.roleArn);
+  if (direct.length === 0) return [];
+  const group = (entry) =>
+    `arn:\${AWS::Partition}:logs:${entry.region}:\${AWS::AccountId}:log-group:/aws/eks/${entry.name}/cluster`;
+  return [
+    {
+      Sid: "QueryClusterAuditLogs",
+      Effect: "Allow",
+      Action: ["logs:StartQuery"],
+      Resource: direct.flatMap((entry) => [{ "Fn::Sub": group(entry) }, { "Fn::Sub": `${group(entry)}:*` }]),
+    },
+    {
+      Sid: "AuditLogQueryResults",
+      Effect: "Allow",
+      Action: ["logs:GetQueryResults", "logs:StopQuery"],
+      Resource: ["*"],
+    },
+  ];
+}
+
 module.exports = () => {
   const entries = loadRegistry();
   return {
@@ -138,6 +167,7 @@ module.exports = () => {
   };
 };
 module.exports.loadRegistry = loadRegistry;
+module.exports.auditLogStatements = auditLogStatements;
 module.exports.validateAccess = validateAccess;
 module.exports.ACCESS_POLICIES = ACCESS_POLICIES;
 module.exports.clusterStatements = clusterStatements;

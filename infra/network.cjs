@@ -7,13 +7,20 @@
  *   eks       interface  eks:DescribeCluster (Kubernetes API traffic goes to the cluster endpoint itself)
  *   sqs       interface  SendMessage from the functions (the SQS event source polls from outside the VPC)
  *   ssm       interface  GetParameter for Slack/Teams secrets (a function in a VPC that reads them)
+ *   logs      interface  Logs Insights on the clusters' audit logs (who changed it, docs/who.md: the sync worker)
  *   dynamodb  gateway    the releases table, through the route tables (no security group)
  * The endpoints' own security group admits HTTPS from the functions' security groups only.
  * Functions that do not read clusters (chatops webhook) stay out of the VPC: `vpc: ~`.
  */
 const { loadSettings } = require("./settings.cjs");
 
-const ENDPOINT_IDS = { sts: "StsEndpoint", eks: "EksEndpoint", sqs: "SqsEndpoint", ssm: "SsmEndpoint" };
+const ENDPOINT_IDS = {
+  sts: "StsEndpoint",
+  eks: "EksEndpoint",
+  sqs: "SqsEndpoint",
+  ssm: "SsmEndpoint",
+  logs: "LogsEndpoint",
+};
 
 /** The function-level `vpc` of a cluster-reading function: the settings' subnets and groups, or null (no VPC). */
 function functionVpc(settings) {

@@ -12,10 +12,12 @@
  *                                                        settings (infra/settings.cjs) or a literal name
  *   clusters: read                                       eks:DescribeCluster on the registry's clusters,
  *                                                        sts:AssumeRole on its roles, EKS access entries
+ *   auditLogs: read                                      Logs Insights on the registry's clusters' EKS log
+ *                                                        groups (who changed it: docs/who.md)
  * Always added: CreateLogStream/PutLogEvents on the function's own log group, and
  * AWSLambdaVPCAccessExecutionRole when the function runs in a VPC.
  */
-const { loadRegistry, clusterStatements } = require("./clusters.cjs");
+const { loadRegistry, clusterStatements, auditLogStatements } = require("./clusters.cjs");
 const { functionName, pascal, roleLogicalId, stackArn } = require("./naming.cjs");
 const { loadSettings } = require("./settings.cjs");
 
@@ -36,7 +38,7 @@ const TABLE_INDEXES = { ReleasesTable: ["GSI1", "GSI2"], SnapshotsTable: ["FLEET
 const SQS_CONSUME = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"];
 const SQS_SEND = ["sqs:SendMessage", "sqs:GetQueueAttributes"];
 const VPC_POLICY = { "Fn::Sub": `arn:\${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole` };
-const GRANTS = ["dynamodb", "sqs", "ssm", "clusters"];
+const GRANTS = ["dynamodb", "sqs", "ssm", "clusters", "auditLogs"];
 
 /** The logical id an sqs event names: `arn: !GetAtt Queue.Arn` (object or string form). */
 function queueOfEvent(event) {
@@ -99,6 +101,10 @@ function buildRoles({ service, stage, region, functions, access, providerVpc, re
     if (grants.clusters !== undefined) {
       if (grants.clusters !== "read") problems.push(`custom.access.${key}.clusters: the only grant is "read"`);
       else statements.push(...clusterStatements(registry));
+    }
+    if (grants.auditLogs !== undefined) {
+      if (grants.auditLogs !== "read") problems.push(`custom.access.${key}.auditLogs: the only grant is "read"`);
+      else statements.push(...auditLogStatements(registry));
     }
     const roleName = `${service}-${stage}-${region}-${key}`;
     if (roleName.length > 64) problems.push(`${where}: role name ${roleName} is over IAM's 64 characters`);

@@ -10,7 +10,7 @@
  *     endpoints:                  # optional: create the VPC endpoints those functions then need
  *       vpcId: vpc-0123abcd
  *       routeTableIds: [rtb-0123abcd]   # the DynamoDB gateway endpoint's route tables
- *       services: [sts, eks, sqs, ssm]  # interface endpoints (default: all four)
+ *       services: [sts, eks, sqs, ssm, logs]  # interface endpoints (default: all five)
  *   alarms:
  *     topicArn: arn:aws:sns:eu-west-1:123456789012:oncall   # optional: alarm and OK actions
  *     statusP99Ms: 10000          # status route p99 latency threshold
@@ -34,7 +34,7 @@ const SNS_ARN = /^arn:aws(-[a-z-]+)?:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/;
 const KMS_ARN = /^arn:aws(-[a-z-]+)?:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/;
 /** SSM parameter names: letters, digits, . - _ and / separators (a leading / is the usual hierarchy). */
 const PARAMETER = /^\/?[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/;
-const INTERFACE_SERVICES = ["sts", "eks", "sqs", "ssm"];
+const INTERFACE_SERVICES = ["sts", "eks", "sqs", "ssm", "logs"];
 
 const DEFAULT_ALARMS = { statusP99Ms: 10_000, auditLagMinutes: 15, chatopsAckP99Ms: 2_500, chatopsTeamsP99Ms: 4_500 };
 

@@ -10,6 +10,7 @@
  * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
  */
 // First: the heap policy applies to everything the server allocates (issue #25 item 6).
+import { demoIdentities, whoTourLines } from "./demo/who-tour.ts";
 import "./heap-size.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -194,6 +195,15 @@ async function main(): Promise<void> {
   printMcp(server.url);
   printChatTour(server.url, chat);
   if (sim) printSyncTour(server.url, env, auditIntervalSeconds(env));
+  if (sim) {
+    const lag = Math.round((simulatorSettings(env).auditLogLagMs ?? 0) / 1000);
+    const tour = whoTourLines(server.url, demoIdentities(sim), {
+      intervalSeconds: auditIntervalSeconds(env),
+      auditLagSeconds: lag,
+    });
+    out();
+    for (const line of tour) out(line);
+  }
   printAuditTour(server.url, audit);
 }
 

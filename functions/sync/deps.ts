@@ -99,6 +99,7 @@ export function syncRuntimeFromEnv(
         registry: config.registry,
         connection: awsConnectionFromEnv(env, "logs", (message) => new LambdaConfigError(message)),
         clock: lambda.clock,
+        logger: lambda.logger,
       });
   }
   return runtime;

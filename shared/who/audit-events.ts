@@ -8,6 +8,7 @@ import type { AuditIdentity } from "./attribution.ts";
 
 /** The fields asked of Logs Insights, JSON paths with arrays as `.0` (its flattening). */
 export const AUDIT_EVENT_FIELDS = [
+  "@timestamp",
   "auditID",
   "verb",
   "requestURI",
@@ -43,7 +44,7 @@ export interface AuditEventFacts {
   apiGroup?: string;
   subresource?: string;
   code?: number;
-  /** requestReceivedTimestamp as given (RFC 3339, microseconds) and in ms. */
+  /** requestReceivedTimestamp (else the log event's time), RFC 3339 to the millisecond, and in ms. */
   receivedAt: string;
   receivedMs: number;
   /** stageTimestamp (ResponseComplete: when the answer was sent), in ms. */
@@ -95,16 +96,23 @@ export function auditEventFromJson(message: string): AuditEventFacts | undefined
   });
 }
 
+/** Insights' `@timestamp` (`2026-12-02 15:10:05.000`, UTC) or an RFC 3339 time, in ms; NaN when neither. */
+function timeOf(text: string | undefined): number {
+  if (text === undefined) return Number.NaN;
+  return Date.parse(/^\d{4}-\d\d-\d\d \d/.test(text) ? `${text.replace(" ", "T")}Z` : text);
+}
+
 function auditEventFrom(get: (path: (typeof AUDIT_EVENT_FIELDS)[number]) => string | undefined) {
   const auditId = get("auditID");
   const verb = get("verb");
-  const receivedAt = get("requestReceivedTimestamp");
-  const receivedMs = receivedAt === undefined ? Number.NaN : Date.parse(receivedAt);
-  const stage = get("stageTimestamp");
-  const completedMs = stage === undefined ? receivedMs : Date.parse(stage);
-  if (!auditId || !verb || receivedAt === undefined || Number.isNaN(receivedMs) || Number.isNaN(completedMs)) {
-    return undefined;
-  }
+  // Insights discovers the first 200 fields of a JSON event, and EKS writes the two timestamps after the bodies
+  // of a RequestResponse event: for a big one, the log event's own time (the stage's) stands in.
+  const logged = timeOf(get("@timestamp"));
+  const stated = timeOf(get("requestReceivedTimestamp"));
+  const receivedMs = Number.isNaN(stated) ? logged : stated;
+  const stage = timeOf(get("stageTimestamp"));
+  const completedMs = Number.isNaN(stage) ? (Number.isNaN(logged) ? receivedMs : logged) : stage;
+  if (!auditId || !verb || Number.isNaN(receivedMs) || Number.isNaN(completedMs)) return undefined;
   const code = Number(get("responseStatus.code"));
   return {
     auditId: cleanText(auditId, 64) ?? "",

@@ -22,12 +22,12 @@ import {
 } from "../eks/aws-calls.ts";
 import type { AwsCredentials } from "../eks/token.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
-import { type Clock, systemClock } from "../ports.ts";
+import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import type { BackoffPolicy } from "../retry.ts";
 import type { AttributionSubject, AuditLogLookup, LookupResult, WriteEvidence } from "./attribution.ts";
 import { type AuditEventFacts, auditEventFromRow } from "./audit-events.ts";
 import { matchSubjects } from "./audit-match.ts";
-import { MAX_ROWS, type PlannedQuery, planQueries, splitPlan } from "./audit-query.ts";
+import { MAX_ROWS, planQueries, splitPlan } from "./audit-query.ts";
 import { type LogsClientLike, LogsQueryError, runInsightsQuery } from "./logs-client.ts";
 
 export type LogsClientFactory = (entry: ClusterEntry, credentials: CredentialsProvider) => LogsClientLike;
@@ -45,6 +45,8 @@ export interface CloudWatchAuditLogLookupOptions {
   stsClientFactory?: StsClientFactory;
   eksClientFactory?: EksClientFactory;
   clock?: Clock;
+  /** Failures are logged here with their full text (callers read only `reason`). */
+  logger?: Logger;
   /** One AWS call's deadline (default 5,000 ms). */
   requestTimeoutMs?: number;
   /** One query's deadline, its polls and retries included (default 30,000 ms); past it: StopQuery, failed retryable. */
@@ -63,6 +65,7 @@ export interface CloudWatchAuditLogLookupOptions {
 
 interface RoleState {
   credentials?: AwsCredentials;
+  inFlight?: Promise<AwsCredentials>;
   sts?: ReturnType<StsClientFactory>;
 }
 
@@ -82,6 +85,7 @@ export function enableAuditLoggingHint(entry: Pick<ClusterEntry, "name" | "regio
 
 export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookupOptions): AuditLogLookup {
   const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
   const timeoutMs = options.requestTimeoutMs ?? 5_000;
   const entries = new Map(options.registry.map((entry) => [entry.name, entry]));
   const base = options.credentials ?? baseCredentials(options.connection);
@@ -103,9 +107,17 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
       const cached = role.credentials;
       if (cached && (!cached.expiration || cached.expiration.getTime() - CREDENTIALS_MARGIN_MS > clock.now().getTime()))
         return cached;
-      role.sts ??= stsFactory(entry, base);
-      role.credentials = await assumeRole({ ...entry, roleArn }, role.sts, timeoutMs);
-      return role.credentials;
+      // Lookups of one cluster running at once share one AssumeRole.
+      role.inFlight ??= (async () => {
+        try {
+          role.sts ??= stsFactory(entry, base);
+          role.credentials = await assumeRole({ ...entry, roleArn }, role.sts, timeoutMs);
+          return role.credentials;
+        } finally {
+          role.inFlight = undefined;
+        }
+      })();
+      return role.inFlight;
     };
   }
 
@@ -139,7 +151,7 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
     let queries = 0;
     for (let plan = pending.shift(); plan && queries < maxQueries; plan = pending.shift()) {
       queries += 1;
-      const rows = await runInsightsQuery(clientOf(entry), plan as PlannedQuery, {
+      const rows = await runInsightsQuery(clientOf(entry), plan, {
         logGroupName: logGroupOf(entry.name),
         retry,
         pollMs: options.pollMs ?? 250,
@@ -150,7 +162,12 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
       // As many rows as a query returns at most: some may be missing; the subjects are asked again in halves.
       const halves = rows.length >= MAX_ROWS ? splitPlan(plan) : undefined;
       if (halves) pending.unshift(...halves);
-      else for (const row of rows) events.push(...[auditEventFromRow(row)].filter((e) => e !== undefined));
+      else {
+        for (const row of rows) {
+          const event = auditEventFromRow(row);
+          if (event) events.push(event);
+        }
+      }
     }
     return { found: matchSubjects(subjects, events), queries };
   }
@@ -168,7 +185,14 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
         }
         return { outcome: "searched", found, queries };
       } catch (error) {
-        return failure(entry, error);
+        const result = failure(entry, error);
+        logger.warn("audit log lookup failed", {
+          cluster,
+          subjects: mine.length,
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          cause: error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined,
+        });
+        return result;
       }
     },
   };

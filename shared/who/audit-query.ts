@@ -32,7 +32,16 @@ export interface PlannedQuery {
 export interface QueryPlanOptions {
   /** Windows closer than this share one query (default 15 minutes): fewer queries, more log scanned. */
   mergeGapMs?: number;
+  /**
+   * When the batch needs more queries than this (default 5), the gap is widened (×4 at a time, up to 6 hours) so
+   * that subjects spread over a day cost a few queries rather than one each.
+   */
+  targetQueries?: number;
 }
+
+/** The widest gap merged to meet `targetQueries`, and the longest window one query scans. */
+const MAX_MERGE_GAP_MS = 6 * 60 * 60_000;
+const MAX_SPAN_MS = 24 * 60 * 60_000;
 
 /** The window (ms) in which a subject's audit event must be; undefined for a subject with no usable time. */
 export function windowOf(subject: AttributionSubject): { from: number; to: number } | undefined {
@@ -43,13 +52,15 @@ export function windowOf(subject: AttributionSubject): { from: number; to: numbe
     : { from: at - WRITE_MARGIN_MS, to: at + 1000 + WRITE_MARGIN_MS };
 }
 
+const nameClause = (name: string) => `objectRef.name = "${name}"`;
+
 /** The query for events naming any of `names`: the audit streams, the writing verbs, the fields matched on. */
 export function insightsQuery(names: readonly string[]): string {
   return [
-    `fields @timestamp, ${AUDIT_EVENT_FIELDS.join(", ")}`,
+    `fields ${AUDIT_EVENT_FIELDS.join(", ")}`,
     `filter @logStream like "kube-apiserver-audit"`,
     `filter verb = "create" or verb = "patch" or verb = "update"`,
-    `filter ${names.map((name) => `objectRef.name = "${name}"`).join(" or ")}`,
+    `filter ${names.map(nameClause).join(" or ")}`,
     "sort @timestamp asc",
     `limit ${MAX_ROWS}`,
   ].join("\n| ");
@@ -60,7 +71,6 @@ export function insightsQuery(names: readonly string[]): string {
  * not a time are in none (they stay not found).
  */
 export function planQueries(subjects: readonly AttributionSubject[], options: QueryPlanOptions = {}): PlannedQuery[] {
-  const mergeGapMs = options.mergeGapMs ?? 15 * 60_000;
   const windowed = subjects
     .flatMap((subject) => {
       const window = windowOf(subject);
@@ -68,8 +78,23 @@ export function planQueries(subjects: readonly AttributionSubject[], options: Qu
       return window && QUERYABLE_NAME.test(name) ? [{ subject, name, ...window }] : [];
     })
     .sort((a, b) => a.from - b.from);
+  const target = options.targetQueries ?? 5;
+  let gap = options.mergeGapMs ?? 15 * 60_000;
+  let plans = groupWindows(windowed, gap);
+  while (plans.length > target && gap < MAX_MERGE_GAP_MS) {
+    gap = Math.min(MAX_MERGE_GAP_MS, Math.max(gap, 60_000) * 4);
+    plans = groupWindows(windowed, gap);
+  }
+  return plans;
+}
+
+type Windowed = { subject: AttributionSubject; name: string; from: number; to: number };
+
+/** Windows (sorted by start) into queries: merged while the gap, the span and the query's length allow. */
+function groupWindows(windowed: readonly Windowed[], gap: number): PlannedQuery[] {
   const plans: PlannedQuery[] = [];
   let group: { subjects: AttributionSubject[]; names: Set<string>; from: number; to: number } | undefined;
+  let length = 0;
   const close = () => {
     if (!group) return;
     plans.push({
@@ -80,18 +105,22 @@ export function planQueries(subjects: readonly AttributionSubject[], options: Qu
     });
   };
   for (const item of windowed) {
+    const clause = nameClause(item.name).length;
     const fits =
       group !== undefined &&
-      item.from <= group.to + mergeGapMs &&
-      (group.names.has(item.name) || insightsQuery([...group.names, item.name]).length <= MAX_QUERY_LENGTH);
+      item.from <= group.to + gap &&
+      Math.max(group.to, item.to) - group.from <= MAX_SPAN_MS &&
+      (group.names.has(item.name) || length + clause <= MAX_QUERY_LENGTH);
     if (group && fits) {
       group.subjects.push(item.subject);
+      if (!group.names.has(item.name)) length += clause;
       group.names.add(item.name);
       group.to = Math.max(group.to, item.to);
       continue;
     }
     close();
     group = { subjects: [item.subject], names: new Set([item.name]), from: item.from, to: item.to };
+    length = insightsQuery([item.name]).length;
   }
   close();
   return plans;
@@ -102,7 +131,7 @@ export function splitPlan(plan: PlannedQuery, options: QueryPlanOptions = {}): P
   if (plan.subjects.length < 2) return undefined;
   const half = Math.ceil(plan.subjects.length / 2);
   return [
-    ...planQueries(plan.subjects.slice(0, half), { ...options, mergeGapMs: 0 }),
-    ...planQueries(plan.subjects.slice(half), { ...options, mergeGapMs: 0 }),
+    ...planQueries(plan.subjects.slice(0, half), { ...options, mergeGapMs: 0, targetQueries: 1 }),
+    ...planQueries(plan.subjects.slice(half), { ...options, mergeGapMs: 0, targetQueries: 1 }),
   ];
 }

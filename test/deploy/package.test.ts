@@ -122,12 +122,14 @@ test("the packaged template is valid against the CloudFormation resource specifi
   assert.deepEqual(checks.checkOperations(template), []);
 });
 
-test("no IAM statement grants a '*' action (bare or service-wide)", () => {
+test("no IAM statement grants a '*' action (bare or service-wide); only a query's results by its id are on '*'", () => {
   const statements = allStatements();
   assert.ok(statements.length > 0);
   for (const statement of statements) {
     const actions = [statement.Action].flat();
     for (const action of actions) assert.doesNotMatch(action, /\*/, `wildcard action ${action}`);
+    // GetQueryResults and StopQuery name a query id StartQuery returned, not a log group (docs/deploy.md).
+    if (actions.join() === "logs:GetQueryResults,logs:StopQuery") continue;
     assert.notEqual(statement.Resource, "*");
     assert.ok(![statement.Resource].flat().includes("*"), `statement ${actions} on '*'`);
   }
@@ -305,6 +307,7 @@ test("in a VPC: the cluster-reading function's subnets, its VPC policy, and the 
     ["com.amazonaws.${AWS::Region}.eks", "Interface"],
     ["com.amazonaws.${AWS::Region}.sqs", "Interface"],
     ["com.amazonaws.${AWS::Region}.ssm", "Interface"],
+    ["com.amazonaws.${AWS::Region}.logs", "Interface"],
     ["com.amazonaws.${AWS::Region}.dynamodb", "Gateway"],
   ]);
   const [[, group]] = resourcesOfType("AWS::EC2::SecurityGroup");
@@ -526,4 +529,16 @@ test("the sync pipeline: a schedule for the scheduler, the worker on SyncQueue o
   assert.match(workerPolicy, /sqs:ReceiveMessage/);
   assert.match(workerPolicy, /dynamodb:ConditionCheckItem/);
   assert.doesNotMatch(workerPolicy, /sqs:SendMessage|SnapshotsTable/);
+  // Who changed it (docs/who.md): Logs Insights on the own-account clusters' EKS log groups, nothing else.
+  const logs = allStatements().filter((s) => [s.Action].flat().includes("logs:StartQuery"));
+  assert.equal(logs.length, 1, "only the sync worker queries audit logs");
+  assert.match(workerPolicy, /"Sid":"QueryClusterAuditLogs"/);
+  assert.deepEqual(
+    [logs[0].Resource].flat().map((r) => (r as { "Fn::Sub": string })["Fn::Sub"].replace(/^.*:logs:/, "")),
+    ["prod-eu", "prod-us", "legacy"].flatMap((name) => {
+      const group = `${name === "prod-us" ? "us-east-1" : "eu-west-1"}:\${AWS::AccountId}:log-group:/aws/eks/${name}/cluster`;
+      return [group, `${group}:*`];
+    }),
+    "a cluster read through its role (partner) is queried as that role",
+  );
 });

@@ -133,3 +133,33 @@ test("the example stage settings are valid and name secrets, not values", () => 
       ),
   );
 });
+
+test("auditLogs: read starts queries on the registry's own-account clusters' EKS log groups only; results by query id", () => {
+  const template = roles.buildRoles(
+    input({
+      access: { api: { clusters: "read", auditLogs: "read" } },
+      registry: [
+        { name: "prod", region: "eu-west-1" },
+        { name: "partner", region: "eu-central-1", roleArn: "arn:aws:iam::111122223333:role/reader" },
+      ],
+    }),
+  );
+  const statements = statementsOf(template, "ApiRole");
+  const query = statements.find((s) => s.Sid === "QueryClusterAuditLogs");
+  assert.deepEqual(query?.Action, ["logs:StartQuery"]);
+  assert.deepEqual(
+    query?.Resource.map((r) => (r as { "Fn::Sub": string })["Fn::Sub"]),
+    [
+      "arn:${AWS::Partition}:logs:eu-west-1:${AWS::AccountId}:log-group:/aws/eks/prod/cluster",
+      "arn:${AWS::Partition}:logs:eu-west-1:${AWS::AccountId}:log-group:/aws/eks/prod/cluster:*",
+    ],
+    "a cluster read through its role (partner) is queried as that role",
+  );
+  const results = statements.find((s) => s.Sid === "AuditLogQueryResults");
+  assert.deepEqual([results?.Action, results?.Resource], [["logs:GetQueryResults", "logs:StopQuery"], ["*"]]);
+  assert.ok(statements.some((s) => s.Sid === "AssumeClusterRoles"));
+  assert.throws(
+    () => roles.buildRoles(input({ access: { api: { auditLogs: "write" } } })),
+    /custom\.access\.api\.auditLogs: the only grant is "read"/,
+  );
+});

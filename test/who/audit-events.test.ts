@@ -87,6 +87,18 @@ describe("reading an audit event", () => {
     assert.equal(fromRow?.code, 200);
   });
 
+  test("a big event whose timestamps Insights did not discover (past its first 200 fields): the log event's time", () => {
+    const row = [
+      ["@timestamp", "2026-12-02 15:10:05.200"],
+      ["auditID", "a2"],
+      ["verb", "patch"],
+      ["requestURI", "/apis/apps/v1/namespaces/shop/deployments/web?fieldManager=kubectl-edit"],
+    ].map(([field, value]) => ({ field, value }));
+    const event = auditEventFromRow(row);
+    assert.equal(event?.receivedAt, "2026-12-02T15:10:05.200Z");
+    assert.equal(event?.completedMs, Date.parse("2026-12-02T15:10:05.200Z"));
+  });
+
   test("not an audit event (no id, no time, not JSON): nothing", () => {
     assert.equal(auditEventFromJson("not json"), undefined);
     assert.equal(auditEventFromJson(JSON.stringify({ ...event, auditID: undefined })), undefined);
@@ -134,6 +146,16 @@ describe("planning the queries of a batch", () => {
     assert.equal(plans[0].startTime, Date.parse(at(-2)) / 1000);
     assert.equal(plans[0].endTime, Date.parse(at(30)) / 1000);
     assert.match(plans[0].queryString, /objectRef\.name = "sh\.helm\.release\.v1\.web\.v1" or objectRef\.name = /);
+  });
+
+  test("a batch spread over hours: the gap widens until a few queries cover it, none scanning over a day", () => {
+    const hourly = Array.from({ length: 30 }, (_, i) => revision("web", i + 1, i * 60));
+    const plans = planQueries(hourly);
+    assert.equal(plans.length, 2);
+    for (const plan of plans) assert.ok(plan.endTime - plan.startTime <= 24 * 3600);
+    assert.equal(planQueries(hourly, { targetQueries: 100 }).length, 30, "within the target: never widened");
+    const daily = Array.from({ length: 10 }, (_, i) => revision("web", i + 1, i * 24 * 60));
+    assert.equal(planQueries(daily).length, 10, "a day apart: a query each");
   });
 
   test("a query stays under Insights' length limit; names that would need escaping are never put in one", () => {

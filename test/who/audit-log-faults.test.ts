@@ -117,6 +117,20 @@ test("throttling: retried with backoff within the budget; beyond it, failed and 
   assert.match(result.reason, /ThrottlingException after 3 attempts/);
 });
 
+test("the account's concurrent queries all taken (LimitExceededException): retried, then failed and retryable", async () => {
+  const subject = revisionMade("busy", 5);
+  sim.logs.setLimits({ maxConcurrentQueries: 0 });
+  try {
+    const result = failed(
+      await lookupFor({ retry: { maxAttempts: 2, baseMs: 1, capMs: 2 } }).lookup("busy", [subject]),
+    );
+    assert.equal(result.retryable, true);
+    assert.match(result.reason, /LimitExceededException after 2 attempts/);
+  } finally {
+    sim.logs.setLimits({ maxConcurrentQueries: 30 });
+  }
+});
+
 test("AccessDenied: failed, not retryable, the reason names the permission and no ARN or account", async () => {
   const subject = revisionMade("busy", 2);
   sim.iam.denyAction("*", "logs:StartQuery");
