@@ -62,7 +62,7 @@ test("CHANGED BY names the person the audit log found for the write; public JSON
   );
   const words = (s: string) => s.replace(/ +/g, " ");
   assert.equal(
-    words(text.replace(" by alice@example.com", "")),
+    words(text.replace(" by alice@example.com", "").replace(" (alice@example.com)", "")),
     words(renderStatusText(plain)),
     "nothing else of the status changes",
   );
