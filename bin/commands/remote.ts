@@ -96,15 +96,16 @@ ${REMOTE_FLAGS_HELP}`,
 });
 
 const history = defineCommand({
-  help: `usage: npm run --silent cli -- remote history RELEASE [-n NS] [--max N] [-o table|json|yaml]
+  help: `usage: npm run --silent cli -- remote history RELEASE [-n NS] [--max N] [--who] [-o table|json|yaml]
 
-The API's GET .../releases/RELEASE/history: what 'helm history' prints.
+The API's GET .../releases/RELEASE/history: what 'helm history' prints; --who adds a WHO column (who created
+each revision, from the EKS audit log: docs/who.md).
 ${REMOTE_FLAGS_HELP}`,
-  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, max: { type: "string", int: true } },
+  options: { ...REMOTE_FLAGS, ...OUTPUT_FLAG, max: { type: "string", int: true }, who: { type: "boolean" } },
   positionals: true,
   async run({ values, positionals }, io) {
     const { output, target, path } = remoteRelease("history", io.env, values, positionals);
-    return print(io, target, `${path}/history`, { output, max: values.max });
+    return print(io, target, `${path}/history`, { output, max: values.max, who: values.who ? "true" : undefined });
   },
 });
 

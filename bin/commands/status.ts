@@ -16,7 +16,7 @@ import { LIVE_CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { printStatusAt } from "../lib/status-at.ts";
-import { withCliStore } from "../lib/store.ts";
+import { cliAttributionStore, withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- status RELEASE [-n NAMESPACE] [--revision N] [-o table|json|yaml]
                                     [--cluster C | --kubeconfig FILE [--context X] [--cluster C]]
@@ -85,9 +85,10 @@ export const run = defineCommand({
     });
 
     try {
-      const report = await withCliStore(io.env, (store) =>
+      const report = await withCliStore(io.env, (store, context) =>
         releaseStatus(
-          { store, kube, logger: silentLogger },
+          // CHANGED BY names the person the workers found in the audit log (docs/who.md); the text never an ARN.
+          { store, kube, logger: silentLogger, attributions: cliAttributionStore(context) },
           {
             cluster,
             namespace: values.namespace ?? "default",

@@ -14,7 +14,7 @@ import type { HistoryStores } from "../../shared/snapshots/history-stores.ts";
 import type { ReleaseStore } from "../../shared/store/release-store.ts";
 import type { AttributionStore } from "../../shared/who/attribution.ts";
 import { openAttributionStore } from "../../shared/who/config.ts";
-import { type Env, functionConfigFromEnv } from "../_shared/config.ts";
+import { type Env, functionConfigFromEnv, whoLookupFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime } from "../_shared/runtime.ts";
 import { chatopsSettingsFromEnv } from "./config.ts";
 import { CHATOPS_SERVICE } from "./logger.ts";
@@ -45,7 +45,10 @@ function runtimeOf(env: Env, what: string, overrides: ChatReaderOverrides) {
   // The snapshots table's client opens lazily (no network at cold start); only fleet, timeline and reliability read it.
   const historyStores =
     overrides.historyStores ?? (config.snapshots ? openHistoryStores(config.store, config.snapshots) : undefined);
-  const attributions = overrides.attributions ?? (overrides.store ? undefined : openAttributionStore(config.store));
+  // WHO_LOOKUP=off: nothing is kept, so nothing is read.
+  const attributions =
+    overrides.attributions ??
+    (overrides.store || !whoLookupFromEnv(env) ? undefined : openAttributionStore(config.store));
   const readers = {
     store: runtime.store,
     clusters: runtime.clusters,

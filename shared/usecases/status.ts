@@ -70,8 +70,13 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const stored = revision === undefined ? deps.store.getLatest(key) : deps.store.getRevision(key, revision);
   // One Query beside the store read and the cluster's wave: it has answered long before the report is ready.
   const shown = deps.attributions
-    ? readShownAttributions(deps.attributions, key, request.audience ?? "public", (error) =>
-        deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+    ? readShownAttributions(
+        deps.attributions,
+        key,
+        request.audience ?? "public",
+        (error) => deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+        // One Query: the logging being off is told by the records the workers settled (their reason is the hint).
+        { clusterLogging: false },
       )
     : undefined;
   const report = await freshestState(
@@ -96,7 +101,7 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
 
 /**
  * The drifted fields' writers, named when the audit log said (`whoOfField`), and the cluster's logging being off
- * said once when some field names a writer nobody can be put to.
+ * said once when some field names a writer nobody is put to.
  */
 function attributeDrift(report: StatusReport, shown: ShownAttributions): StatusReport {
   const drift = report.drift;
@@ -105,11 +110,13 @@ function attributeDrift(report: StatusReport, shown: ShownAttributions): StatusR
     const who = whoOfField(shown, field);
     return who ? { ...field, who } : field;
   });
-  const writers = fields.some((field) => field.changedBy && field.helmRevision === undefined);
+  const unnamed = fields.some(
+    (field) => field.changedBy && field.helmRevision === undefined && field.who?.state !== "found",
+  );
   return {
     ...report,
     drift: { ...drift, fields },
-    ...(writers && shown.loggingOff ? { auditLogging: shown.loggingOff } : {}),
+    ...(unnamed && shown.loggingOff ? { auditLogging: shown.loggingOff } : {}),
   };
 }
 

@@ -65,17 +65,22 @@ export function noAttributions(release: ReleaseKey): ShownAttributions {
 }
 
 /**
- * Reads a release's attributions (one `forRelease`, and the cluster's logging state beside it) and shapes each for
- * `audience`. The store failing is not the caller's failure: the answer says nothing of who, the log says why.
+ * Reads a release's attributions (one `forRelease`, and unless `clusterLogging: false` the cluster's logging state
+ * beside it) and shapes each for `audience`. The store failing is not the caller's failure: the answer says nothing
+ * of who, the log says why.
  */
 export async function readShownAttributions(
   store: AttributionStore,
   release: ReleaseKey,
   audience: Audience,
   onError?: (error: unknown) => void,
+  options: { clusterLogging?: boolean } = {},
 ): Promise<ShownAttributions> {
   try {
-    const [kept, logging] = await Promise.all([store.forRelease(release), store.clusterLogging(release.cluster)]);
+    const [kept, logging] = await Promise.all([
+      store.forRelease(release),
+      options.clusterLogging === false ? undefined : store.clusterLogging(release.cluster),
+    ]);
     return joinAttributions(release, kept, logging, audience);
   } catch (error) {
     onError?.(error);
@@ -90,7 +95,13 @@ export function joinAttributions(
   logging: ClusterAuditLogging | undefined,
   audience: Audience,
 ): ShownAttributions {
-  const loggingOff = logging && !logging.enabled ? loggingOffLine(release.cluster, logging.hint) : undefined;
+  // The cluster's state when it was read; else what the records say (a logging-off record's reason is the hint).
+  const offRecord = kept.find((attribution) => attribution.state === "logging-off");
+  const loggingOff = logging
+    ? logging.enabled
+      ? undefined
+      : loggingOffLine(release.cluster, logging.hint)
+    : offRecord && loggingOffLine(release.cluster, offRecord.reason);
   const revisions = new Map<number, ShownWho>();
   const writes = new Map<string, ShownWho>();
   const found: { subject: AttributionSubject; who: WhoFound }[] = [];

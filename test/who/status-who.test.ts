@@ -17,7 +17,7 @@ import { MemoryAttributionStore } from "../../shared/who/memory-attribution-stor
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { simulatedEksForFile } from "../support/sim.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, webRevision, writeDrift } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, unsettled, webRevision, writeDrift } from "./support.ts";
 
 const CLUSTER = "demo-us";
 let now = Date.parse("2026-12-02T15:00:00Z");
@@ -62,7 +62,7 @@ test("CHANGED BY names the person the audit log found for the write; public JSON
   );
   const words = (s: string) => s.replace(/ +/g, " ");
   assert.equal(
-    words(text.replace(" by alice@example.com", "")),
+    words(text.replace(" by alice@example.com", "").replace(" (alice@example.com)", "")),
     words(renderStatusText(plain)),
     "nothing else of the status changes",
   );
@@ -74,7 +74,7 @@ test("CHANGED BY names the person the audit log found for the write; public JSON
   assert.equal(iam.drift.fields[0].who.arn, ALICE.arn, "the IAM-signed JSON keeps the ARN");
 });
 
-test("a hostile session name is text; logging off is said once; pending names nobody", async () => {
+test("a hostile session name is text; pending names nobody; logging off (as the worker settles it) is said once", async () => {
   await patchedByKubectl();
   const plain = await status(undefined);
   const subject = driftWriteSubject(key, plain.drift!.fields[0])!;
@@ -84,18 +84,20 @@ test("a hostile session name is text; logging off is said once; pending names no
   assert.ok(!text.includes("\u001b"), "no ESC reaches the terminal");
   assert.match(text, /kubectl-patch by <img src=x onerror=alert\(1\)>\^\[\[31m\.\.\. /);
 
+  const pending = new MemoryAttributionStore();
+  await pending.enqueue([subject], new Date(now));
+  const waiting = await status(pending);
+  assert.equal(waiting.drift?.fields[0].who?.state, "pending");
+  assert.match(renderStatusText(waiting), / kubectl-patch +2026-12-02T15:30:00Z/, "pending: the program only");
+
+  // What the worker settles when the cluster's logging is off: the write logging-off, the hint as its reason.
   const off = new MemoryAttributionStore();
-  await off.enqueue([subject], new Date(now));
-  await off.setClusterLogging(CLUSTER, {
-    enabled: false,
-    checkedAt: "2026-12-02T15:00:00Z",
-    hint: "aws eks update-cluster-config --name demo-us --logging ...",
-  });
+  await off.settle([unsettled(subject, "logging-off", "aws eks update-cluster-config --name demo-us --logging ...")]);
   const report = await status(off);
-  assert.equal(report.drift?.fields[0].who?.state, "pending");
+  assert.equal(report.drift?.fields[0].who?.state, "logging-off");
   const offText = renderStatusText(report);
   assert.equal(offText.match(/audit logs are off/g)?.length, 1);
   assert.match(offText, /^WHO: audit logs are off for demo-us: aws eks update-cluster-config --name demo-us/m);
-  assert.match(offText, / kubectl-patch +2026-12-02T15:30:00Z/, "pending: the program only");
+  assert.match(offText, / kubectl-patch +2026-12-02T15:30:00Z/, "logging off: the program only");
   assert.equal(JSON.parse(renderStatusJson(report)).auditLogging, report.auditLogging);
 });

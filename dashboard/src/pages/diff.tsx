@@ -6,6 +6,7 @@ import { when } from "../format.ts";
 import { href, navigate, type Route } from "../route.ts";
 import type { Column } from "../table.ts";
 import { Health, Loading, Problem, Section, useLoad } from "../ui.tsx";
+import { whoText, whoTitle } from "../who.ts";
 
 type Change = SnapshotDiff["changes"][number];
 
@@ -75,6 +76,11 @@ export function DiffPage({ route }: { route: Route }) {
               <p>Nothing the history tracks changed.</p>
             ) : (
               <DataTable columns={CHANGE_COLUMNS} rows={diff.data.changes} rowKey={(_, i) => i} />
+            )}
+            {diff.data.revisionBy?.who.state === "found" && (
+              <p title={whoTitle(diff.data.revisionBy.who)}>
+                Revision {diff.data.revisionBy.revision} by {whoText(diff.data.revisionBy.who)}
+              </p>
             )}
           </Section>
           <Section title="Status text, before and after" id="textdiff">

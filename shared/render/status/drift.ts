@@ -52,10 +52,10 @@ export function driftTable(report: StatusReport): { columns: string[]; rows: str
 }
 
 /** `kind/name` -> the drift line of the HEALTH section, for objects with drift that is not benign. */
-export function driftHealthLines(drift: DriftReport | undefined): Map<string, string> {
+export function driftHealthLines(drift: StatusReport["drift"] | DriftReport | undefined): Map<string, string> {
   const lines = new Map<string, string>();
   if (!drift) return lines;
-  const byObject = new Map<string, DriftedField[]>();
+  const byObject = new Map<string, AttributedDriftedField[]>();
   for (const field of drift.fields) {
     // Benign owners and Helm's own later revision are not changes made behind Helm's back.
     if (field.benign || field.helmRevision !== undefined) continue;
@@ -63,7 +63,8 @@ export function driftHealthLines(drift: DriftReport | undefined): Map<string, st
     byObject.set(key, [...(byObject.get(key) ?? []), field]);
   }
   for (const [key, fields] of byObject) {
-    const managers = [...new Set(fields.map((f) => f.changedBy).filter(Boolean))];
+    // The program, and the person when the audit log named them (docs/who.md): `kubectl-patch (alice@example.com)`.
+    const managers = [...new Set(fields.map(writerOf).filter(Boolean))];
     const conflicts = fields.filter((f) => f.conflicts).length;
     let line = `drift: ${fields.length} field${fields.length === 1 ? "" : "s"} changed outside Helm`;
     if (managers.length > 0) line += ` by ${managers.join(", ")}`;
@@ -71,6 +72,11 @@ export function driftHealthLines(drift: DriftReport | undefined): Map<string, st
     lines.set(key, line);
   }
   return lines;
+}
+
+function writerOf(field: AttributedDriftedField): string | undefined {
+  const person = whoName(field.who);
+  return person && field.changedBy ? `${field.changedBy} (${person})` : field.changedBy;
 }
 
 export function driftObjectKey(object: { apiVersion: string; kind: string; name: string; namespace?: string }): string {
