@@ -36,6 +36,7 @@ import type { StatusReport } from "../shared/status/report.ts";
 import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
+import { openAttributionStore } from "../shared/who/config.ts";
 import {
   benchRelease,
   floors,
@@ -108,8 +109,16 @@ async function main(): Promise<void> {
     const reader = createKubeReader({ connector });
     kube = reader;
     const deps: StatusDeps = { store, kube: reader, logger: silentLogger };
-    const status = async (name: string, namespace: string, concurrency?: number, drift = true) => {
-      const report = await releaseStatus(deps, { cluster: CLUSTER, namespace, name, concurrency, drift });
+    // The same status reading who made its drifted writes (issue #34): one Query of the releases table beside it.
+    const whoDeps: StatusDeps = { ...deps, attributions: openAttributionStore(cfg) };
+    const status = async (name: string, namespace: string, concurrency?: number, drift = true, who = false) => {
+      const report = await releaseStatus(who ? whoDeps : deps, {
+        cluster: CLUSTER,
+        namespace,
+        name,
+        concurrency,
+        drift,
+      });
       return { report, text: renderStatusText(report) };
     };
     const connects = () => reader.stats(CLUSTER).socketsOpened;
@@ -167,12 +176,13 @@ async function main(): Promise<void> {
     const helmPath = await helmBinary();
     const helm = helmPath ? helmRunner(helmPath, await cluster.kubeconfig()) : undefined;
     const samples: Record<
-      "engine" | "engine16" | "noDrift" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
+      "engine" | "engine16" | "noDrift" | "who" | "serial" | "limit" | "store" | "rtt" | "helm" | "helmStart",
       Sample[]
     > = {
       engine: [],
       engine16: [],
       noDrift: [],
+      who: [],
       serial: [],
       limit: [],
       store: [],
@@ -190,10 +200,13 @@ async function main(): Promise<void> {
         // Drift on/off alternate which runs first, so a warm-second-run bias cancels out.
         const on = () => status("bench", "bench");
         const off = () => status("bench", "bench", undefined, false);
+        const who = () => status("bench", "bench", undefined, true, true);
         if (round % 2 === 0) {
           samples.engine.push(await measure(on));
           samples.noDrift.push(await measure(off));
+          samples.who.push(await measure(who));
         } else {
+          samples.who.push(await measure(who));
           samples.noDrift.push(await measure(off));
           samples.engine.push(await measure(on));
         }
@@ -235,6 +248,7 @@ async function main(): Promise<void> {
       `store DynamoDB Local, simulator in a worker thread; median (min–max) of ${ROUNDS} interleaved rounds`,
       sampleRow("engine (one wave)", samples.engine),
       sampleRow("  the same, --no-drift", samples.noDrift),
+      sampleRow("  the same, reading who", samples.who, " (the attributions' one Query beside it)"),
       sampleRow("engine (concurrency 16)", samples.engine16),
       sampleRow("engine (concurrency 1)", samples.serial),
       samples.helm.length
@@ -254,6 +268,7 @@ async function main(): Promise<void> {
       "ratios (from the medians above)",
       samples.helm.length ? `  helm / engine             ${(h / e).toFixed(1)}x` : "  helm / engine             n/a",
       `  serial / engine           ${(s / e).toFixed(1)}x`,
+      `  who / engine              ${(median(samples.who.map((x) => x.ms)) / e).toFixed(2)}x (goal <= 1.02x, issue #34)`,
       `  engine@16 / engine        ${(e16 / e).toFixed(1)}x`,
       `  engine / limit            ${(e / l).toFixed(2)}x`,
       ...floors({
