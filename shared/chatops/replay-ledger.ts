@@ -7,8 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { createDocumentClient, type StoreConfig } from "../store/config.ts";
-import { Table } from "../store/dynamodb-table.ts";
+import { onReleasesTable, type StoreConfig } from "../store/config.ts";
+import type { Table } from "../store/dynamodb-table.ts";
 import { ReplayGuard } from "./signature.ts";
 
 export interface ReplayLedger {
@@ -46,6 +46,5 @@ export function dynamoDbReplayLedger(table: Table, windowMs = REPLAY_WINDOW_MS):
 
 /** The releases table's ledger (its TTL attribute is `expiresAt`); the memory store's instance-only guard. */
 export function replayLedgerFor(config: StoreConfig): ReplayLedger {
-  if (config.driver === "memory") return instanceReplayLedger();
-  return dynamoDbReplayLedger(new Table(createDocumentClient(config), config));
+  return onReleasesTable<ReplayLedger>(config, instanceReplayLedger, dynamoDbReplayLedger);
 }

@@ -9,8 +9,8 @@
  * fails costs a DescribeCluster, never a status.
  */
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { createDocumentClient, type StoreConfig } from "../store/config.ts";
-import { Table } from "../store/dynamodb-table.ts";
+import { onReleasesTable, type StoreConfig } from "../store/config.ts";
+import type { Table } from "../store/dynamodb-table.ts";
 
 /** Endpoint and CA as DescribeCluster gave them, and when (epoch ms). */
 export interface StoredClusterFacts {
@@ -70,11 +70,5 @@ export function memoryClusterFacts(): ClusterFactsStore & { items: Map<string, S
 
 /** The facts store of a store configuration: the releases table (its driver's), or memory. */
 export function openClusterFactsStore(config: StoreConfig): ClusterFactsStore {
-  if ((config.driver ?? "dynamodb") === "memory") return memoryClusterFacts();
-  const table = new Table(createDocumentClient(config), {
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.endpoint,
-  });
-  return new DynamoDbClusterFacts(table);
+  return onReleasesTable<ClusterFactsStore>(config, memoryClusterFacts, (table) => new DynamoDbClusterFacts(table));
 }

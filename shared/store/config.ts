@@ -9,6 +9,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type AwsConnection, awsClientOptions, awsConnectionFromEnv } from "../aws/connection.ts";
 import { envValue } from "../input/env.ts";
 import { DynamoDbReleaseStore } from "./dynamodb-store.ts";
+import { Table } from "./dynamodb-table.ts";
 import { StoreConfigError } from "./errors.ts";
 import { MemoryReleaseStore } from "./memory-store.ts";
 import type { ReleaseStore } from "./release-store.ts";
@@ -69,15 +70,23 @@ function isStoreDriver(value: string): value is StoreDriver {
   return (STORE_DRIVERS as readonly string[]).includes(value);
 }
 
+/**
+ * A store kept in the releases table, or in the process's memory, by the one STORE_DRIVER: every store that shares
+ * the table (the sync state, the attributions, the clusters' facts, the chat replay ledger) is opened through here,
+ * on one `Table` of the configuration (AWS errors translated once).
+ */
+export function onReleasesTable<T>(config: StoreConfig, memory: () => T, dynamodb: (table: Table) => T): T {
+  if ((config.driver ?? "dynamodb") === "memory") return memory();
+  return dynamodb(new Table(createDocumentClient(config), config));
+}
+
 /** The sync state for a configuration: in the releases table (the same table as openReleaseStore), or memory. */
 export function openSyncStateStore(config: StoreConfig): SyncStateStore {
-  if ((config.driver ?? "dynamodb") === "memory") return new MemorySyncStateStore();
-  return new DynamoDbSyncStateStore({
-    client: createDocumentClient(config),
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.endpoint,
-  });
+  return onReleasesTable<SyncStateStore>(
+    config,
+    () => new MemorySyncStateStore(),
+    (table) => new DynamoDbSyncStateStore(table),
+  );
 }
 
 /** The ReleaseStore for a configuration; another backend is one more case here (and its contract suite run). */

@@ -8,10 +8,8 @@
  *
  * Reading every record of a 10,000-object cluster is one paginated Query (~1.5 MB).
  */
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { StoreLocation } from "./dynamodb-errors.ts";
-import { Table } from "./dynamodb-table.ts";
+import type { Table } from "./dynamodb-table.ts";
 import type { SyncedObject, SyncLease, SyncState, SyncStateStore } from "./sync-state.ts";
 
 const partition = (cluster: string) => `SYNC#${cluster}`;
@@ -20,12 +18,9 @@ const OBJECT_PREFIX = "OBJ#";
 export class DynamoDbSyncStateStore implements SyncStateStore {
   readonly #table: Table;
 
-  constructor(options: StoreLocation & { client: DynamoDBDocumentClient }) {
-    this.#table = new Table(options.client, {
-      tableName: options.tableName,
-      region: options.region,
-      endpoint: options.endpoint,
-    });
+  /** `onReleasesTable` (config.ts) hands it the releases table. */
+  constructor(table: Table) {
+    this.#table = table;
   }
 
   async objects(cluster: string): Promise<SyncedObject[]> {

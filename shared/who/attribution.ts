@@ -118,6 +118,20 @@ export interface Attribution {
   reason?: string;
 }
 
+/** A subject as it is first kept: pending, due at once, not looked up yet. */
+export function pendingAttribution(subject: AttributionSubject, now: Date): Attribution {
+  const at = now.toISOString();
+  return {
+    cluster: subject.cluster,
+    key: attributionKey(subject),
+    subject: structuredClone(subject),
+    state: "pending",
+    attempts: 0,
+    enqueuedAt: at,
+    nextAttemptAt: at,
+  };
+}
+
 /** Whether a cluster's audit logs could be read, as the last lookup found it (said once per cluster). */
 export interface ClusterAuditLogging {
   enabled: boolean;

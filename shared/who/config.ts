@@ -3,19 +3,17 @@
  * STORE_DRIVER: releases table or memory), and whether attribution is on (WHO_LOOKUP) for every process that reads it.
  */
 import { type Env, envValue, type Fail } from "../input/env.ts";
-import { createDocumentClient, type StoreConfig } from "../store/config.ts";
+import { onReleasesTable, type StoreConfig } from "../store/config.ts";
 import type { AttributionStore } from "./attribution.ts";
 import { DynamoDbAttributionStore } from "./dynamodb-attribution-store.ts";
 import { MemoryAttributionStore } from "./memory-attribution-store.ts";
 
 export function openAttributionStore(config: StoreConfig): AttributionStore {
-  if ((config.driver ?? "dynamodb") === "memory") return new MemoryAttributionStore();
-  return new DynamoDbAttributionStore({
-    client: createDocumentClient(config),
-    tableName: config.tableName,
-    region: config.region,
-    endpoint: config.endpoint,
-  });
+  return onReleasesTable<AttributionStore>(
+    config,
+    () => new MemoryAttributionStore(),
+    (table) => new DynamoDbAttributionStore(table),
+  );
 }
 
 /**

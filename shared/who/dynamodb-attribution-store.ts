@@ -11,19 +11,17 @@
  * out again by a lagging index. `enqueue` puts each new subject with attribute_not_exists(PK): a subject is kept
  * once, whoever enqueues it and however often (an audit shows the same drift run after run), and is looked up once.
  */
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { pool } from "../concurrency.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import type { StoreLocation } from "../store/dynamodb-errors.ts";
-import { type Item, Table } from "../store/dynamodb-table.ts";
+import type { Item, Table } from "../store/dynamodb-table.ts";
 import { DEPLOYED_INDEX } from "../store/table-schema.ts";
 import {
   type Attribution,
   type AttributionStore,
   type AttributionSubject,
-  attributionKey,
   type ClusterAuditLogging,
+  pendingAttribution,
 } from "./attribution.ts";
 import { dueAt, dueSortKey, dueUpperBound } from "./due-order.ts";
 
@@ -39,29 +37,16 @@ const ENQUEUE_CONCURRENCY = 16;
 export class DynamoDbAttributionStore implements AttributionStore {
   readonly #table: Table;
 
-  constructor(options: StoreLocation & { client: DynamoDBDocumentClient }) {
-    this.#table = new Table(options.client, {
-      tableName: options.tableName,
-      region: options.region,
-      endpoint: options.endpoint,
-    });
+  /** `onReleasesTable` (store/config.ts) hands it the releases table. */
+  constructor(table: Table) {
+    this.#table = table;
   }
 
   async enqueue(subjects: readonly AttributionSubject[], now: Date): Promise<number> {
-    const at = now.toISOString();
     const fresh = new Map<string, Attribution>();
     for (const subject of subjects) {
-      const key = attributionKey(subject);
-      const attribution: Attribution = {
-        cluster: subject.cluster,
-        key,
-        subject: structuredClone(subject),
-        state: "pending",
-        attempts: 0,
-        enqueuedAt: at,
-        nextAttemptAt: at,
-      };
-      fresh.set(`${itemKey(attribution).PK}\n${key}`, attribution);
+      const attribution = pendingAttribution(subject, now);
+      fresh.set(`${itemKey(attribution).PK}\n${attribution.key}`, attribution);
     }
     // Reading first is cheaper than a refused conditional put for what an earlier run already kept.
     const kept = new Set(

@@ -9,6 +9,7 @@ import {
   type AttributionSubject,
   attributionKey,
   type ClusterAuditLogging,
+  pendingAttribution,
 } from "./attribution.ts";
 import { dueAt, dueSortKey } from "./due-order.ts";
 
@@ -23,16 +24,7 @@ export class MemoryAttributionStore implements AttributionStore {
       const kept = this.#cluster(subject.cluster);
       const key = attributionKey(subject);
       if (kept.has(slot(subject, key))) continue;
-      const at = now.toISOString();
-      kept.set(slot(subject, key), {
-        cluster: subject.cluster,
-        key,
-        subject: structuredClone(subject),
-        state: "pending",
-        attempts: 0,
-        enqueuedAt: at,
-        nextAttemptAt: at,
-      });
+      kept.set(slot(subject, key), pendingAttribution(subject, now));
       added++;
     }
     return added;

@@ -3,6 +3,7 @@ import { after, before } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, type StoreConfig } from "../../shared/store/config.ts";
+import { Table } from "../../shared/store/dynamodb-table.ts";
 import { DynamoDbSyncStateStore } from "../../shared/store/sync-state-dynamodb.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
@@ -24,5 +25,5 @@ after(async () => engine?.stop());
 syncStateContract("memory", async () => new MemorySyncStateStore());
 syncStateContract(
   "dynamodb-local",
-  async () => new DynamoDbSyncStateStore({ ...config, client: createDocumentClient(config) }),
+  async () => new DynamoDbSyncStateStore(new Table(createDocumentClient(config), config)),
 );

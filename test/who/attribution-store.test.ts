@@ -4,6 +4,7 @@ import { after, before, test } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, type StoreConfig } from "../../shared/store/config.ts";
+import { Table } from "../../shared/store/dynamodb-table.ts";
 import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { openAttributionStore } from "../../shared/who/config.ts";
 import { DynamoDbAttributionStore } from "../../shared/who/dynamodb-attribution-store.ts";
@@ -26,7 +27,7 @@ after(async () => engine?.stop());
 attributionStoreContract("memory", async () => new MemoryAttributionStore());
 attributionStoreContract(
   "dynamodb-local",
-  async () => new DynamoDbAttributionStore({ ...config, client: createDocumentClient(config) }),
+  async () => new DynamoDbAttributionStore(new Table(createDocumentClient(config), config)),
 );
 
 test("openAttributionStore follows the one STORE_DRIVER", () => {
