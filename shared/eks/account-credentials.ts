@@ -6,7 +6,9 @@
  * account's other clusters fail at once with their own error instead of each asking STS again; other accounts
  * are separate entries, unaffected.
  */
+
 import type { ClusterEntry } from "../clusters/connector.ts";
+import { sharedInFlight } from "../concurrency.ts";
 import { isDomainError } from "../errors.ts";
 import type { Logger } from "../ports.ts";
 import { assumeRole, type StsClientFactory, type StsClientLike, toClusterError } from "./aws-calls.ts";
@@ -86,16 +88,8 @@ export function accountCredentials(options: AccountCredentialsOptions): AccountC
         return cached;
       }
       if (state.failure && now < state.failure.until) throw failureFor(entry, state.failure, options.timeoutMs);
-      if (!state.inFlight) {
-        const promise = assume(entry, state);
-        state.inFlight = promise;
-        const clear = () => {
-          if (state.inFlight === promise) state.inFlight = undefined;
-        };
-        promise.then(clear, clear);
-      }
       try {
-        return await state.inFlight;
+        return await sharedInFlight(state, () => assume(entry, state));
       } catch (error) {
         // A caller that joined another cluster's AssumeRole gets the failure in its own cluster's words.
         throw state.failure ? failureFor(entry, state.failure, options.timeoutMs) : error;

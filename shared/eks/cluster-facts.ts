@@ -7,7 +7,9 @@
  * throttles or cannot be reached, the last known facts keep serving a minute at a time. One refresh per cluster
  * at a time; clusters never wait on each other's.
  */
+
 import type { ClusterEntry } from "../clusters/connector.ts";
+import { sharedInFlight } from "../concurrency.ts";
 import type { Logger } from "../ports.ts";
 import { type ClusterFacts, describeCluster, type EksClientLike, isThrottled } from "./aws-calls.ts";
 import type { ClusterFactsStore, StoredClusterFacts } from "./facts-store.ts";
@@ -125,15 +127,7 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
       const state = stateOf(entry.name);
       const cached = state.facts;
       if (cached && now() - cached.fetchedAt < ttlMs) return Promise.resolve(cached.value);
-      if (!state.inFlight) {
-        const promise = refresh(entry, state);
-        state.inFlight = promise;
-        const clear = () => {
-          if (state.inFlight === promise) state.inFlight = undefined;
-        };
-        promise.then(clear, clear);
-      }
-      return state.inFlight;
+      return sharedInFlight(state, () => refresh(entry, state));
     },
 
     doubt(cluster) {
