@@ -12,15 +12,14 @@ import type { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import type { DescribeClusterCommandOutput } from "@aws-sdk/client-eks";
 import type { AwsConnection } from "../aws/connection.ts";
 import type { ClusterEntry } from "../clusters/connector.ts";
+import { accountCredentials } from "../eks/account-credentials.ts";
 import {
-  assumeRole,
   type CredentialsProvider,
   defaultEksClientFactory,
   defaultStsClientFactory,
   type EksClientFactory,
   type StsClientFactory,
 } from "../eks/aws-calls.ts";
-import type { AwsCredentials } from "../eks/token.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import type { BackoffPolicy } from "../retry.ts";
@@ -63,14 +62,6 @@ export interface CloudWatchAuditLogLookupOptions {
   checkLogging?: boolean;
 }
 
-interface RoleState {
-  credentials?: AwsCredentials;
-  inFlight?: Promise<AwsCredentials>;
-  sts?: ReturnType<StsClientFactory>;
-}
-
-/** Role credentials are refreshed this long before they expire. */
-const CREDENTIALS_MARGIN_MS = 5 * 60_000;
 /** How long DescribeCluster's answer about audit logging is reused. */
 const LOGGING_TTL_MS = 5 * 60_000;
 
@@ -95,30 +86,21 @@ export function createCloudWatchAuditLogLookup(options: CloudWatchAuditLogLookup
   const retry = { maxAttempts: 4, baseMs: 200, capMs: 2_000, ...options.retry };
   const maxQueries = options.maxQueries ?? 20;
   const clients = new Map<string, LogsClientLike>();
-  const roles = new Map<string, RoleState>();
+  const roles = accountCredentials({
+    now: () => clock.now().getTime(),
+    logger,
+    timeoutMs,
+    stsClientFactory: stsFactory,
+    baseCredentials: () => base(),
+  });
   const logging = new Map<string, { enabled: boolean; at: number }>();
   const eksClients = new Map<string, ReturnType<EksClientFactory>>();
 
   function credentialsOf(entry: ClusterEntry): CredentialsProvider {
     const { roleArn } = entry;
     if (!roleArn) return base;
-    return async () => {
-      const role = once<RoleState>(roles, entry.name, () => ({}));
-      const cached = role.credentials;
-      if (cached && (!cached.expiration || cached.expiration.getTime() - CREDENTIALS_MARGIN_MS > clock.now().getTime()))
-        return cached;
-      // Lookups of one cluster running at once share one AssumeRole.
-      role.inFlight ??= (async () => {
-        try {
-          role.sts ??= stsFactory(entry, base);
-          role.credentials = await assumeRole({ ...entry, roleArn }, role.sts, timeoutMs);
-          return role.credentials;
-        } finally {
-          role.inFlight = undefined;
-        }
-      })();
-      return role.inFlight;
-    };
+    // One session per account (role and external id), shared by its clusters and by lookups running at once.
+    return () => roles.get({ ...entry, roleArn });
   }
 
   function clientOf(entry: ClusterEntry): LogsClientLike {
