@@ -17,8 +17,8 @@ import { freshestState } from "./release-state.ts";
  * validate the names (Helm's `releaseContent` wording) → the scope (`releaseInScope`: grants, registry) → the
  * revision (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → one read of the store and
  * the cluster's freshness (`freshestState`, which the audit worker calls too) → the fan-out and the report
- * (`readReleaseState`) → who made the drifted writes (`attributeDrift`: the kept attributions, read in parallel
- * from the start, never waited for beyond that one read). Used by the API, the CLI and chatops; the history
+ * (`readReleaseState`) → who made the drifted writes (`attributeDrift`: the kept attributions, read during the wave
+ * once the store has answered, never waited for beyond that one Query). Used by the API, the CLI and chatops; the history
  * (`?at=`) is `status-at.ts`.
  */
 
@@ -68,15 +68,21 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const key = releaseInScope(scope, request, "content");
   const revision = revisionOrLatest(request.revision);
   const stored = revision === undefined ? deps.store.getLatest(key) : deps.store.getRevision(key, revision);
-  // One Query beside the store read and the cluster's wave: it has answered long before the report is ready.
-  const shown = deps.attributions
-    ? readShownAttributions(
-        deps.attributions,
-        key,
-        request.audience ?? "public",
-        (error) => deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
-        // One Query: the logging being off is told by the records the workers settled (their reason is the hint).
-        { clusterLogging: false },
+  // One Query during the cluster's wave (after the store read, so it never queues beside the read the wave waits
+  // for): it has answered long before the report is ready. A release not stored reads none.
+  const attributions = deps.attributions;
+  const shown = attributions
+    ? stored.then(
+        () =>
+          readShownAttributions(
+            attributions,
+            key,
+            request.audience ?? "public",
+            (error) => deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+            // One Query: the logging being off is told by the records the workers settled (their reason is the hint).
+            { clusterLogging: false },
+          ),
+        () => undefined,
       )
     : undefined;
   const report = await freshestState(
@@ -96,7 +102,8 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
     },
     stored,
   );
-  return shown ? attributeDrift(report, await shown) : report;
+  const named = await shown;
+  return named ? attributeDrift(report, named) : report;
 }
 
 /**
