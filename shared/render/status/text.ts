@@ -1,5 +1,5 @@
 import type { StatusReport } from "../../status/report.ts";
-import { alignLines } from "../tables/kubectl-printer.ts";
+import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 import { formatAnsiC, isZeroTime, ZERO_TIME } from "../time/helm-time.ts";
 import { driftHeaderLine } from "./drift.ts";
 import { type StatusGroup, statusGroups } from "./groups.ts";
@@ -38,6 +38,16 @@ export function outsideAccessLine(outside: NonNullable<StatusReport["outsideAcce
   return `OUTSIDE ACCESS: ${n} ${n === 1 ? "resource" : "resources"} in namespaces your access does not cover (or cluster-scoped), not shown`;
 }
 
+/**
+ * The `HEALTH:` line: the verdict, kstatus's count, and the first cause chain's root it cites (docs/status.md "WHY"):
+ * `HEALTH: Failed (kstatus: 1 of 12 resources not Current: 1 Failed) because Deployment api: container api
+ * CrashLoopBackOff, exit code 1`. The citation is cluster text: one line, no control characters.
+ */
+export function healthLine(health: StatusReport["health"]): string {
+  const because = health.cause ? ` because ${formatCell(health.cause)}` : "";
+  return `HEALTH: ${health.overall} (${health.ruleset}: ${health.message})${because}`;
+}
+
 export function renderStatusText(report: StatusReport, options: TextOptions = {}): string {
   const showHealth = options.health ?? true;
   const { release } = report;
@@ -49,7 +59,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   out += `STATUS: ${info.status}\n`;
   out += `REVISION: ${release.version}\n`;
   out += `DESCRIPTION: ${info.description ?? ""}\n`;
-  if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
+  if (showHealth) out += `${healthLine(report.health)}\n`;
   if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
   if (report.outsideAccess) out += `${outsideAccessLine(report.outsideAccess)}\n`;
