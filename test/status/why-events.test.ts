@@ -107,5 +107,14 @@ test("the audit's snapshot keeps the cause and the events after the cluster drop
   const kept = await snapshots.get(recorded.snapshot.id, new Date());
   assert.equal(kept.events?.[0].reason, "BackOff");
   assert.match(kept.causes?.[0].text ?? "", /→ event BackOff ×\d+/);
+  // The condition's kind, type and reason are kept; its message only in the chain (the snapshot stays within 2x).
+  assert.deepEqual(kept.causes?.[0].conditions, [
+    { kind: "Deployment", name: "api", type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded" },
+  ]);
+  assert.match(kept.causes?.[0].text ?? "", /Progressing=False ProgressDeadlineExceeded "ReplicaSet /);
+  assert.match(
+    kept.text ?? "",
+    /\nHEALTH: Failed .* because Deployment api: container api CrashLoopBackOff, exit code 1\n/,
+  );
   assert.match(kept.text ?? "", /==> EVENTS\nLAST SEEN +TYPE +REASON +OBJECT +MESSAGE\n.*BackOff/);
 });
