@@ -28,7 +28,11 @@ export function statusFields(status: StatusDocument): [string, string][] {
     ["STATUS", status.info.status],
     ["REVISION", String(status.version)],
     ["DESCRIPTION", status.info.description ?? ""],
-    ["HEALTH", `${status.health.overall} (${status.health.ruleset}: ${status.health.message})`],
+    // As the text's HEALTH line: the verdict cites the first cause chain's root (docs/status.md "WHY").
+    [
+      "HEALTH",
+      `${status.health.overall} (${status.health.ruleset}: ${status.health.message})${status.health.cause ? ` because ${status.health.cause}` : ""}`,
+    ],
   );
   if (status.freshness) fields.push(["STORED", status.freshness.message]);
   const drifted = status.drift?.fields.length ?? 0;

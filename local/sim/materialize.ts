@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { autoscalerConditions, pastProgressDeadline } from "./controller-conditions.ts";
 import { rfc3339 } from "./kube/store.ts";
 import type { KubeObject } from "./kube/types.ts";
 import { failedJobEvent, podEvents } from "./pod-events.ts";
@@ -158,6 +159,7 @@ export function materialize(
           },
         };
         o.status = workloadStatus(replicas, ready, stamp, rsName);
+        if (!ready) pastProgressDeadline(o, rsName, createdAt, options.now);
         out.push(rs);
         for (let i = 0; i < replicas; i++) {
           out.push(pod(`${rsName}-${hashSuffix(`${rsName}/${i}`, 5)}`, rs.spec.template, rs, state));
@@ -289,6 +291,7 @@ export function materialize(
         break;
     }
   }
+  autoscalerConditions(out, stamp);
   return [...out, ...events];
 }
 

@@ -152,12 +152,14 @@ function bounded<N extends "resources" | "missing", T>(
 /**
  * A cause as the history keeps it: its chain (the text) and what its digest reads (the containers' reasons and exit
  * codes); not its event (the snapshot's `events` has it), a log excerpt (never kept: not every reader may see logs)
- * or kubelet's waiting messages (the text has what matters): the snapshot of the demo's Failed api stays within 2x.
+ * or kubelet's waiting messages and the conditions' messages (the text has what matters): the snapshot of the demo's Failed api stays within 2x.
  */
 function keptCause(cause: Cause): Cause {
-  const { event: _event, log: _log, ...kept } = cause;
+  const { event: _event, log: _log, conditions, ...kept } = cause;
   return {
     ...kept,
+    // The conditions' messages are in the chain (the text): their kinds, types and reasons are kept.
+    ...(conditions ? { conditions: conditions.map(({ message: _message, ...condition }) => condition) } : {}),
     pods: cause.pods.map((pod) => ({
       ...pod,
       containers: pod.containers.map(({ waiting, ...container }) =>

@@ -41,10 +41,19 @@ export function wantsEvents(objects: readonly ManifestObject[]): boolean {
   return objects.some((object) => EVENTFUL.has(object.kind));
 }
 
-export async function listWarningEvents(session: KubeSession, namespace: string): Promise<EventsAnswer> {
+/**
+ * One page of the namespace's Warning events; `about`: only those whose involved object has this uid (kube-apiserver
+ * indexes `involvedObject.uid` as a field), at most `limit`.
+ */
+export async function listWarningEvents(
+  session: KubeSession,
+  namespace: string,
+  about?: { uid: string; limit: number },
+): Promise<EventsAnswer> {
+  const selector = about ? `involvedObject.uid=${about.uid},type=Warning` : "type=Warning";
   const path =
     `/api/v1/namespaces/${encodeURIComponent(namespace)}/events` +
-    `?fieldSelector=${encodeURIComponent("type=Warning")}&limit=${EVENTS_LIST_LIMIT}`;
+    `?fieldSelector=${encodeURIComponent(selector)}&limit=${about?.limit ?? EVENTS_LIST_LIMIT}`;
   const result = await session.request(path, "application/json");
   if (result.kind === "deadline") return { namespace, outcome: "not-read-in-time", message: result.message };
   if (result.kind === "failed") return { namespace, outcome: "error", message: result.message };
@@ -59,4 +68,57 @@ export async function listWarningEvents(session: KubeSession, namespace: string)
   } catch {
     return { namespace, outcome: "error", message: "unreadable answer" };
   }
+}
+
+/** Pods whose own events are asked for when the namespace's page overflowed: the causes a chat answer shows. */
+export const OVERFLOW_PODS = 3;
+/** Events read per such pod: kubelet's few reasons, each a folded series. */
+const OVERFLOW_EVENTS_PER_POD = 20;
+
+/**
+ * A namespace with more Warning events than one page (10,000 from another app's crash loop) lists them in name order,
+ * so the release's own may not be on the page read. Then, after the wave, the events of the release's first few pods
+ * that are not ready and that the page said nothing about are read by uid, one small LIST each, and added: the
+ * newest that matter, still bounded. Only on overflow (a page that held everything costs nothing more); a follow-up
+ * that fails leaves the page as it was.
+ */
+export async function withEventsOfUnreadyPods(
+  session: KubeSession,
+  answer: EventsAnswer,
+  pods: readonly Record<string, unknown>[],
+): Promise<EventsAnswer> {
+  if (answer.outcome !== "found" || !answer.more) return answer;
+  const named = new Set((answer.items ?? []).map(involvedUid));
+  const uids = pods
+    .filter((pod) => podNamespace(pod) === answer.namespace && !podReady(pod))
+    .map((pod) => (pod.metadata as { uid?: unknown }).uid)
+    .filter((uid): uid is string => typeof uid === "string" && !named.has(uid))
+    .slice(0, OVERFLOW_PODS);
+  if (uids.length === 0) return answer;
+  const more = await Promise.all(
+    uids.map((uid) =>
+      listWarningEvents(session, answer.namespace, { uid, limit: OVERFLOW_EVENTS_PER_POD }).catch(() => undefined),
+    ),
+  );
+  const added = more.flatMap((page) => (page?.outcome === "found" ? (page.items ?? []) : []));
+  return { ...answer, items: [...(answer.items ?? []), ...added] };
+}
+
+function involvedUid(event: unknown): unknown {
+  const e = event as { involvedObject?: { uid?: unknown }; regarding?: { uid?: unknown } } | null;
+  return e?.involvedObject?.uid ?? e?.regarding?.uid;
+}
+
+function podNamespace(pod: Record<string, unknown>): unknown {
+  return (pod.metadata as { namespace?: unknown } | undefined)?.namespace;
+}
+
+/** Ready=True, or finished: a pod whose events would explain nothing. */
+function podReady(pod: Record<string, unknown>): boolean {
+  const status = pod.status as { phase?: unknown; conditions?: unknown } | undefined;
+  if (status?.phase === "Succeeded") return true;
+  const conditions = Array.isArray(status?.conditions) ? status.conditions : [];
+  return conditions.some(
+    (c) => (c as { type?: unknown }).type === "Ready" && (c as { status?: unknown }).status === "True",
+  );
 }

@@ -7,7 +7,7 @@ import type { Clock } from "../ports.ts";
 import { builtinMapping } from "./builtin-kinds.ts";
 import { type DiscoveryCache, type KindLookup, lookupKey, type ResourceMapping, resolveKinds } from "./discovery.ts";
 import { KubeRequestError } from "./errors.ts";
-import { type EventsAnswer, listWarningEvents, wantsEvents } from "./events.ts";
+import { type EventsAnswer, listWarningEvents, wantsEvents, withEventsOfUnreadyPods } from "./events.ts";
 import type { ReadOutcome } from "./read-outcome.ts";
 import { type PodsAnswer, type RelatedPods, readRelatedPods, relatedSelectors } from "./related-pods.ts";
 
@@ -136,7 +136,20 @@ export async function readReleaseResources(context: LiveReadContext, request: Li
     // Like Helm: related pods only for workloads that were read.
     entry.owners.some((index) => resources[index]?.outcome === "found"),
   );
-  return { resources, related, ...(events ? { events } : {}), counters: { ...session.counters } };
+  // A page of events that overflowed may hold none of the release's: its unready pods' own, by uid (events.ts).
+  const completeEvents =
+    events &&
+    (await withEventsOfUnreadyPods(
+      session,
+      events,
+      related.flatMap((entry) => entry.table?.rows.flatMap((row) => (row.object ? [row.object] : [])) ?? []),
+    ));
+  return {
+    resources,
+    related,
+    ...(completeEvents ? { events: completeEvents } : {}),
+    counters: { ...session.counters },
+  };
 }
 
 async function readResources(context: LiveReadContext, request: LiveReadRequest): Promise<FetchedResource[]> {

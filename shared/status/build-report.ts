@@ -6,7 +6,7 @@ import { equalitySelector, labelsMatch } from "../kube/related-pods.ts";
 import type { ManifestObject, ManifestProblem } from "../manifest/manifest.ts";
 import { redactManifest } from "../manifest/redact.ts";
 import type { Release } from "../release/model.ts";
-import { explain } from "../why/causes.ts";
+import { explain, verdictCause } from "../why/causes.ts";
 import {
   groupKeyOf,
   type MissingEntry,
@@ -191,7 +191,13 @@ export function buildStatusReport(input: ReportInput): StatusReport {
     resources,
     relatedPods,
     missing,
-    health: { ruleset: HEALTH_RULESET, overall: summary.status, message: summary.message, resources: health },
+    health: {
+      ruleset: HEALTH_RULESET,
+      overall: summary.status,
+      message: summary.message,
+      ...citing(verdictCause("causes" in why ? why.causes : undefined, summary.status)),
+      resources: health,
+    },
     complete: missing.every((entry) => entry.reason === "not found"),
     counters: { ...counters, durationMs: input.durationMs },
     ...why,
@@ -206,6 +212,11 @@ export function buildStatusReport(input: ReportInput): StatusReport {
           }),
         }),
   };
+}
+
+/** The verdict's citation, when it has one (the JSON's `health.cause`, the text's `because …`). */
+function citing(cause: string | undefined): { cause?: string } {
+  return cause === undefined ? {} : { cause };
 }
 
 function identity(object: ManifestObject) {

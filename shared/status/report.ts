@@ -100,6 +100,8 @@ export interface StatusReport {
     ruleset: string;
     overall: HealthStatus;
     message: string;
+    /** The first cause chain's root, which the verdict cites (why/causes.ts `verdictCause`); absent when none. */
+    cause?: string;
     resources: ResourceHealth[];
   };
   /** True when every resource got an answer (a 404 is an answer; an error or the deadline is not). */

@@ -5,6 +5,7 @@
  * objects, and the related pods Helm lists (their selectors name the workloads that own them). Pure, bounded.
  */
 import type { HealthStatus } from "../health/index.ts";
+import { type CauseCondition, conditionsOf, describeCondition } from "./conditions.ts";
 import { type ContainerProblem, describeContainer, oneLine, type PodProblems, podProblems } from "./containers.ts";
 import { describeEvent, ownedUids, type ReleaseEvent, type ReleaseEvents, releaseEvents } from "./events.ts";
 import type { LogExcerpt, LogUnread } from "./log-mask.ts";
@@ -25,6 +26,11 @@ export interface Cause {
   /** The pods with a problem (at most PODS_NAMED kept), and how many pods had one. */
   pods: PodProblems[];
   podsWithProblems: number;
+  /**
+   * What the controllers say of it (conditions.ts): its own `Progressing=False ProgressDeadlineExceeded` or
+   * `ReplicaFailure`, and an HPA of the release that scales it with `ScalingActive=False` / `AbleToScale=False`.
+   */
+  conditions?: CauseCondition[];
   /** The most telling event about it, its pods or their owners (a Warning, the newest), when events were read. */
   event?: ReleaseEvent;
   /** The crashed container's log excerpt, masked (logs.ts), or why there is none; only where logs were asked for. */
@@ -50,6 +56,8 @@ export interface CauseInput {
 }
 
 export function causesOf(input: CauseInput, now: Date): Cause[] {
+  // Most releases an audit reads are healthy: nothing to index then (the audit's per-release CPU, docs/bench.md).
+  if (input.resources.every((resource) => resource.health.status === "Current")) return [];
   const podsByOwner = new Map<number, Record<string, unknown>[]>();
   for (const related of input.related) {
     for (const owner of related.owners) podsByOwner.set(owner, [...(podsByOwner.get(owner) ?? []), ...related.objects]);
@@ -65,7 +73,8 @@ export function causesOf(input: CauseInput, now: Date): Cause[] {
     });
     const troubled = troubledPods.map((pod) => podProblems(pod)!);
     const event = input.events?.find((e) => ownedUids([resource.object], troubledPods).has(e.object.uid));
-    if (troubled.length === 0 && !event) continue;
+    const conditions = conditionsOf(resource, input.resources);
+    if (troubled.length === 0 && !event && conditions.length === 0) continue;
     const cause: Omit<Cause, "text"> = {
       apiVersion: resource.apiVersion,
       kind: resource.kind,
@@ -74,6 +83,7 @@ export function causesOf(input: CauseInput, now: Date): Cause[] {
       health: resource.health.status,
       pods: troubled.slice(0, PODS_NAMED),
       podsWithProblems: troubled.length,
+      ...(conditions.length > 0 ? { conditions } : {}),
     };
     causes.push({ ...cause, ...(event ? { event } : {}), text: chainText(cause, now, event) });
   }
@@ -82,6 +92,7 @@ export function causesOf(input: CauseInput, now: Date): Cause[] {
 
 function chainText(cause: Omit<Cause, "text">, now: Date, event: ReleaseEvent | undefined): string {
   const links = [`${cause.kind} ${cause.name} ${cause.health}`];
+  for (const condition of cause.conditions ?? []) links.push(describeCondition(condition, cause));
   const [pod] = cause.pods;
   if (pod) {
     const more = cause.podsWithProblems - cause.pods.length;
@@ -92,6 +103,38 @@ function chainText(cause: Omit<Cause, "text">, now: Date, event: ReleaseEvent | 
   }
   if (event) links.push(describeEvent(event));
   return links.join(" → ");
+}
+
+/**
+ * What the health verdict cites (the `HEALTH:` line's `because …`, JSON `health.cause`): the first cause whose health
+ * is the verdict (else the first) as `<Kind> <name>: <its most telling link>`, e.g. `Deployment api: container api
+ * CrashLoopBackOff, exit code 1`. Nothing that ticks by itself (restarts, ages, pod names, event counts), so the same
+ * trouble reads the same at every audit. None for a Current verdict.
+ */
+export function verdictCause(causes: readonly Cause[] | undefined, overall: HealthStatus): string | undefined {
+  if (!causes?.length || overall === "Current") return undefined;
+  const cause = causes.find((c) => c.health === overall) ?? causes[0];
+  return oneLine(`${cause.kind} ${cause.name}: ${tellingLink(cause)}`, 240);
+}
+
+/** The root of the chain: a container, else an unschedulable pod, else a condition, else the event. */
+function tellingLink(cause: Cause): string {
+  const [pod] = cause.pods;
+  const container = pod && worstContainer(pod.containers);
+  if (container) {
+    const what = `${container.init ? "init container" : "container"} ${container.container}`;
+    const reason = container.waiting?.reason ?? container.terminated?.reason ?? "not ready";
+    const ended = container.terminated ?? container.lastTerminated;
+    const how = ended
+      ? [...(["Error", reason].includes(ended.reason) ? [] : [ended.reason]), `exit code ${ended.exitCode}`]
+      : [];
+    return [`${what} ${reason}`, ...how].join(", ");
+  }
+  if (pod?.unschedulable !== undefined) return `pod unschedulable: ${oneLine(pod.unschedulable, 120)}`;
+  const [condition] = cause.conditions ?? [];
+  if (condition) return describeCondition({ ...condition, message: undefined }, cause);
+  if (cause.event) return `event ${cause.event.reason}: ${oneLine(cause.event.message, 120)}`;
+  return cause.health;
 }
 
 /** A container that crashed or cannot start says more than one merely not ready; init containers first (they block). */
@@ -121,7 +164,7 @@ export function explain(
     const answer = input.events;
     const pods = input.related.flatMap((related) => related.objects);
     const items =
-      answer.outcome === "found"
+      answer.outcome === "found" && (answer.items?.length ?? 0) > 0
         ? releaseEvents(
             answer.items ?? [],
             ownedUids(

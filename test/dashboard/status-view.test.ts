@@ -28,6 +28,8 @@ function demo() {
 
 test("the header fields are the text's header lines, from the document's fields", () => {
   const { report, document } = demo();
+  // The verdict's citation (shared/why/causes.ts verdictCause) is part of the HEALTH line in both.
+  report.health.cause = document.health.cause = "Deployment demo: container demo CrashLoopBackOff, exit code 1";
   const fields = new Map(statusFields(document));
   const text = renderStatusText(report);
   for (const name of ["NAME", "NAMESPACE", "STATUS", "REVISION", "DESCRIPTION", "HEALTH", "STORED"]) {
@@ -36,6 +38,7 @@ test("the header fields are the text's header lines, from the document's fields"
       name,
     );
   }
+  assert.match(fields.get("HEALTH") ?? "", / because Deployment demo: container demo CrashLoopBackOff, exit code 1$/);
   assert.equal(fields.get("LAST DEPLOYED"), "2026-12-02 15:10Z");
   assert.equal(fields.get("READ")?.includes("partial"), false);
 });

@@ -50,7 +50,16 @@ test("the crash loop's cause names the container's exit code and kubelet's BackO
   const text = renderStatusText(report);
   assert.match(
     text,
-    /==> WHY\nKIND +NAME +WHY\nv1\/Deployment +api +pod api-\S+ → container api CrashLoopBackOff, last terminated Error, exit code 1, \S+ ago, 5 restarts → event BackOff ×\d+ "Back-off restarting failed container api in pod api-/,
+    /==> WHY\nKIND +NAME +WHY\nv1\/Deployment +api +Progressing=False ProgressDeadlineExceeded "ReplicaSet "api-\S+" has timed out progressing\." → pod api-\S+ → container api CrashLoopBackOff, last terminated Error, exit code 1, \S+ ago, 5 restarts → event BackOff ×\d+ "Back-off restarting failed container api in pod api-/,
+  );
+  // The verdict cites the chain's root: the crash, not the rollout's deadline the HEALTH group names.
+  assert.match(
+    text,
+    /\nHEALTH: Failed \(kstatus: 2 of 3 resources not Current: 1 Failed, 1 NotFound\) because Deployment api: container api CrashLoopBackOff, exit code 1\nSTORED: /,
+  );
+  assert.match(
+    text,
+    /\nv1\/Deployment +api +Failed +progress deadline exceeded: ReplicaSet "api-\S+" has timed out progressing\.\n/,
   );
   assert.match(
     text,
@@ -60,6 +69,9 @@ test("the crash loop's cause names the container's exit code and kubelet's BackO
   assert.equal(document.events.items[0].reason, "BackOff");
   assert.equal(document.causes[0].event.reason, "BackOff");
   assert.ok(document.causes[0].event.count > 1);
+  assert.equal(document.health.cause, "Deployment api: container api CrashLoopBackOff, exit code 1");
+  assert.deepEqual(Object.keys(document.health), ["ruleset", "overall", "message", "cause", "resources"]);
+  assert.equal(document.causes[0].conditions[0].reason, "ProgressDeadlineExceeded");
 });
 
 test("events the product may not list: the status answers and says so; the container's cause still shows", async () => {
@@ -71,9 +83,10 @@ test("events the product may not list: the status answers and says so; the conta
     assert.match(text, /==> EVENTS\nNOT READ\nlist events forbidden\n/);
     assert.match(
       text,
-      /==> WHY\nKIND +NAME +WHY\nv1\/Deployment +api +pod api-\S+ → container api CrashLoopBackOff, last terminated Error, exit code 1, \S+ ago, 5 restarts\n/,
+      /==> WHY\nKIND +NAME +WHY\nv1\/Deployment +api +Progressing=False .* → pod api-\S+ → container api CrashLoopBackOff, last terminated Error, exit code 1, \S+ ago, 5 restarts\n/,
     );
     assert.equal(report.health.overall, "Failed");
+    assert.equal(report.health.cause, "Deployment api: container api CrashLoopBackOff, exit code 1");
   } finally {
     cluster.allowAll();
   }
@@ -94,5 +107,14 @@ test("the audit's snapshot keeps the cause and the events after the cluster drop
   const kept = await snapshots.get(recorded.snapshot.id, new Date());
   assert.equal(kept.events?.[0].reason, "BackOff");
   assert.match(kept.causes?.[0].text ?? "", /→ event BackOff ×\d+/);
+  // The condition's kind, type and reason are kept; its message only in the chain (the snapshot stays within 2x).
+  assert.deepEqual(kept.causes?.[0].conditions, [
+    { kind: "Deployment", name: "api", type: "Progressing", status: "False", reason: "ProgressDeadlineExceeded" },
+  ]);
+  assert.match(kept.causes?.[0].text ?? "", /Progressing=False ProgressDeadlineExceeded "ReplicaSet /);
+  assert.match(
+    kept.text ?? "",
+    /\nHEALTH: Failed .* because Deployment api: container api CrashLoopBackOff, exit code 1\n/,
+  );
   assert.match(kept.text ?? "", /==> EVENTS\nLAST SEEN +TYPE +REASON +OBJECT +MESSAGE\n.*BackOff/);
 });

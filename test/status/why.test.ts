@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderStatusText } from "../../shared/render/status/text.ts";
-import { CAUSES_KEPT, causesOf } from "../../shared/why/causes.ts";
+import { CAUSES_KEPT, causesOf, verdictCause } from "../../shared/why/causes.ts";
 import { describeContainer, podProblems } from "../../shared/why/containers.ts";
 import { describeEvent, EVENTS_KEPT, ownedUids, releaseEvents } from "../../shared/why/events.ts";
 import { syntheticReport } from "../support/synthetic-report.ts";
@@ -261,4 +261,142 @@ test("events: only the release's objects by uid (never another release's similar
   assert.equal(describeEvent(events[0]), 'event BackOff ×12 "BackOff happened"');
   const many = Array.from({ length: 10_000 }, (_, i) => event("p1", `R${i}`));
   assert.equal(releaseEvents(many, uids).length, EVENTS_KEPT);
+});
+
+const progressDeadline = {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: "api", namespace: "shop", uid: "d1" },
+  status: {
+    conditions: [
+      { type: "Available", status: "False", reason: "MinimumReplicasUnavailable" },
+      {
+        type: "Progressing",
+        status: "False",
+        reason: "ProgressDeadlineExceeded",
+        message: 'ReplicaSet "api-7d9" has timed out progressing.',
+      },
+    ],
+  },
+};
+const autoscaler = (target: string, conditions: unknown) => ({
+  apiVersion: "autoscaling/v2",
+  kind: "HorizontalPodAutoscaler",
+  metadata: { name: `hpa-${target}`, namespace: "shop" },
+  spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: target } },
+  status: { conditions },
+});
+const resource = (index: number, object: Record<string, unknown>, status: "Failed" | "Current" = "Failed") => ({
+  index,
+  apiVersion: String(object.apiVersion),
+  kind: String(object.kind),
+  name: String((object.metadata as { name: string }).name),
+  namespace: "shop",
+  health: { status, message: "" },
+  object,
+});
+
+test("the controllers' conditions are links: ProgressDeadlineExceeded, and the conditions of the HPA scaling it", () => {
+  const causes = causesOf(
+    {
+      resources: [
+        resource(0, progressDeadline),
+        resource(
+          1,
+          autoscaler("api", [
+            { type: "AbleToScale", status: "True", reason: "SucceededGetScale" },
+            {
+              type: "ScalingActive",
+              status: "False",
+              reason: "FailedGetResourceMetric",
+              message: "the HPA was unable to compute the replica count:\nfailed to get cpu utilization",
+            },
+          ]),
+          "Current",
+        ),
+        // Another Deployment's HPA, and one whose conditions are not a list: neither is cited.
+        resource(2, autoscaler("web", [{ type: "AbleToScale", status: "False", reason: "FailedGetScale" }]), "Current"),
+        resource(3, { ...autoscaler("api", "broken"), metadata: { name: "odd", namespace: "shop" } }, "Current"),
+      ],
+      related: [{ owners: [0], objects: [crashLooping] }],
+    },
+    NOW,
+  );
+  assert.equal(causes.length, 1, "an HPA with a False condition is Current (kstatus): a link, not a cause");
+  assert.deepEqual(
+    causes[0].conditions?.map((c) => [c.kind, c.name, c.type, c.status, c.reason]),
+    [
+      ["Deployment", "api", "Progressing", "False", "ProgressDeadlineExceeded"],
+      ["HorizontalPodAutoscaler", "hpa-api", "ScalingActive", "False", "FailedGetResourceMetric"],
+    ],
+  );
+  assert.equal(
+    causes[0].text,
+    'Deployment api Failed → Progressing=False ProgressDeadlineExceeded "ReplicaSet "api-7d9" has timed out progressing." → HorizontalPodAutoscaler hpa-api ScalingActive=False FailedGetResourceMetric "the HPA was unable to compute the replica count: failed to get cpu utilization" → pod api-1 → container api CrashLoopBackOff, last terminated Error, exit code 1, 2m ago, 5 restarts',
+  );
+  // No troubled pod and no event: the condition alone is the cause.
+  const alone = causesOf({ resources: [resource(0, progressDeadline)], related: [] }, NOW);
+  assert.equal(
+    alone[0].text,
+    'Deployment api Failed → Progressing=False ProgressDeadlineExceeded "ReplicaSet "api-7d9" has timed out progressing."',
+  );
+});
+
+test("the verdict cites the first cause of its own health, by its root, without what ticks (restarts, ages, pod names)", () => {
+  const cause = (
+    object: Record<string, unknown>,
+    pods: Record<string, unknown>[],
+    status: "Failed" | "InProgress" = "Failed",
+  ) =>
+    causesOf(
+      {
+        resources: [{ ...resource(0, object), health: { status, message: "" } }],
+        related: [{ owners: [0], objects: pods }],
+      },
+      NOW,
+    );
+  const [crash] = cause(progressDeadline, [crashLooping]);
+  assert.equal(verdictCause([crash], "Failed"), "Deployment api: container api CrashLoopBackOff, exit code 1");
+  const oom = pod("w-1", {
+    containerStatuses: [
+      {
+        name: "worker",
+        state: { waiting: { reason: "CrashLoopBackOff" } },
+        lastState: { terminated: { reason: "OOMKilled", exitCode: 137 } },
+      },
+    ],
+  });
+  const pending = pod("w-2", {
+    conditions: [{ type: "PodScheduled", status: "False", message: "0/3 nodes are available: 3 Insufficient cpu." }],
+  });
+  const [oomCause] = cause({ ...progressDeadline, metadata: { name: "worker", uid: "d2" } }, [oom]);
+  assert.equal(
+    verdictCause([oomCause], "Failed"),
+    "Deployment worker: container worker CrashLoopBackOff, OOMKilled, exit code 137",
+  );
+  const [waiting] = cause({ ...progressDeadline, metadata: { name: "big", uid: "d3" } }, [pending], "InProgress");
+  const [condition] = cause(progressDeadline, []);
+  assert.equal(
+    verdictCause([waiting, condition], "Failed"),
+    "Deployment api: Progressing=False ProgressDeadlineExceeded",
+  );
+  assert.equal(
+    verdictCause([waiting, condition], "InProgress"),
+    "Deployment big: pod unschedulable: 0/3 nodes are available: 3 Insufficient cpu.",
+  );
+  assert.equal(verdictCause([crash], "Current"), undefined);
+  assert.equal(verdictCause([], "Failed"), undefined);
+});
+
+test("the HEALTH line cites it after kstatus's count; Helm's layout has no HEALTH line at all", () => {
+  const report = syntheticReport(1, 1);
+  report.health.cause = "Deployment api: container api CrashLoopBackOff, exit code 1\u001b[31m\nsecond line";
+  const text = renderStatusText(report);
+  assert.match(
+    text,
+    /\nHEALTH: \w+ \(kstatus: [^)]*\) because Deployment api: container api CrashLoopBackOff, exit code 1\^\[\[31m\.\.\.\n/,
+  );
+  assert.doesNotMatch(renderStatusText(report, { health: false }), /HEALTH|because/);
+  delete report.health.cause;
+  assert.match(renderStatusText(report), /\nHEALTH: \w+ \(kstatus: [^)]*\)\n/);
 });

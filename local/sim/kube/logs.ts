@@ -5,7 +5,8 @@
  * (no such container, no previous instance, a container still waiting to start, a pod with no node).
  * Tests shape a log with pod annotations (docs/simulator.md, "Logs"): `sim.helm-status.dev/log` (lines for every
  * container), `sim.helm-status.dev/log.<container>` (one container), `sim.helm-status.dev/log-base64` (raw bytes,
- * e.g. invalid UTF-8), `sim.helm-status.dev/log-bytes` (filler lines first, up to that many bytes: a huge log).
+ * e.g. invalid UTF-8), `sim.helm-status.dev/log-bytes` (filler lines first, up to that many bytes: a huge log),
+ * `sim.helm-status.dev/log-stall: "true"` (the request is never answered: a wedged kubelet).
  */
 import type { ServerResponse } from "node:http";
 import type { ApiReply } from "./handlers.ts";
@@ -172,6 +173,10 @@ export function podLog(pod: KubeObject, query: URLSearchParams, now: Date): ApiR
     throw badRequest("at most one of `sinceTime` or `sinceSeconds` may be specified");
   const { container, status } = containerOf(pod, query.get("container"));
   const instance = instanceOf(pod, container, status, previous, now.getTime());
+  // A kubelet that never answers (a wedged node): nothing is sent until the client gives up or the server stops.
+  if (pod.metadata?.annotations?.[`${LOG_ANNOTATION}-stall`] === "true") {
+    return { status: 200, headers: {}, stream: () => {} };
+  }
   const log = logOf(pod, instance);
   let start = tailLines === undefined ? 0 : Math.max(0, log.count - tailLines);
   if (sinceSeconds !== undefined) {

@@ -43,6 +43,16 @@ export function auditLoggingLine(auditLogging: string): string {
   return `WHO: ${formatCell(auditLogging)}`;
 }
 
+/**
+ * The `HEALTH:` line: the verdict, kstatus's count, and the first cause chain's root it cites (docs/status.md "WHY"):
+ * `HEALTH: Failed (kstatus: 1 of 12 resources not Current: 1 Failed) because Deployment api: container api
+ * CrashLoopBackOff, exit code 1`. The citation is cluster text: one line, no control characters.
+ */
+export function healthLine(health: StatusReport["health"]): string {
+  const because = health.cause ? ` because ${formatCell(health.cause)}` : "";
+  return `HEALTH: ${health.overall} (${health.ruleset}: ${health.message})${because}`;
+}
+
 export function renderStatusText(report: StatusReport, options: TextOptions = {}): string {
   const showHealth = options.health ?? true;
   const { release } = report;
@@ -54,7 +64,7 @@ export function renderStatusText(report: StatusReport, options: TextOptions = {}
   out += `STATUS: ${info.status}\n`;
   out += `REVISION: ${release.version}\n`;
   out += `DESCRIPTION: ${info.description ?? ""}\n`;
-  if (showHealth) out += `HEALTH: ${report.health.overall} (${report.health.ruleset}: ${report.health.message})\n`;
+  if (showHealth) out += `${healthLine(report.health)}\n`;
   if (showHealth && report.freshness) out += `${storedLine(report.freshness)}\n`;
   out += driftHeaderLine(report.drift);
   if (report.auditLogging) out += `${auditLoggingLine(report.auditLogging)}\n`;

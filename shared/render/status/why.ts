@@ -62,7 +62,7 @@ export function eventsTables(report: StatusReport): StatusTable[] | undefined {
   if (events.more) {
     tables.push({
       columns: ["NOTE"],
-      rows: [["the namespace has more Warning events than one page: the first was read"]],
+      rows: [["the namespace has more Warning events than one page: the first was read, then the unready pods' own"]],
     });
   }
   return tables;
