@@ -140,6 +140,8 @@ export class SimIam {
       sessionToken: randomBytes(96).toString("base64"),
     };
     const expiration = new Date(this.now().getTime() + durationSeconds * 1000);
+    // A role of another account (a fleet's cross-account roles): its sessions belong to that account.
+    const account = /^arn:aws[\w-]*:iam::(\d{12}):/.exec(role.arn)?.[1] ?? this.account;
     const roleId = `AROA${role.name
       .toUpperCase()
       .replace(/[^A-Z0-9]/g, "")
@@ -149,10 +151,10 @@ export class SimIam {
       credentials,
       expiresAt: expiration,
       principal: {
-        arn: `arn:aws:sts::${this.account}:assumed-role/${role.name}/${sessionName}`,
+        arn: `arn:aws:sts::${account}:assumed-role/${role.name}/${sessionName}`,
         canonicalArn: role.arn,
         userId: `${roleId}:${sessionName}`,
-        account: this.account,
+        account,
         accessKeyId: credentials.accessKeyId,
         sessionName,
       },
