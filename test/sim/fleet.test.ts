@@ -61,6 +61,8 @@ describe("fleet simulator: per-cluster endpoints over accounts", () => {
     assert.equal(accessA.server, a.server);
     assert.equal(await get(a.server, accessA), 200);
     assert.equal(await get(b.server, accessB), 200);
+    // What a client read is counted (the fleet bench's bytes).
+    assert.ok(b.stats().bytesOut > 100);
     // A's CA does not verify B's server; A's token (signed for A's name) is refused by B.
     assert.equal(await get(b.server, { ...accessA, headers: {} }), "UNABLE_TO_VERIFY_LEAF_SIGNATURE");
     assert.equal(await get(b.server, { ...accessB, headers: accessA.headers }), 401);
