@@ -20,6 +20,8 @@ export interface FleetOptions {
   seed?: number;
   /** DescribeCluster/AssumeRole rates per account (default DEFAULT_AWS_RATES). */
   awsRates?: AwsRates;
+  /** The IAM user's keys (SimOptions.credentials): a bench sets them once for every fleet it starts. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** The 12-digit id of the fleet's i-th account (200000000000, 200000000001, ...). */
@@ -47,5 +49,6 @@ export function fleetSimOptions(options: FleetOptions): SimOptions {
     awsRates: options.awsRates ?? {},
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
   };
 }

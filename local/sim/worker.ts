@@ -60,6 +60,8 @@ export interface WorkerSimulatedEks {
   };
   /** SimIam.denyAction: e.g. a role's `sts:AssumeRole` (its account's credentials revoked). */
   denyAction(principalArn: string, action: string): Promise<void>;
+  /** SimIam.revokeAccount: the account's roles and session keys stop working. */
+  revokeAccount(account: string): Promise<void>;
   /** The worker's own memory (the simulator's heap is not the caller's). */
   memoryUsage(): Promise<NodeJS.MemoryUsage>;
   /** CPU time the simulator's thread has used (µs, like process.threadCpuUsage()). */
@@ -179,6 +181,7 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
       throttleFor: (action: RateLimitedAction, ms: number) => call<void>("aws.throttleFor", [action, ms]),
     },
     denyAction: (principalArn: string, action: string) => call<void>("iam.denyAction", [principalArn, action]),
+    revokeAccount: (account: string) => call<void>("iam.revokeAccount", [account]),
     memoryUsage: () => call<NodeJS.MemoryUsage>("memoryUsage"),
     cpuUsage: () => call<{ user: number; system: number }>("cpuUsage"),
     stop() {
@@ -238,6 +241,7 @@ async function dispatch(sim: SimulatedEks, name: string | undefined, method: str
   if (method === "aws.resetStats") return sim.aws.resetStats();
   if (method === "aws.throttleFor") return sim.aws.throttleFor(args[0] as RateLimitedAction, args[1] as number);
   if (method === "iam.denyAction") return sim.iam.denyAction(args[0] as string, args[1] as string);
+  if (method === "iam.revokeAccount") return sim.iam.revokeAccount(args[0] as string);
   const cluster = sim.cluster(name ?? "");
   switch (method) {
     case "kubeconfig":

@@ -99,6 +99,15 @@ export class SimIam {
     return this.keys.delete(accessKeyId);
   }
 
+  /**
+   * Revokes an account's access (a fleet's fault): its roles are gone (AssumeRole is AccessDenied) and every key
+   * of a session in it stops working at once, as a deny on tokens issued before now would do on AWS.
+   */
+  revokeAccount(account: string): void {
+    for (const arn of this.roleList.keys()) if (arn.split(":")[4] === account) this.roleList.delete(arn);
+    for (const [id, record] of this.keys) if (record.principal.account === account) this.keys.delete(id);
+  }
+
   /** Denies an action (e.g. `eks:DescribeCluster`, `sts:AssumeRole`) to a principal ARN, or to everyone with `*`. */
   denyAction(principalArn: string, action: string): void {
     this.deniedActions.add(`${principalArn}|${action}`);

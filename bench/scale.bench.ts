@@ -1,0 +1,113 @@
+/**
+ * `npm run bench -- scale [--sizes 10x50,100x50] [--clusters N --releases M] [--faults 100x5 | --no-faults]
+ * [--json FILE]`: the product's sync and audit functions over a simulated fleet (issue #36, docs/scale.md), one
+ * size after another (the curve), then the same with the issue's faults. Prints per size and period: Lambda
+ * invocations and GB-seconds, SQS requests, DynamoDB read/write units, DescribeCluster and AssumeRole calls, kube
+ * requests (per cluster per minute) and bytes, the fleet page's reads; then the model per cluster and the monthly
+ * bill (bench/scale-cost.ts). Never asserts. Bounded: gives up after 10 minutes.
+ */
+import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
+import { startLocalSqs } from "../local/fauxqs.ts";
+import { machineLoad, startWatchdog } from "./lib.ts";
+import { monthlyBill, PERIODS_PER_MONTH_AT_5_MIN, PRICES_US_EAST_1 } from "./scale-cost.ts";
+import { startMeteringProxy } from "./scale-meter.ts";
+import { printFaults, printModel, printSize } from "./scale-report.ts";
+import { runSize, type SizeFigures } from "./scale-run.ts";
+
+const WATCHDOG_MS = 10 * 60_000;
+const LATENCY_MS = 20;
+startWatchdog("scale bench", WATCHDOG_MS);
+
+const args = process.argv.slice(3);
+const flag = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const parseSize = (text: string) => {
+  const m = /^(\d+)x(\d+)$/.exec(text.trim());
+  if (!m) {
+    process.stderr.write(`scale bench: size "${text}" is not like 100x50 (clusters x releases per cluster)\n`);
+    process.exit(2);
+  }
+  return { clusters: Number(m[1]), releases: Number(m[2]) };
+};
+const single = flag("clusters")
+  ? [{ clusters: Number(flag("clusters")), releases: Number(flag("releases") ?? 50) }]
+  : undefined;
+const sizes = single ?? (flag("sizes") ?? "10x50,100x50,300x50").split(",").map(parseSize);
+const faultSize = args.includes("--no-faults") ? undefined : parseSize(flag("faults") ?? "100x5");
+
+const out = (line = "") => process.stdout.write(`${line}\n`);
+out(
+  `scale bench: sizes ${sizes.map((s) => `${s.clusters}x${s.releases}`).join(", ")}${faultSize ? `, faults at ${faultSize.clusters}x${faultSize.releases}` : ""}; ${LATENCY_MS} ms per kube request`,
+);
+out(`machine: ${machineLoad()}`);
+
+// The simulated IAM user of every fleet has these keys; the functions' default credential chain reads them here
+// (the EKS connector's base credentials), as a Lambda reads its role's from its environment.
+const credentials = { accessKeyId: "AKIASCALEBENCH000000", secretAccessKey: "scale-bench-secret" };
+Object.assign(process.env, {
+  AWS_REGION: "us-east-1",
+  AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  POWERTOOLS_METRICS_DISABLED: "true",
+  POWERTOOLS_LOG_LEVEL: "SILENT",
+});
+const [dynamo, sqs] = await Promise.all([startDynamoDbLocal(), startLocalSqs({ port: 0 })]);
+const [dynamoProxy, sqsProxy] = await Promise.all([
+  startMeteringProxy(dynamo.endpoint, "dynamodb"),
+  startMeteringProxy(sqs.endpoint, "sqs"),
+]);
+const services = { dynamo: dynamoProxy, sqs: sqsProxy, sqsClient: sqs.client, credentials };
+const results: SizeFigures[] = [];
+let faulted: SizeFigures | undefined;
+try {
+  for (const size of sizes) {
+    out();
+    out(`== ${size.clusters} clusters x ${size.releases} releases`);
+    const figures = await runSize({ ...size, faults: false, latencyMs: LATENCY_MS, services, log: out });
+    printSize(figures, out);
+    results.push(figures);
+  }
+  if (faultSize) {
+    out();
+    out(`== faults: ${faultSize.clusters} clusters x ${faultSize.releases} releases`);
+    faulted = await runSize({ ...faultSize, faults: true, latencyMs: LATENCY_MS, services, log: out });
+    printSize(faulted, out);
+  }
+} finally {
+  await Promise.allSettled([dynamoProxy.stop(), sqsProxy.stop(), sqs.stop(), dynamo.stop()]);
+}
+
+const largest = results.at(-1);
+if (largest) {
+  out();
+  const model = printModel(results, out);
+  out();
+  out(
+    `monthly cost, us-east-1 list prices (${PRICES_US_EAST_1.asOf}), 5-minute sync and audit, ${largest.releases} releases per cluster:`,
+  );
+  out("| clusters | Lambda | SQS | DynamoDB requests | DynamoDB storage | total / month | per cluster |");
+  out("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const clusters of [100, 1_000, 5_000]) {
+    const bill = monthlyBill(model, clusters);
+    const usd = (n: number) => `$${n < 10 ? n.toFixed(2) : n.toFixed(0)}`;
+    out(
+      `| ${clusters.toLocaleString("en-US")} | ${usd(bill.lambda)} | ${usd(bill.sqs)} | ${usd(bill.dynamoRequests)} | ${usd(bill.dynamoStorage)} | **${usd(bill.total)}** | ${usd(bill.perCluster)} |`,
+    );
+  }
+  out(
+    `(periods per month: ${PERIODS_PER_MONTH_AT_5_MIN} of each; model from the ${largest.clusters}x${largest.releases} run's steady periods)`,
+  );
+}
+if (faulted) {
+  out();
+  printFaults(faulted, out);
+}
+const json = flag("json");
+if (json) {
+  const { writeFileSync } = await import("node:fs");
+  writeFileSync(json, JSON.stringify({ sizes: results, faults: faulted }, null, 2));
+  out(`figures written to ${json}`);
+}
+process.exit(0);
