@@ -138,6 +138,7 @@ export interface InvocationCounts {
   invocations: number;
   /** Sum of the invocations' wall times (ms): what Lambda bills (rounded up to 1 ms each). */
   billedMs: number;
+  /** Invocations that threw, plus records an SQS batch reported failed. */
   errors: number;
 }
 
@@ -151,7 +152,10 @@ export class LambdaMeter {
       const counts = this.functions.get(name) ?? { invocations: 0, billedMs: 0, errors: 0 };
       this.functions.set(name, counts);
       try {
-        return await handler(...args);
+        const result = await handler(...args);
+        // An SQS batch's records that failed (ReportBatchItemFailures) are errors too: SQS redelivers them.
+        counts.errors += (result as { batchItemFailures?: unknown[] } | undefined)?.batchItemFailures?.length ?? 0;
+        return result;
       } catch (error) {
         counts.errors++;
         throw error;
