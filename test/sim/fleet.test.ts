@@ -132,6 +132,23 @@ describe("fleet simulator: DescribeCluster and AssumeRole throttled per account"
     sts.destroy();
   });
 
+  test("a revoked account: AssumeRole of its role is AccessDenied, its sessions' keys stop working", async () => {
+    const sts = client(STSClient, sim.stsEndpoint);
+    sim.aws.setRates({ AssumeRole: { perSecond: Number.POSITIVE_INFINITY } });
+    const role = fleetRoleArn(fleetAccount(1));
+    const issued = await sts.send(new AssumeRoleCommand({ RoleArn: role, RoleSessionName: "before-revoke" }));
+    const keyId = issued.Credentials?.AccessKeyId ?? "";
+    assert.ok(sim.iam.lookupKey(keyId));
+    sim.iam.revokeAccount(fleetAccount(1));
+    assert.equal(sim.iam.lookupKey(keyId), undefined);
+    await assert.rejects(sts.send(new AssumeRoleCommand({ RoleArn: role, RoleSessionName: "after" })), {
+      name: "AccessDenied",
+    });
+    // The other account's role still works.
+    await sts.send(new AssumeRoleCommand({ RoleArn: fleetRoleArn(fleetAccount(0)), RoleSessionName: "other" }));
+    sts.destroy();
+  });
+
   test("the token bucket refills at its rate, and throttleFor empties it for a while (a clock of its own)", () => {
     let now = 0;
     const limiter = new AwsRateLimiter({ DescribeCluster: { perSecond: 2, burst: 2 } }, () => now);
