@@ -49,6 +49,7 @@ export function printSize(size: SizeFigures, out: Out): void {
   out(
     `  fleet page (${n(size.totalReleases)} releases): rows for the first render ${page.rowsColdMs.toFixed(0)} ms cold / ${page.rowsWarmMs.toFixed(0)} ms again (${n(page.rowsRru, 1)} RRU); the counts (the join) ${page.countsMs.toFixed(0)} ms (${n(page.countsRru, 1)} RRU)`,
   );
+  for (const error of page.errors) out(`  fleet page read FAILED: ${error}`);
   out(`  stored: ${mib(size.storedBytes)} in both tables; Helm Secrets seeded ${mib(size.secretBytes)}`);
 }
 

@@ -78,7 +78,15 @@ export interface SizeFigures {
   storedBytes: number;
   setupSeconds: number;
   phases: PhaseFigures[];
-  fleetPage: { rowsColdMs: number; rowsWarmMs: number; countsMs: number; rowsRru: number; countsRru: number };
+  fleetPage: {
+    rowsColdMs: number;
+    rowsWarmMs: number;
+    countsMs: number;
+    rowsRru: number;
+    countsRru: number;
+    /** Reads that failed (their ms is the time to the failure). */
+    errors: string[];
+  };
   faults?: Record<string, string[]>;
 }
 
@@ -322,8 +330,14 @@ async function measure(
   const timedRead = async (read: () => Promise<unknown>) => {
     const before = rru();
     const started = performance.now();
-    await read();
-    return { ms: performance.now() - started, rru: delta(rru(), before).readUnits };
+    let error: string | undefined;
+    try {
+      await read();
+    } catch (failure) {
+      // A read that fails at this size is the figure (e.g. the join's Queries timing out at 1,000 clusters).
+      error = `${(failure as Error).name}: ${(failure as Error).message}`.slice(0, 160);
+    }
+    return { ms: performance.now() - started, rru: delta(rru(), before).readUnits, ...(error ? { error } : {}) };
   };
   const rowsCold = await timedRead(() => fleetReleases({ ...pageDeps, cache: new FleetCache() }, { counts: false }));
   const rowsWarm = await timedRead(() => fleetReleases({ ...pageDeps, cache: new FleetCache() }, { counts: false }));
@@ -352,6 +366,9 @@ async function measure(
       countsMs: counts.ms,
       rowsRru: rowsCold.rru,
       countsRru: counts.rru,
+      errors: [rowsCold, rowsWarm, counts].flatMap((read, i) =>
+        read.error ? [`${["rows (cold)", "rows (again)", "counts"][i]}: ${read.error}`] : [],
+      ),
     },
     ...(faults ? { faults } : {}),
   };
