@@ -6,6 +6,7 @@
  * requests (per cluster per minute) and bytes, the fleet page's reads; then the model per cluster and the monthly
  * bill (bench/scale-cost.ts). Never asserts. Bounded: gives up after 10 minutes.
  */
+import { writeFileSync } from "node:fs";
 import { startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startLocalSqs } from "../local/fauxqs.ts";
 import { machineLoad, startWatchdog } from "./lib.ts";
@@ -68,6 +69,11 @@ const [dynamoProxy, sqsProxy] = await Promise.all([
 const services = { dynamo: dynamoProxy, sqs: sqsProxy, sqsClient: sqs.client, credentials };
 const results: SizeFigures[] = [];
 let faulted: SizeFigures | undefined;
+/** --json FILE: the figures so far, written after every size (a run cut short keeps what it measured). */
+const saveJson = () => {
+  const file = flag("json");
+  if (file) writeFileSync(file, JSON.stringify({ sizes: results, faults: faulted }, null, 2));
+};
 try {
   for (const size of sizes) {
     out();
@@ -75,6 +81,7 @@ try {
     const figures = await runSize({ ...size, faults: false, latencyMs: LATENCY_MS, services, log: out });
     printSize(figures, out);
     results.push(figures);
+    saveJson();
   }
   if (faultSize) {
     out();
@@ -115,10 +122,6 @@ if (faulted) {
   out();
   printFaults(faulted, out);
 }
-const json = flag("json");
-if (json) {
-  const { writeFileSync } = await import("node:fs");
-  writeFileSync(json, JSON.stringify({ sizes: results, faults: faulted }, null, 2));
-  out(`figures written to ${json}`);
-}
+saveJson();
+if (flag("json")) out(`figures written to ${flag("json")}`);
 process.exit(0);
