@@ -15,14 +15,14 @@ import { createSchedulerHandler } from "../functions/sync/scheduler.ts";
 import { createSyncWorkerHandler } from "../functions/sync/worker.ts";
 import { createQueueWithDlq } from "../local/fauxqs.ts";
 import { createLocalPoller, type SqsBatchHandler } from "../local/queue/poller.ts";
-import { fleetAccount } from "../local/sim/fleet.ts";
 import { silentLogger } from "../shared/ports.ts";
 import { createSqsClient } from "../shared/queue/config.ts";
 import { ensureSnapshotsTable } from "../shared/snapshots/table-schema.ts";
 import { ensureReleasesTable } from "../shared/store/table-schema.ts";
-import { FleetCache, fleetReleases } from "../shared/usecases/fleet.ts";
+import { injectFaults } from "./scale-faults.ts";
 import { type Fleet, startFleet } from "./scale-fleet.ts";
 import { delta, type InvocationCounts, LambdaMeter, type MeteringProxy, type OperationCounts } from "./scale-meter.ts";
+import { type FleetPageFigures, measureFleetPage } from "./scale-page.ts";
 
 export interface SizeOptions {
   clusters: number;
@@ -78,15 +78,7 @@ export interface SizeFigures {
   storedBytes: number;
   setupSeconds: number;
   phases: PhaseFigures[];
-  fleetPage: {
-    rowsColdMs: number;
-    rowsWarmMs: number;
-    countsMs: number;
-    rowsRru: number;
-    countsRru: number;
-    /** Reads that failed (their ms is the time to the failure). */
-    errors: string[];
-  };
+  fleetPage: FleetPageFigures;
   faults?: Record<string, string[]>;
 }
 
@@ -319,29 +311,15 @@ async function measure(
   await phase("audit period 1 (first snapshots)", auditPeriod);
   await phase("audit period 2 (steady)", auditPeriod);
 
-  // The fleet page: its rows (what the first render waits for: counts left out, the index) and its counts (the join).
-  const pageDeps = {
-    store: plannerRuntime.store,
-    snapshots: plannerRuntime.snapshots,
-    clusters: plannerRuntime.clusters,
-    clock: plannerRuntime.clock,
-  };
-  const rru = () => services.dynamo.snapshot();
-  const timedRead = async (read: () => Promise<unknown>) => {
-    const before = rru();
-    const started = performance.now();
-    let error: string | undefined;
-    try {
-      await read();
-    } catch (failure) {
-      // A read that fails at this size is the figure (e.g. the join's Queries timing out at 1,000 clusters).
-      error = `${(failure as Error).name}: ${(failure as Error).message}`.slice(0, 160);
-    }
-    return { ms: performance.now() - started, rru: delta(rru(), before).readUnits, ...(error ? { error } : {}) };
-  };
-  const rowsCold = await timedRead(() => fleetReleases({ ...pageDeps, cache: new FleetCache() }, { counts: false }));
-  const rowsWarm = await timedRead(() => fleetReleases({ ...pageDeps, cache: new FleetCache() }, { counts: false }));
-  const counts = await timedRead(() => fleetReleases({ ...pageDeps, cache: new FleetCache() }, {}));
+  const fleetPage = await measureFleetPage(
+    {
+      store: plannerRuntime.store,
+      snapshots: plannerRuntime.snapshots,
+      clusters: plannerRuntime.clusters,
+      clock: plannerRuntime.clock,
+    },
+    services.dynamo,
+  );
   const sizer = new DynamoDBClient(location);
   const tableBytes = async (TableName: string) =>
     (await sizer.send(new DescribeTableCommand({ TableName }))).Table?.TableSizeBytes ?? 0;
@@ -360,39 +338,7 @@ async function measure(
     storedBytes,
     setupSeconds: facts.setupSeconds,
     phases,
-    fleetPage: {
-      rowsColdMs: rowsCold.ms,
-      rowsWarmMs: rowsWarm.ms,
-      countsMs: counts.ms,
-      rowsRru: rowsCold.rru,
-      countsRru: counts.rru,
-      errors: [rowsCold, rowsWarm, counts].flatMap((read, i) =>
-        read.error ? [`${["rows (cold)", "rows (again)", "counts"][i]}: ${read.error}`] : [],
-      ),
-    },
+    fleetPage,
     ...(faults ? { faults } : {}),
   };
-}
-
-/**
- * The issue's faults, applied before the first sync: every 100th cluster (from the 51st) unreachable, the second
- * account revoked, DescribeCluster throttled for the first minute (by the caller), fleet-0001 with 5,000 releases.
- */
-async function injectFaults(fleet: Fleet, big: number, log: (line: string) => void): Promise<Record<string, string[]>> {
-  // One cluster in 100 (at least one), spread over the fleet; never fleet-0001 (the big one).
-  const count = Math.max(1, Math.round(fleet.names.length / 100));
-  const unreachable = Array.from(
-    { length: count },
-    (_, k) => fleet.names[Math.floor(((k + 0.5) * fleet.names.length) / count)],
-  );
-  for (const name of unreachable) await fleet.sim.cluster(name).stopApiServer();
-  const accounts = Math.ceil(fleet.names.length / 10);
-  const revokedAccount = fleetAccount(accounts > 2 ? 2 : 0);
-  const revoked = fleet.names.filter((_, i) => fleetAccount(i % accounts) === revokedAccount);
-  await fleet.sim.revokeAccount(revokedAccount);
-  await fleet.sim.aws.throttleFor("DescribeCluster", 60_000);
-  log(
-    `  faults: ${unreachable.length} unreachable, ${revoked.length} clusters of a revoked account, DescribeCluster throttled 60 s, fleet-0001 with ${big} releases`,
-  );
-  return { unreachable, revoked, big: ["fleet-0001"] };
 }
