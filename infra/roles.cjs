@@ -11,7 +11,9 @@
  *   ssm: [slackSigningSecret, /other/name]               SSM parameters: a key of the stage's `secrets`
  *                                                        settings (infra/settings.cjs) or a literal name
  *   clusters: read                                       eks:DescribeCluster on the registry's clusters,
- *                                                        sts:AssumeRole on its roles, EKS access entries
+ *                                                        sts:AssumeRole on its roles, EKS access entries,
+ *                                                        and the CLUSTER# items of the releases table
+ *                                                        (DescribeCluster's answers kept: GetItem, PutItem)
  * Always added: CreateLogStream/PutLogEvents on the function's own log group, and
  * AWSLambdaVPCAccessExecutionRole when the function runs in a VPC.
  */
@@ -37,6 +39,18 @@ const SQS_CONSUME = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAtt
 const SQS_SEND = ["sqs:SendMessage", "sqs:GetQueueAttributes"];
 const VPC_POLICY = { "Fn::Sub": `arn:\${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole` };
 const GRANTS = ["dynamodb", "sqs", "ssm", "clusters"];
+/**
+ * Part of `clusters: read`: DescribeCluster's answers kept in the releases table (shared/eks/facts-store.ts), so a
+ * cold start does not ask EKS again; its CLUSTER#<name> items only (a function without writes on the table, the
+ * audit worker, may write these and nothing else of it).
+ */
+const CLUSTER_FACTS_STATEMENT = {
+  Sid: "ClusterFactsItems",
+  Effect: "Allow",
+  Action: ["dynamodb:GetItem", "dynamodb:PutItem"],
+  Resource: [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
+  Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["CLUSTER#*"] } },
+};
 
 /** The logical id an sqs event names: `arn: !GetAtt Queue.Arn` (object or string form). */
 function queueOfEvent(event) {
@@ -98,7 +112,7 @@ function buildRoles({ service, stage, region, functions, access, providerVpc, re
     ];
     if (grants.clusters !== undefined) {
       if (grants.clusters !== "read") problems.push(`custom.access.${key}.clusters: the only grant is "read"`);
-      else statements.push(...clusterStatements(registry));
+      else statements.push(...clusterStatements(registry), CLUSTER_FACTS_STATEMENT);
     }
     const roleName = `${service}-${stage}-${region}-${key}`;
     if (roleName.length > 64) problems.push(`${where}: role name ${roleName} is over IAM's 64 characters`);

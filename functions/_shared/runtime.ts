@@ -1,6 +1,7 @@
 import type { Context } from "aws-lambda";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
 import { createEksConnector } from "../../shared/eks/connector.ts";
+import { openClusterFactsStore } from "../../shared/eks/facts-store.ts";
 import { createKubeReader, type KubeReader, type KubeReaderOptions } from "../../shared/kube/reader.ts";
 import { type Clock, type Logger, systemClock } from "../../shared/ports.ts";
 import { openReleaseStore } from "../../shared/store/config.ts";
@@ -51,7 +52,10 @@ export function createLambdaRuntime(
   };
   const log = overrides.logger ?? loggerPort(telemetry.logger);
   const clock = overrides.clock ?? systemClock;
-  const clusters = overrides.clusters ?? createEksConnector({ registry: config.registry, clock, logger: log });
+  // DescribeCluster's answers are kept in the releases table: a cold start does not ask EKS for each cluster again.
+  const clusters =
+    overrides.clusters ??
+    createEksConnector({ registry: config.registry, clock, logger: log, facts: openClusterFactsStore(config.store) });
   const kube =
     overrides.kube ??
     createKubeReader({ http2: config.kube?.http2, ...reader, connector: clusters, clock, logger: log });

@@ -78,6 +78,10 @@ export interface ClusterConnector {
    * the registry, before any network call.
    */
   access(cluster: string): Promise<ClusterAccess>;
-  /** After a 401: drop the cached credentials so the next access() re-signs. */
-  invalidate(cluster: string): void;
+  /**
+   * After a 401 ("credentials", the default): drop the cached credentials so the next access() re-signs. After a
+   * certificate that does not verify or an address that does not answer ("endpoint"): the endpoint and CA may have
+   * changed, so the next access() may look them up again (a connector that cannot ignores it).
+   */
+  invalidate(cluster: string, what?: "credentials" | "endpoint"): void;
 }

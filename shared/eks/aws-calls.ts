@@ -12,6 +12,7 @@ import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutp
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
 import { awsRoleName, isDomainError, withoutAwsDetails } from "../errors.ts";
+import { type BackoffPolicy, backoffDelay, sleep } from "../retry.ts";
 import type { AwsCredentials } from "./token.ts";
 
 export type CredentialsProvider = () => Promise<AwsCredentials>;
@@ -46,14 +47,15 @@ export const ROLE_SESSION_NAME = "helm-status-lambda";
 const USABLE_STATUSES = new Set(["ACTIVE", "UPDATING"]);
 
 /**
- * SDK clients that give up quickly: two attempts at most, short socket timeouts, so a
- * wrong or private endpoint fails within the caller's deadline instead of the SDK's minutes.
+ * SDK clients that give up quickly: one attempt each (the retries are callFor's, the shared policy: the SDK's
+ * own on top would multiply the calls a throttled EKS gets), short socket timeouts, so a wrong or private
+ * endpoint fails within the caller's deadline instead of the SDK's minutes.
  */
 export function sdkClientConfig(entry: ClusterEntry, endpoint: string | undefined, requestTimeoutMs: number) {
   return {
     region: entry.region,
     endpoint,
-    maxAttempts: 2,
+    maxAttempts: 1,
     requestHandler: { connectionTimeout: Math.min(requestTimeoutMs, 3000), requestTimeout: requestTimeoutMs },
   };
 }
@@ -89,6 +91,36 @@ function loadedOnFirstSend<Client extends { send(command: never, options?: never
   };
 }
 
+/** EKS and STS throttling (DescribeCluster has no published rate; AssumeRole throttles per account). */
+const THROTTLED = new Set(["ThrottlingException", "Throttling", "TooManyRequestsException", "RequestLimitExceeded"]);
+
+export function isThrottled(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  return (
+    THROTTLED.has(e?.name ?? "") || e?.$metadata?.httpStatusCode === 429 || /^Rate exceeded/.test(e?.message ?? "")
+  );
+}
+
+/** A failure worth another attempt: throttling, AWS's own 5xx, a connection reset mid-call (not a refused one). */
+function retryable(error: unknown): boolean {
+  const e = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: string } | undefined;
+  const status = e?.$metadata?.httpStatusCode;
+  return (
+    isThrottled(error) || Boolean(e?.$retryable) || (status !== undefined && status >= 500) || e?.code === "ECONNRESET"
+  );
+}
+
+/**
+ * A throttled or transient failure is retried with the shared policy's backoff (shared/retry.ts), within the
+ * call's own deadline: the wait is this cluster's alone (the connector shares a refresh per cluster, never
+ * across clusters). At most 3 calls (the SDK's clients make one attempt each).
+ */
+export const AWS_CALL_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
+  maxAttempts: 3,
+  baseMs: 200,
+  capMs: 2_000,
+};
+
 /** One AWS call for `entry` within `timeoutMs`; its failure becomes the cluster area's error naming `action` and `where`. */
 async function callFor<T>(
   entry: ClusterEntry,
@@ -97,10 +129,17 @@ async function callFor<T>(
   timeoutMs: number,
   call: (abortSignal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  try {
-    return await call(AbortSignal.timeout(timeoutMs));
-  } catch (error) {
-    throw toClusterError(entry, action, where, timeoutMs, error);
+  const deadline = AbortSignal.timeout(timeoutMs);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(deadline);
+    } catch (error) {
+      const wait = backoffDelay(attempt, AWS_CALL_RETRY);
+      if (!retryable(error) || attempt >= AWS_CALL_RETRY.maxAttempts || deadline.aborted) {
+        throw toClusterError(entry, action, where, timeoutMs, error);
+      }
+      await sleep(wait, deadline);
+    }
   }
 }
 

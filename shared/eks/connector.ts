@@ -2,30 +2,34 @@
  * The EKS ClusterConnector: registry entry -> (AssumeRole) -> DescribeCluster (skipped
  * when the entry carries `endpoint` + `certificateAuthority`) -> presigned token ->
  * in-memory access (server, CA, bearer token: what a generated kubeconfig would
- * hold, without loading a kubeconfig library), with three caches per cluster, because a
- * warm Lambda serves many requests for the same few clusters:
- * - role credentials, until 5 minutes before they expire;
- * - cluster facts (endpoint + CA), for `factsTtlMs` (they change only on CA rotation);
+ * hold, without loading a kubeconfig library), with caches sized for a fleet (docs/scale.md "Fixes"):
+ * - role credentials per account (roleArn + externalId), until 5 minutes before they expire, its failures
+ *   kept briefly (account-credentials.ts);
+ * - cluster facts (endpoint + CA), for `factsTtlMs` (they change only on CA rotation or an endpoint move), in
+ *   memory and in the `facts` store, so a cold start does not ask EKS again; asked again sooner when the
+ *   API server's certificate or address stops working (`invalidate(cluster, "endpoint")`), and the last
+ *   known ones kept while EKS throttles or cannot be reached;
  * - the access, until 14 minutes after signing (one minute before STS stops
  *   honouring the token) or one minute before the signing credentials expire.
- * One refresh per cluster is in flight at a time; concurrent callers share it.
+ * One refresh per cluster is in flight at a time; concurrent callers share it, and clusters never wait on
+ * each other's.
  */
 import type { ClusterAccess, ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
+import { accountCredentials } from "./account-credentials.ts";
 import {
-  assumeRole,
   type ClusterFacts,
   type CredentialsProvider,
   defaultEksClientFactory,
   defaultStsClientFactory,
-  describeCluster,
   type EksClientFactory,
   type EksClientLike,
   type StsClientFactory,
-  type StsClientLike,
   toClusterError,
 } from "./aws-calls.ts";
+import { clusterFactsCache } from "./cluster-facts.ts";
+import type { ClusterFactsStore } from "./facts-store.ts";
 import { type AwsCredentials, createEksToken, type EksToken } from "./token.ts";
 
 export interface EksConnectorOptions {
@@ -40,6 +44,10 @@ export interface EksConnectorOptions {
   requestTimeoutMs?: number;
   /** How long DescribeCluster's answer is reused; default one hour. */
   factsTtlMs?: number;
+  /** Where DescribeCluster's answers are kept across cold starts (the releases table); default: memory only. */
+  facts?: ClusterFactsStore;
+  /** How long an account's AssumeRole failure answers for its other clusters; default 30 s. */
+  accountFailureHoldMs?: number;
   /** The token signer; injectable so tests can count signings. */
   signToken?: typeof createEksToken;
 }
@@ -52,18 +60,11 @@ export interface EksConnector extends ClusterConnector {
 }
 
 const MINUTE = 60_000;
-/** Refresh assumed-role credentials this long before they expire (the SDK's own margin). */
-const CREDENTIALS_REFRESH_MARGIN_MS = 5 * MINUTE;
 /** A token stops working when its signing credentials do: stop reusing it a minute before. */
 const TOKEN_CREDENTIALS_MARGIN_MS = MINUTE;
 
 interface ClusterState {
   eks?: EksClientLike;
-  sts?: StsClientLike;
-  roleCredentials?: AwsCredentials;
-  roleCredentialsInFlight?: Promise<AwsCredentials>;
-  facts?: { value: ClusterFacts; fetchedAt: number };
-  factsInFlight?: Promise<ClusterFacts>;
   kube?: { access: ClusterAccess; reuseUntil: number };
   kubeInFlight?: Promise<ClusterAccess>;
 }
@@ -80,6 +81,27 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   const entries = new Map(options.registry.map((entry) => [entry.name, entry]));
   const states = new Map<string, ClusterState>();
   const now = () => clock.now().getTime();
+  const accounts = accountCredentials({
+    now,
+    logger,
+    timeoutMs,
+    stsClientFactory,
+    baseCredentials: loadBaseCredentials,
+    failureHoldMs: options.accountFailureHoldMs,
+  });
+  const facts = clusterFactsCache({
+    now,
+    logger,
+    timeoutMs,
+    ttlMs: factsTtlMs,
+    stored: options.facts,
+    // DescribeCluster runs as the cluster's role: with a cross-account role, only it can see the cluster.
+    eksClient: (entry) => {
+      const { state } = lookup(entry.name);
+      state.eks ??= eksClientFactory(entry, () => credentialsFor(entry));
+      return state.eks;
+    },
+  });
 
   function lookup(cluster: string): { entry: ClusterEntry; state: ClusterState } {
     const entry = entries.get(cluster);
@@ -93,7 +115,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
   }
 
   /** Shares one promise between concurrent callers and forgets it once settled (failures are not cached). */
-  function shared<K extends "roleCredentialsInFlight" | "factsInFlight" | "kubeInFlight">(
+  function shared<K extends "kubeInFlight">(
     state: ClusterState,
     key: K,
     start: () => NonNullable<ClusterState[K]>,
@@ -117,42 +139,23 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     }
   }
 
-  /** The credentials that act on this cluster: the assumed role's when it has one, else the base ones. */
-  async function credentialsFor(entry: ClusterEntry, state: ClusterState): Promise<AwsCredentials> {
+  /** The credentials that act on this cluster: the assumed role's (its account's) when it has one, else the base ones. */
+  async function credentialsFor(entry: ClusterEntry): Promise<AwsCredentials> {
     const { roleArn } = entry;
-    if (!roleArn) return loadBaseCredentials(entry);
-    const cached = state.roleCredentials;
-    if (cached && (!cached.expiration || cached.expiration.getTime() - CREDENTIALS_REFRESH_MARGIN_MS > now())) {
-      return cached;
-    }
-    return shared(state, "roleCredentialsInFlight", async () => {
-      state.sts ??= stsClientFactory(entry, () => loadBaseCredentials(entry));
-      const fresh = await assumeRole({ ...entry, roleArn }, state.sts, timeoutMs);
-      state.roleCredentials = fresh;
-      logger.info("assumed cluster role", { cluster: entry.name, roleArn, expiresAt: fresh.expiration?.toISOString() });
-      return fresh;
-    });
+    return roleArn ? accounts.get({ ...entry, roleArn }) : loadBaseCredentials(entry);
   }
 
-  async function factsFor(entry: ClusterEntry, state: ClusterState): Promise<ClusterFacts> {
+  async function factsFor(entry: ClusterEntry): Promise<ClusterFacts> {
     // The registry already says where the API server is and which CA signs it: no DescribeCluster.
     if (entry.endpoint && entry.certificateAuthority) {
       return { name: entry.name, endpoint: entry.endpoint, caData: entry.certificateAuthority, status: "ACTIVE" };
     }
-    const cached = state.facts;
-    if (cached && now() - cached.fetchedAt < factsTtlMs) return cached.value;
-    return shared(state, "factsInFlight", async () => {
-      // DescribeCluster runs as the cluster's role: with a cross-account role, only it can see the cluster.
-      state.eks ??= eksClientFactory(entry, () => credentialsFor(entry, state));
-      const value = await describeCluster(entry, state.eks, timeoutMs);
-      state.facts = { value, fetchedAt: now() };
-      return value;
-    });
+    return facts.get(entry);
   }
 
   async function buildAccess(entry: ClusterEntry, state: ClusterState): Promise<ClusterAccess> {
-    const facts = await factsFor(entry, state);
-    const credentials = await credentialsFor(entry, state);
+    const { endpoint, caData } = await factsFor(entry);
+    const credentials = await credentialsFor(entry);
     const token = await signToken({
       clusterName: entry.name,
       region: entry.region,
@@ -161,8 +164,8 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
     });
     // The kubeconfig's content, used as is: TLS verified against the cluster's own CA, the token as bearer.
     const access: ClusterAccess = {
-      server: facts.endpoint.replace(/\/+$/, ""),
-      ca: Buffer.from(facts.caData, "base64").toString("utf8"),
+      server: endpoint.replace(/\/+$/, ""),
+      ca: Buffer.from(caData, "base64").toString("utf8"),
       headers: { authorization: `Bearer ${token.token}` },
     };
     const credentialsEnd = credentials.expiration
@@ -191,25 +194,31 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       return shared(state, "kubeInFlight", () => buildAccess(entry, state));
     },
 
-    invalidate(cluster: string): void {
+    invalidate(cluster: string, what: "credentials" | "endpoint" = "credentials"): void {
       const state = states.get(cluster);
-      if (!state) return;
+      const entry = entries.get(cluster);
+      if (!state || !entry) return;
+      state.kube = undefined;
+      if (what === "endpoint") {
+        // The certificate or the address no longer works: the endpoint or CA may have changed (DescribeCluster
+        // again, and the copy kept in the store with it is not trusted), unless they were just fetched.
+        if (facts.doubt(cluster)) logger.info("EKS endpoint to be described again", { cluster });
+        return;
+      }
       // A 401 means the token, or the role session behind it, is no longer accepted: drop both,
       // keep endpoint and CA (a 401 says nothing about them).
-      state.kube = undefined;
-      state.roleCredentials = undefined;
+      accounts.invalidate(entry);
       logger.info("EKS credentials invalidated", { cluster });
     },
 
     async token(cluster: string): Promise<EksToken> {
-      const { entry, state } = lookup(cluster);
-      const credentials = await credentialsFor(entry, state);
+      const { entry } = lookup(cluster);
+      const credentials = await credentialsFor(entry);
       return signToken({ clusterName: entry.name, region: entry.region, credentials, signingDate: clock.now() });
     },
 
     async describe(cluster: string): Promise<ClusterFacts> {
-      const { entry, state } = lookup(cluster);
-      return factsFor(entry, state);
+      return factsFor(lookup(cluster).entry);
     },
   };
 }

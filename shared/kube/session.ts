@@ -91,6 +91,8 @@ export class KubeSession {
   /** The controllers of the requests in flight: the deadline (or close, or a fatal error) aborts them all. */
   private readonly inFlight = new Set<AbortController>();
   private requester?: Promise<KubeRequester>;
+  /** The connector was told once that this cluster's address did not answer. */
+  private endpointDoubted = false;
 
   constructor(options: SessionOptions) {
     this.cluster = options.cluster;
@@ -162,8 +164,15 @@ export class KubeSession {
         if (this.deadlineReached) return this.deadlineResult(last);
         const certificate = certificateProblem(error);
         if (certificate) {
+          // The CA may have rotated or the endpoint moved: the connector looks them up again for the next read.
+          this.connector.invalidate(this.cluster, "endpoint");
           this.failAll(new ClusterCertificateError(this.cluster, requester.server, certificate, { cause: error }));
           return { kind: "failed", message: this.fatal?.message ?? certificate, attempts, cause: error };
+        }
+        if (!this.endpointDoubted && addressProblem(error)) {
+          // No such host, or nothing listening: the cluster's endpoint may have moved (once per session).
+          this.endpointDoubted = true;
+          this.connector.invalidate(this.cluster, "endpoint");
         }
         last = { kind: "failed", message: describeNetworkError(error, this.requestTimeoutMs), attempts, cause: error };
         this.firstFailure ??= `GET ${pathAndQuery.split("?")[0]}: ${last.message}`;
@@ -346,6 +355,17 @@ function certificateProblem(error: unknown): string | undefined {
     cause = cause.cause as typeof cause;
   }
   return undefined;
+}
+
+/** DNS has no such host, or the host refuses: what an API server that moved looks like (not a timeout). */
+const ADDRESS_CODES = new Set(["ENOTFOUND", "ECONNREFUSED", "EHOSTUNREACH"]);
+
+function addressProblem(error: unknown): boolean {
+  for (let cause = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 5; depth++) {
+    if (typeof cause.code === "string" && ADDRESS_CODES.has(cause.code)) return true;
+    cause = cause.cause as typeof cause;
+  }
+  return false;
 }
 
 /** An error's name/code for a debug line (no URL: it may carry a path prefix the registry keeps private). */

@@ -4,13 +4,12 @@
  * release's partition.
  */
 import type { QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { HealthStatus } from "../health/index.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Item } from "../store/dynamodb-table.ts";
 import { SnapshotCorruptError } from "./errors.ts";
 import type { FleetEntry, Snapshot, StoredFreshness } from "./model.ts";
 import { checkSnapshot } from "./snapshot-codec.ts";
-import type { FleetScopeFilter } from "./snapshot-store.ts";
+import { FLEET_IN_MAX, type FleetScopeFilter } from "./snapshot-store.ts";
 import { FLEET_INDEX } from "./table-schema.ts";
 
 /** A release's partition: its snapshots (S#, B#, FIRST) and its SLO burn state (dynamodb-small-stores.ts). */
@@ -73,15 +72,15 @@ export function briefResource(resource: Snapshot["resources"][number]): Snapshot
   return resource.namespace ? { ...brief, namespace: resource.namespace } : brief;
 }
 
-/** The FLEET index Query of one health, narrowed by the filter (key condition where it can, else filters). */
+/** The FLEET index Query of one partition of a health (dynamodb-fleet-partitions.ts), narrowed by the filter. */
 export function fleetQuery(
   table: string,
-  health: HealthStatus,
+  partition: string,
   filter: FleetScopeFilter,
   now: Date,
   after?: string,
 ): QueryCommandInput {
-  const values: Record<string, unknown> = { ":pk": `HEALTH#${health}`, ":now": Math.floor(now.getTime() / 1000) };
+  const values: Record<string, unknown> = { ":pk": partition, ":now": Math.floor(now.getTime() / 1000) };
   const names: Record<string, string> = {};
   const filters = ["expiresAt > :now"];
   let key = "FLEETPK = :pk";
@@ -103,7 +102,8 @@ export function fleetQuery(
     names["#ns"] = "namespace";
     values[":ns"] = filter.namespace;
   }
-  if (filter.clusters) {
+  // Past IN's 100 operands the caller keeps the wanted clusters as it reads (dynamodb-fleet-partitions.ts).
+  if (filter.clusters && filter.clusters.length <= FLEET_IN_MAX) {
     // No cluster wanted: a condition nothing meets (DynamoDB has no empty IN list).
     const wanted = filter.clusters.length ? filter.clusters : ["#"];
     filters.push(`#cluster IN (${wanted.map((_, i) => `:c${i}`).join(", ")})`);

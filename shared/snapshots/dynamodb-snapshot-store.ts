@@ -10,10 +10,10 @@ import type { ReleaseKey } from "../release/model.ts";
 import type { Item, Table, WriteStats } from "../store/dynamodb-table.ts";
 import { resolveLimit } from "../store/paging.ts";
 import type { Page } from "../store/release-store.ts";
+import { fleetPartition, readHealthEntries } from "./dynamodb-fleet-partitions.ts";
 import {
   briefResource,
   fleetEntryFrom,
-  fleetQuery,
   freshnessUpdate,
   snapshotPartitionKey as partitionKey,
   summaryFrom,
@@ -68,7 +68,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       TableName: this.#t.name,
       Key: { PK: partitionKey(snapshot.release), SK: `S#${snapshot.runId}` },
       // previousSeenAt: the sighting this one follows (a redelivered audit's rollup needs it: rollup.ts).
-      UpdateExpression: `SET previousSeenAt = lastSeenAt, lastSeenAt = :at, lastRunId = :run, expiresAt = :exp${fresh.set} ADD seenCount :one${fresh.remove}`,
+      // FLEETPK: an item written before the index was sharded moves to its shard (a no-op for the others).
+      UpdateExpression: `SET previousSeenAt = lastSeenAt, lastSeenAt = :at, lastRunId = :run, expiresAt = :exp, FLEETPK = :fpk${fresh.set} ADD seenCount :one${fresh.remove}`,
       // A later sighting: another run, observed later (not "a greater run id": see isLaterSighting).
       ConditionExpression: "digest = :digest AND lastRunId <> :run AND lastSeenAt < :at AND attribute_exists(FLEETPK)",
       ExpressionAttributeValues: {
@@ -77,6 +78,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
         ":exp": seen.expiresAt,
         ":one": 1,
         ":digest": snapshot.digest,
+        ":fpk": fleetPartition(snapshot.health.overall, snapshot.release),
         ...fresh.values,
       },
     };
@@ -114,7 +116,7 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       driftCount: driftCountOf(next),
       ...(freshness ? { freshnessState: freshness.state } : {}),
       ...(freshness?.clusterRevision !== undefined ? { clusterRevision: freshness.clusterRevision } : {}),
-      [FLEET_INDEX.partitionKey]: `HEALTH#${next.health.overall}`,
+      [FLEET_INDEX.partitionKey]: fleetPartition(next.health.overall, next.release),
       [FLEET_INDEX.sortKey]: position(next.release),
     };
     const body: Item = {
@@ -225,13 +227,8 @@ export class DynamoDbSnapshotStore implements SnapshotStore {
       // partition from its start: a 9,000-release health would read 45,000 items over its pages).
       const prefix = `${HEALTH_SEVERITY[health]}#`;
       const after = start?.startsWith(prefix) ? start.slice(prefix.length) : undefined;
-      const found = await this.#t.collect(
-        fleetQuery(this.#t.name, health, filter, now, after),
-        limit - entries.length,
-        (item) => !start || `${HEALTH_SEVERITY[health]}#${item.FLEETSK}` > start,
-        // Only expired entries (TTL lags) and other clusters are filtered out: a page of 50 reads ~51 items.
-        { rarelyDropped: true },
-      );
+      // Its partitions merged (write-sharded: dynamodb-fleet-partitions.ts); a page of 50 reads ~50 + a chunk each.
+      const found = await readHealthEntries(this.#t, health, filter, now, after, limit - entries.length);
       entries.push(...found.items.map(fleetEntryFrom));
       if (found.more) {
         more = true;

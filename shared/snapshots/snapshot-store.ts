@@ -21,15 +21,17 @@ export interface FleetFilter extends PageRequest {
   health?: HealthStatus[];
   cluster?: string;
   namespace?: string;
-  /** Only entries of these clusters (a registry's; at most FLEET_CLUSTERS_MAX). */
+  /** Only entries of these clusters (a registry's; at most FLEET_CLUSTERS_MAX; past FLEET_IN_MAX, filtered as read). */
   clusters?: readonly string[];
 }
 
 /** What narrows the fleet besides health and paging. */
 export type FleetScopeFilter = Pick<FleetFilter, "cluster" | "namespace" | "clusters">;
 
-/** DynamoDB's IN takes at most 100 operands. */
-export const FLEET_CLUSTERS_MAX = 100;
+/** DynamoDB's IN takes at most 100 operands: a longer list of clusters is filtered as the entries are read. */
+export const FLEET_IN_MAX = 100;
+/** The most clusters one fleet read may name: a registry of a large fleet (docs/scale.md "Fixes"). */
+export const FLEET_CLUSTERS_MAX = 10_000;
 
 /** The outcome of a conditional write: `conflict` means the condition failed (someone else wrote first). */
 export type WriteOutcome = "ok" | "conflict";

@@ -11,8 +11,9 @@
  *     (the done marker is the message's idempotency record; a run's counters are their sums)
  *   PK = ROLLUP#<YYYY-MM-DD>, SK = C#<cluster>   the reliability figures of one cluster's day, ADDed to in the
  *     transaction of each message's DONE marker (rollup-items.ts); a fleet report reads one partition per day
- *   FLEET index: FLEETPK = HEALTH#<overall>, FLEETSK = <cluster>#<namespace>#<name>, only on each release's
- *     latest snapshot: "what is Failed right now" is one Query per health, never a Scan.
+ *   FLEET index: FLEETPK = HEALTH#<overall>#<shard>, FLEETSK = <cluster>#<namespace>#<name>, only on each
+ *     release's latest snapshot: "what is Failed right now" is one Query per partition of a health (8 shards,
+ *     spread so no partition takes every audit's write: dynamodb-fleet-partitions.ts), never a Scan.
  *   TTL: expiresAt (epoch seconds) on snapshots, bodies, runs and their markers (SNAPSHOT_RETENTION_DAYS).
  */
 import type { CreateTableCommandInput, DynamoDBClient } from "@aws-sdk/client-dynamodb";

@@ -31,9 +31,14 @@ test("a function's role holds its log group, its table items and the registry's 
   const statements = statementsOf(template, "ApiRole");
   assert.deepEqual(
     statements.map((s) => s.Sid),
-    ["OwnLogGroup", "ReleasesTableItems", "DescribeRegistryClusters"],
+    ["OwnLogGroup", "ReleasesTableItems", "DescribeRegistryClusters", "ClusterFactsItems"],
   );
   assert.deepEqual(statements[1].Action, ["dynamodb:GetItem", "dynamodb:Query"]);
+  // DescribeCluster's answers kept across cold starts (shared/eks/facts-store.ts): those items only.
+  assert.deepEqual(statements[3].Action, ["dynamodb:GetItem", "dynamodb:PutItem"]);
+  assert.deepEqual(statements[3].Condition, {
+    "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["CLUSTER#*"] },
+  });
   assert.deepEqual(template.Outputs?.ApiRoleArn.Value, { "Fn::GetAtt": ["ApiRole", "Arn"] });
 });
 

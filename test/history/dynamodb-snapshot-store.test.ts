@@ -11,7 +11,7 @@ import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { createDocumentClient } from "../../shared/store/config.ts";
 import { auditRunContract } from "./audit-run-contract.ts";
 import { snapshotStoreContract } from "./contract.ts";
-import { observe, run, uniqueRelease } from "./fixtures.ts";
+import { NOW, observe, run, uniqueRelease } from "./fixtures.ts";
 import { rollupContract } from "./rollup-contract.ts";
 import { notificationClaimsContract, sloStateContract } from "./small-stores-contract.ts";
 import { staleHintContract } from "./stale-hint-contract.ts";
@@ -134,4 +134,75 @@ test("dynamodb-local: init enables TTL on expiresAt", async () => {
   const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   client.destroy();
   assert.equal(ttl.TimeToLiveDescription?.AttributeName, "expiresAt");
+});
+
+test("dynamodb-local: the FLEET index's writes spread over its shards; an entry written before them moves on its next audit", async () => {
+  // Every audit writes each release's FLEET entry (lastSeenAt is projected); nearly all are Current: one partition
+  // key took them all before the shards (docs/scale.md "Fixes", hot keys).
+  const client = db();
+  const counts = { scanned: 0, queries: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (context.commandName === "QueryCommand") {
+        counts.queries++;
+        counts.scanned += (out.output as { ScannedCount?: number }).ScannedCount ?? 0;
+      }
+      return out;
+    },
+    { step: "initialize", name: "countScanned" },
+  );
+  const store = dynamoDbHistoryStores({ client, tableName, region: "us-east-1", endpoint: engine.endpoint });
+  const cluster = `shards${process.pid}`;
+  const releases = Array.from({ length: 200 }, (_, i) => ({
+    cluster,
+    namespace: "shop",
+    name: `app-${String(i).padStart(3, "0")}`,
+  }));
+  for (const release of releases) await recordObservation(store.snapshots, observe(release, run(0)), 90);
+  const perPartition = new Map<string, number>();
+  for (const release of releases) {
+    const key = { PK: `SNAP#${cluster}#shop#${release.name}`, SK: `S#${run(0)}` };
+    const item = (await db().send(new GetCommand({ TableName: tableName, Key: key }))).Item;
+    perPartition.set(String(item?.FLEETPK), (perPartition.get(String(item?.FLEETPK)) ?? 0) + 1);
+  }
+  assert.equal(perPartition.size, 8, `200 entries over ${perPartition.size} partition keys (before: 1)`);
+  assert.ok(Math.max(...perPartition.values()) <= 40, "the busiest partition takes at most a fifth (before: all 200)");
+
+  // An entry as written before the shards: still listed, and moved to its shard by its release's next audit.
+  const legacy = { PK: `SNAP#${cluster}#shop#app-007`, SK: `S#${run(0)}` };
+  await db().send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: legacy,
+      UpdateExpression: "SET FLEETPK = :old",
+      ExpressionAttributeValues: { ":old": "HEALTH#Current" },
+    }),
+  );
+  const names = async (limit: number) => {
+    const all: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const found = await store.snapshots.fleet({ cluster, limit, cursor }, NOW);
+      all.push(...found.items.map((e) => e.release.name));
+      cursor = found.cursor;
+      if (!cursor) break;
+    }
+    return all;
+  };
+  const before = { ...counts };
+  assert.deepEqual(
+    await names(50),
+    releases.map((r) => r.name),
+    "merged in order across the shards, paged",
+  );
+  // Four pages of 50 read about the page each, not a page per partition (9 partitions: 1,800 items).
+  assert.ok(counts.scanned - before.scanned <= 2 * 200 + 4 * 9 * 8, `${counts.scanned - before.scanned} items read`);
+  await recordObservation(store.snapshots, observe(releases[7], run(5)), 90);
+  const moved = (await db().send(new GetCommand({ TableName: tableName, Key: legacy }))).Item;
+  assert.match(String(moved?.FLEETPK), /^HEALTH#Current#[0-7]$/);
+  assert.deepEqual(
+    await names(1000),
+    releases.map((r) => r.name),
+  );
 });
