@@ -18,7 +18,10 @@ export interface AwsRate {
 
 export type AwsRates = Partial<Record<RateLimitedAction, AwsRate>>;
 
-/** Not published by AWS; chosen so a fleet's cold start (one call per cluster) visibly throttles at 1,000 clusters. */
+/**
+ * EKS publishes no rate for DescribeCluster: a choice (an account's cold start of 20 clusters passes, a burst past
+ * it waits). AssumeRole: a choice too, well above what a fleet's sessions need.
+ */
 export const DEFAULT_AWS_RATES: Record<RateLimitedAction, AwsRate> = {
   DescribeCluster: { perSecond: 10, burst: 20 },
   AssumeRole: { perSecond: 100, burst: 100 },
