@@ -44,7 +44,11 @@ export function printSize(size: SizeFigures, out: Out): void {
       `| ${p.label} | ${p.seconds.toFixed(1)} | ${byFunction} | ${n(usage.gbSeconds, 1)} (${n(usageOf(p, "cpu").gbSeconds, 1)}) | ${n(p.sqs.billed)} (${n(p.sqs.messages)}) | ${n(p.dynamo.readUnits, 1)} | ${n(p.dynamo.writeUnits, 1)} | ${n(p.describeCluster.calls)} (${n(p.describeCluster.throttled)}) | ${n(p.assumeRole.calls)} (${n(p.assumeRole.throttled)}) | ${n(p.kubeRequests)} | ${perClusterPerMinute(p, size.clusters).toFixed(1)} (${(p.kubeMaxPerCluster / 5).toFixed(1)}) | ${mib(p.kubeBytes)} |`,
     );
   }
-  for (const p of size.phases) out(`  ${p.label}: ${p.outcome}; mean kube request ${p.kubeMeanMs.toFixed(0)} ms`);
+  for (const p of size.phases) {
+    out(
+      `  ${p.label}: ${p.outcome}; mean kube request ${p.kubeMeanMs.toFixed(0)} ms; bytes sent/received: DynamoDB ${mib(p.dynamo.bytesIn)}/${mib(p.dynamo.bytesOut)}, SQS ${mib(p.sqs.bytesIn)}/${mib(p.sqs.bytesOut)}; empty receives ${p.sqsEmptyReceives}`,
+    );
+  }
   const page = size.fleetPage;
   out(
     `  fleet page (${n(size.totalReleases)} releases): rows for the first render ${page.rowsColdMs.toFixed(0)} ms cold / ${page.rowsWarmMs.toFixed(0)} ms again (${n(page.rowsRru, 1)} RRU); the counts (the join) ${page.countsMs.toFixed(0)} ms (${n(page.countsRru, 1)} RRU)`,
