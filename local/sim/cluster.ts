@@ -263,6 +263,14 @@ export class SimCluster implements DescribableCluster {
     this.state.listChunks.expireAll();
   }
 
+  /**
+   * The cluster becomes unreachable (a fleet's fault: a deleted cluster, a closed endpoint): its API server stops
+   * listening, so every connection is refused from now on. There is no way back for this simulator run.
+   */
+  async stopApiServer(): Promise<void> {
+    await this.api.stop();
+  }
+
   allowAll(): void {
     this.api.denyRules.length = 0;
   }

@@ -6,9 +6,11 @@
 import { AwsEndpoint, eksHandler, stsHandler } from "./aws/endpoints.ts";
 import { type SimCredentials, SimIam } from "./aws/iam.ts";
 import { type LogsLimits, SimLogs } from "./aws/logs.ts";
+import { AwsRateLimiter, type AwsRates } from "./aws/rate-limit.ts";
 import { makeServerCertificates } from "./certs.ts";
 import { SimCluster } from "./cluster.ts";
 import { SimulatorSetupError, UnknownSimClusterError } from "./errors.ts";
+import { makeFastServerCertificates } from "./fast-certs.ts";
 import { AuditLog } from "./kube/audit.ts";
 import { seededRandom } from "./kube/faults.ts";
 import { KubeApiServer } from "./kube/server.ts";
@@ -18,6 +20,8 @@ export type { SimCredentials, SimPrincipal, SimRole, SimRoleOptions, SimUser } f
 export { SimIam } from "./aws/iam.ts";
 export type { LogsLimits } from "./aws/logs.ts";
 export { SimLogs } from "./aws/logs.ts";
+export type { AwsCallStats, AwsRate, AwsRates, RateLimitedAction } from "./aws/rate-limit.ts";
+export { AwsRateLimiter } from "./aws/rate-limit.ts";
 export { mintEksToken } from "./aws/sigv4.ts";
 export type { ClusterStatus } from "./cluster.ts";
 export { SimCluster } from "./cluster.ts";
@@ -39,6 +43,11 @@ export interface SimClusterOptions {
   auditLogging?: boolean;
   /** Materialize workloads helm/kubectl write through the API (controllers.ts). Default off. */
   controllers?: boolean;
+  /**
+   * The cluster lives in this role's account and is reached through it (a fleet's cross-account role,
+   * `arn:aws:iam::<account>:role/NAME`): the role is added to the simulated IAM and to the registry entry.
+   */
+  roleArn?: string;
 }
 
 export interface SimOptions {
@@ -61,6 +70,16 @@ export interface SimOptions {
   auditLogLagMs?: number;
   /** CloudWatch Logs' quotas: requests per second per action, concurrent Insights queries, time a query runs. */
   logs?: Partial<LogsLimits>;
+  /**
+   * DescribeCluster's and AssumeRole's rates per account (aws/rate-limit.ts). Without it, never throttled (the
+   * simulator's behaviour before issue #36); with it, the defaults of DEFAULT_AWS_RATES for actions not given.
+   */
+  awsRates?: AwsRates;
+  /**
+   * How each cluster's CA and server certificate are made: `openssl` (default, certs.ts) or `node` (fast-certs.ts,
+   * in-process: a fleet of hundreds of clusters starts in seconds instead of minutes).
+   */
+  certificates?: "openssl" | "node";
 }
 
 export interface SimulatedEks {
@@ -72,13 +91,21 @@ export interface SimulatedEks {
   logsEndpoint: string;
   /** The CloudWatch Logs simulator's knobs (quotas, throttling the next calls). */
   logs: SimLogs;
+  /** DescribeCluster's and AssumeRole's calls and throttling (limits only with SimOptions.awsRates). */
+  aws: AwsRateLimiter;
   /** The simulated IAM user's keys (the user the kubeconfig tokens are signed by). */
   credentials: { accessKeyId: string; secretAccessKey: string };
   iam: SimIam;
   cluster(name: string): SimCluster;
   clusters(): SimCluster[];
   /** Registry entries {name, region, eksEndpoint, stsEndpoint} (shared/clusters/connector.ts ClusterEntry). */
-  registryEntries(): Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
+  registryEntries(): Array<{
+    name: string;
+    region: string;
+    eksEndpoint: string;
+    stsEndpoint: string;
+    roleArn?: string;
+  }>;
   stop(): Promise<void>;
 }
 
@@ -113,7 +140,11 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
     await Promise.allSettled([...apiServers.map((s) => s.stop()), ...endpoints.map((e) => e.stop())]);
   };
   try {
-    const certificates = await Promise.all(clusterOptions.map((c) => makeServerCertificates(c.name)));
+    const certificates =
+      options.certificates === "node"
+        ? clusterOptions.map((c) => makeFastServerCertificates(c.name))
+        : await Promise.all(clusterOptions.map((c) => makeServerCertificates(c.name)));
+    for (const c of clusterOptions) if (c.roleArn) iam.addRole(c.roleArn);
     const clusters: SimCluster[] = [];
     for (const [index, c] of clusterOptions.entries()) {
       const versionText = c.kubernetesVersion ?? DEFAULT_VERSION;
@@ -138,7 +169,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
         new SimCluster({
           name: c.name,
           region: c.region ?? options.region ?? "us-east-1",
-          account: iam.account,
+          account: (c.roleArn && /^arn:aws[\w-]*:iam::(\d{12}):/.exec(c.roleArn)?.[1]) || iam.account,
           caPem: certificates[index].caPem,
           version: `${version.major}.${version.minor}`,
           state,
@@ -151,8 +182,15 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
       );
       clusters[index].controllers = c.controllers ?? false;
     }
-    const eks = new AwsEndpoint(eksHandler(iam, () => clusters, authNow));
-    const sts = new AwsEndpoint(stsHandler(iam, authNow));
+    // Counts always; throttles only when rates are asked for (an unlimited rate otherwise).
+    const aws = new AwsRateLimiter(
+      options.awsRates ?? {
+        DescribeCluster: { perSecond: Number.POSITIVE_INFINITY },
+        AssumeRole: { perSecond: Number.POSITIVE_INFINITY },
+      },
+    );
+    const eks = new AwsEndpoint(eksHandler(iam, () => clusters, authNow, aws));
+    const sts = new AwsEndpoint(stsHandler(iam, authNow, aws));
     const logs = new SimLogs(iam, () => clusters, { now, authNow, limits: options.logs });
     const logsServer = new AwsEndpoint(logs.handler());
     endpoints.push(eks, sts, logsServer);
@@ -163,6 +201,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
       stsEndpoint,
       logsEndpoint,
       logs,
+      aws,
       credentials: { accessKeyId: signer.accessKeyId, secretAccessKey: signer.secretAccessKey },
       iam,
       cluster(name: string) {
@@ -175,7 +214,11 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
         return cluster;
       },
       clusters: () => [...clusters],
-      registryEntries: () => clusters.map((c) => ({ name: c.name, region: c.region, eksEndpoint, stsEndpoint })),
+      registryEntries: () =>
+        clusters.map((c, i) => {
+          const roleArn = clusterOptions[i].roleArn;
+          return { name: c.name, region: c.region, eksEndpoint, stsEndpoint, ...(roleArn ? { roleArn } : {}) };
+        }),
       async stop() {
         if (stopped) return;
         stopped = true;

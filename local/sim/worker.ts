@@ -12,6 +12,7 @@
  * in-process API are not available.
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import type { AwsCallStats, RateLimitedAction } from "./aws/rate-limit.ts";
 import type { SimOptions, SimulatedEks } from "./index.ts";
 import type { Faults, RequestStats } from "./kube/faults.ts";
 import type { MaterializeOptions } from "./materialize.ts";
@@ -31,15 +32,36 @@ export interface WorkerSimCluster {
   readonly faults: { set(faults: Partial<Omit<Faults, "match">>): Promise<void>; clear(): Promise<void> };
   stats(): Promise<RequestStats>;
   resetStats(): Promise<void>;
+  /** Stops the cluster's API server: connections are refused from now on (SimCluster.stopApiServer). */
+  stopApiServer(): Promise<void>;
 }
+
+/** Registry entries as the simulator hands them out (roleArn when the cluster has one). */
+export type WorkerRegistryEntry = {
+  name: string;
+  region: string;
+  eksEndpoint: string;
+  stsEndpoint: string;
+  roleArn?: string;
+};
 
 export interface WorkerSimulatedEks {
   readonly eksEndpoint: string;
   readonly stsEndpoint: string;
   readonly logsEndpoint: string;
   readonly credentials: { accessKeyId: string; secretAccessKey: string };
-  registryEntries(): Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
+  registryEntries(): WorkerRegistryEntry[];
   cluster(name: string): WorkerSimCluster;
+  /** DescribeCluster's and AssumeRole's calls and throttling (SimulatedEks.aws). */
+  readonly aws: {
+    stats(): Promise<AwsCallStats>;
+    resetStats(): Promise<void>;
+    throttleFor(action: RateLimitedAction, ms: number): Promise<void>;
+  };
+  /** SimIam.denyAction: e.g. a role's `sts:AssumeRole` (its account's credentials revoked). */
+  denyAction(principalArn: string, action: string): Promise<void>;
+  /** SimIam.revokeAccount: the account's roles and session keys stop working. */
+  revokeAccount(account: string): Promise<void>;
   /** The worker's own memory (the simulator's heap is not the caller's). */
   memoryUsage(): Promise<NodeJS.MemoryUsage>;
   /** CPU time the simulator's thread has used (µs, like process.threadCpuUsage()). */
@@ -53,7 +75,7 @@ interface Ready {
   stsEndpoint: string;
   logsEndpoint: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
-  registryEntries: Array<{ name: string; region: string; eksEndpoint: string; stsEndpoint: string }>;
+  registryEntries: WorkerRegistryEntry[];
   clusters: Array<{ name: string; region: string; server: string }>;
 }
 interface Call {
@@ -137,6 +159,7 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
         },
         stats: () => call<RequestStats>("stats", [], c.name),
         resetStats: () => call<void>("resetStats", [], c.name),
+        stopApiServer: () => call<void>("stopApiServer", [], c.name),
       } satisfies WorkerSimCluster,
     ]),
   );
@@ -152,6 +175,13 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
       if (!cluster) throw new Error(`no simulated cluster named "${name}" (have: ${[...clusters.keys()].join(", ")})`);
       return cluster;
     },
+    aws: {
+      stats: () => call<AwsCallStats>("aws.stats"),
+      resetStats: () => call<void>("aws.resetStats"),
+      throttleFor: (action: RateLimitedAction, ms: number) => call<void>("aws.throttleFor", [action, ms]),
+    },
+    denyAction: (principalArn: string, action: string) => call<void>("iam.denyAction", [principalArn, action]),
+    revokeAccount: (account: string) => call<void>("iam.revokeAccount", [account]),
     memoryUsage: () => call<NodeJS.MemoryUsage>("memoryUsage"),
     cpuUsage: () => call<{ user: number; system: number }>("cpuUsage"),
     stop() {
@@ -207,6 +237,11 @@ async function dispatch(sim: SimulatedEks, name: string | undefined, method: str
   if (method === "stop") return sim.stop();
   if (method === "memoryUsage") return process.memoryUsage();
   if (method === "cpuUsage") return process.threadCpuUsage();
+  if (method === "aws.stats") return sim.aws.stats();
+  if (method === "aws.resetStats") return sim.aws.resetStats();
+  if (method === "aws.throttleFor") return sim.aws.throttleFor(args[0] as RateLimitedAction, args[1] as number);
+  if (method === "iam.denyAction") return sim.iam.denyAction(args[0] as string, args[1] as string);
+  if (method === "iam.revokeAccount") return sim.iam.revokeAccount(args[0] as string);
   const cluster = sim.cluster(name ?? "");
   switch (method) {
     case "kubeconfig":
@@ -223,6 +258,8 @@ async function dispatch(sim: SimulatedEks, name: string | undefined, method: str
       return cluster.stats();
     case "resetStats":
       return cluster.resetStats();
+    case "stopApiServer":
+      return cluster.stopApiServer();
     default:
       throw new Error(`the simulator worker has no method "${method}"`);
   }

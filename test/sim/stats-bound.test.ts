@@ -37,5 +37,5 @@ test("the request log is a ring of the latest entries; byPath stops adding keys 
     total,
   );
   stats.reset();
-  assert.deepEqual(stats.snapshot(), { total: 0, byPath: {}, maxInFlight: 0, log: [], logDropped: 0 });
+  assert.deepEqual(stats.snapshot(), { total: 0, bytesOut: 0, byPath: {}, maxInFlight: 0, log: [], logDropped: 0 });
 });

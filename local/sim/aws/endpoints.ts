@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { SimIam, SimPrincipal } from "./iam.ts";
+import type { AwsRateLimiter } from "./rate-limit.ts";
 import { SignatureRejected, verifyHeaderSignature, verifyPresignedUrl } from "./sigv4.ts";
 
 /** What DescribeCluster needs to know about one simulated cluster. */
@@ -99,8 +100,16 @@ async function authenticate(
   );
 }
 
-/** EKS's REST-JSON API: DescribeCluster and ListClusters, as @aws-sdk/client-eks calls them. */
-export function eksHandler(iam: SimIam, clusters: () => DescribableCluster[], now: () => Date) {
+/**
+ * EKS's REST-JSON API: DescribeCluster and ListClusters, as @aws-sdk/client-eks calls them. DescribeCluster is
+ * rate-limited per caller account when `limiter` is given (429 ThrottlingException "Rate exceeded").
+ */
+export function eksHandler(
+  iam: SimIam,
+  clusters: () => DescribableCluster[],
+  now: () => Date,
+  limiter?: AwsRateLimiter,
+) {
   const json = (status: number, body: unknown, errorType?: string): Handled => ({
     status,
     body: JSON.stringify(body),
@@ -121,6 +130,9 @@ export function eksHandler(iam: SimIam, clusters: () => DescribableCluster[], no
       return json(404, { message: `no such operation: ${req.method} ${url.pathname}` }, "NotFoundException");
     if (!match[1]) {
       return json(200, { clusters: clusters().map((c) => c.name) });
+    }
+    if (limiter && !limiter.take("DescribeCluster", principal.account)) {
+      return json(429, { message: "Rate exceeded" }, "ThrottlingException");
     }
     const name = decodeURIComponent(match[1]);
     const cluster = clusters().find((c) => c.name === name);
@@ -184,11 +196,19 @@ function describe(cluster: DescribableCluster, account: string) {
 
 const XMLNS = "https://sts.amazonaws.com/doc/2011-06-15/";
 
+/** The 12-digit account of an IAM ARN (`arn:aws:iam::123456789012:role/NAME`), if it is one. */
+export function accountOfArn(arn: string | null | undefined): string | undefined {
+  return /^arn:aws[\w-]*:(?:iam|sts)::(\d{12}):/.exec(arn ?? "")?.[1];
+}
+
 const xmlEscape = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** STS's awsQuery API (form-encoded POST, XML answers): AssumeRole and GetCallerIdentity; also a presigned GET. */
-export function stsHandler(iam: SimIam, now: () => Date) {
+/**
+ * STS's awsQuery API (form-encoded POST, XML answers): AssumeRole and GetCallerIdentity; also a presigned GET.
+ * AssumeRole is rate-limited per account of the role when `limiter` is given (400 Throttling "Rate exceeded").
+ */
+export function stsHandler(iam: SimIam, now: () => Date, limiter?: AwsRateLimiter) {
   const xml = (status: number, body: string): Handled => ({ status, body, headers: { "content-type": "text/xml" } });
   const error = (status: number, code: string, message: string) =>
     xml(
@@ -237,6 +257,9 @@ export function stsHandler(iam: SimIam, now: () => Date) {
       case "GetCallerIdentity":
         return callerIdentity(principal, false);
       case "AssumeRole":
+        if (limiter && !limiter.take("AssumeRole", accountOfArn(params.get("RoleArn")) ?? principal.account)) {
+          return error(400, "Throttling", "Rate exceeded");
+        }
         return assumeRole(iam, principal, params, { error, xml, metadata });
       default:
         return error(400, "InvalidAction", `Could not find operation ${params.get("Action")} for version 2011-06-15`);

@@ -99,6 +99,15 @@ export class SimIam {
     return this.keys.delete(accessKeyId);
   }
 
+  /**
+   * Revokes an account's access (a fleet's fault): its roles are gone (AssumeRole is AccessDenied) and every key
+   * of a session in it stops working at once, as a deny on tokens issued before now would do on AWS.
+   */
+  revokeAccount(account: string): void {
+    for (const arn of this.roleList.keys()) if (arn.split(":")[4] === account) this.roleList.delete(arn);
+    for (const [id, record] of this.keys) if (record.principal.account === account) this.keys.delete(id);
+  }
+
   /** Denies an action (e.g. `eks:DescribeCluster`, `sts:AssumeRole`) to a principal ARN, or to everyone with `*`. */
   denyAction(principalArn: string, action: string): void {
     this.deniedActions.add(`${principalArn}|${action}`);
@@ -140,6 +149,8 @@ export class SimIam {
       sessionToken: randomBytes(96).toString("base64"),
     };
     const expiration = new Date(this.now().getTime() + durationSeconds * 1000);
+    // A role of another account (a fleet's cross-account roles): its sessions belong to that account.
+    const account = /^arn:aws[\w-]*:iam::(\d{12}):/.exec(role.arn)?.[1] ?? this.account;
     const roleId = `AROA${role.name
       .toUpperCase()
       .replace(/[^A-Z0-9]/g, "")
@@ -149,10 +160,10 @@ export class SimIam {
       credentials,
       expiresAt: expiration,
       principal: {
-        arn: `arn:aws:sts::${this.account}:assumed-role/${role.name}/${sessionName}`,
+        arn: `arn:aws:sts::${account}:assumed-role/${role.name}/${sessionName}`,
         canonicalArn: role.arn,
         userId: `${roleId}:${sessionName}`,
-        account: this.account,
+        account,
         accessKeyId: credentials.accessKeyId,
         sessionName,
       },

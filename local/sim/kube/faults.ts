@@ -59,6 +59,8 @@ export interface RequestLogEntry {
 
 export interface RequestStats {
   total: number;
+  /** Response body bytes sent (what a client reads, before TLS and HTTP/2 framing). */
+  bytesOut: number;
   byPath: Record<string, number>;
   maxInFlight: number;
   /** The most recent requests (at most MAX_LOG), oldest first. */
@@ -79,6 +81,7 @@ const OTHER_PATHS = "(other paths)";
 /** Counters and the request log (bounded) of one API server. */
 export class StatsRecorder {
   private total = 0;
+  private bytesOut = 0;
   private byPath = new Map<string, number>();
   private inFlight = 0;
   private maxInFlight = 0;
@@ -93,6 +96,10 @@ export class StatsRecorder {
     this.byPath.set(key, (this.byPath.get(key) ?? 0) + 1);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+  }
+
+  addBytes(bytes: number): void {
+    this.bytesOut += bytes;
   }
 
   end(entry: RequestLogEntry): void {
@@ -111,6 +118,7 @@ export class StatsRecorder {
       this.ring.length < MAX_LOG ? [...this.ring] : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
     return {
       total: this.total,
+      bytesOut: this.bytesOut,
       byPath: Object.fromEntries(this.byPath),
       maxInFlight: this.maxInFlight,
       log,
@@ -120,6 +128,7 @@ export class StatsRecorder {
 
   reset(): void {
     this.total = 0;
+    this.bytesOut = 0;
     this.byPath = new Map();
     this.maxInFlight = this.inFlight;
     this.ring = [];

@@ -170,6 +170,7 @@ export class KubeApiServer {
         durationMs: Date.now() - startedAt,
       });
     };
+    countBodyBytes(res, (bytes) => this.stats.addBytes(bytes));
     res.on("finish", () => record(res.statusCode));
     res.on("close", () => record(res.writableFinished ? res.statusCode : 0));
 
@@ -394,4 +395,20 @@ export class KubeApiServer {
       platform: "linux/amd64",
     };
   }
+}
+
+/** Counts the body bytes a response sends (every writer goes through write/end: replies, watches, logs). */
+function countBodyBytes(res: Response, add: (bytes: number) => void): void {
+  const size = (chunk: unknown) =>
+    typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    add(size(chunk));
+    return write(chunk, ...rest);
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    add(size(chunk));
+    return end(chunk, ...rest);
+  }) as Response["end"];
 }
