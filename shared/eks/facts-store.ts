@@ -8,7 +8,6 @@
  * No index keys, so listings never see it; no ARN is kept. Reads and writes are best effort: a store that
  * fails costs a DescribeCluster, never a status.
  */
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { onReleasesTable, type StoreConfig } from "../store/config.ts";
 import type { Table } from "../store/dynamodb-table.ts";
 
@@ -44,12 +43,7 @@ export class DynamoDbClusterFacts implements ClusterFactsStore {
   }
 
   async write(cluster: string, facts: StoredClusterFacts): Promise<void> {
-    await this.#table.send(
-      new PutCommand({
-        TableName: this.#table.name,
-        Item: { PK: partition(cluster), SK: FACTS_SORT_KEY, ...facts },
-      }),
-    );
+    await this.#table.put({ PK: partition(cluster), SK: FACTS_SORT_KEY, ...facts });
   }
 }
 

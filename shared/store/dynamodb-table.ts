@@ -73,6 +73,11 @@ export class Table {
     return result.Item as Item | undefined;
   }
 
+  /** Writes one whole item (`get`'s twin), replacing any item of its key. */
+  async put(item: Item & { PK: string; SK: string }): Promise<void> {
+    await this.send(new PutCommand({ TableName: this.name, Item: item }));
+  }
+
   /** A conditional write (Put, Update, Delete or a transaction): true when written, false when a condition failed. */
   async conditional(command: object): Promise<boolean> {
     try {

@@ -93,12 +93,7 @@ export class DynamoDbSyncStateStore implements SyncStateStore {
   }
 
   async saveState<Summary>(cluster: string, state: SyncState<Summary>): Promise<void> {
-    await this.#table.send(
-      new PutCommand({
-        TableName: this.#table.name,
-        Item: { PK: partition(cluster), SK: "STATE", state: JSON.stringify(state) },
-      }),
-    );
+    await this.#table.put({ PK: partition(cluster), SK: "STATE", state: JSON.stringify(state) });
   }
 
   async acquireLease(cluster: string, owner: string, expiresAt: number, now: number) {

@@ -123,12 +123,7 @@ export class DynamoDbAttributionStore implements AttributionStore {
   }
 
   async setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void> {
-    await this.#table.send(
-      new PutCommand({
-        TableName: this.#table.name,
-        Item: { PK: clusterPartition(cluster), SK: LOGGING, ...logging },
-      }),
-    );
+    await this.#table.put({ PK: clusterPartition(cluster), SK: LOGGING, ...logging });
   }
 }
 
