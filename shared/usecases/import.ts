@@ -6,15 +6,18 @@
  * one release's revisions in order; with a deadline, no object is started after
  * it and the summary says how many were not started. Re-running is idempotent
  * (stored revisions come back `unchanged`), so a partial import is continued by
- * sending the same document again.
+ * sending the same document again. Each revision stored new is enqueued for attribution as the sync's are
+ * (docs/who.md): the sync worker later finds who created it; an enqueue failure is logged, never the import's.
  */
 import { type ClusterScope, requireKnownCluster } from "../clusters/scope.ts";
 import { type ImportResult, importStorageObject } from "../ingest/storage-object.ts";
-import { type Clock, type Logger, systemClock } from "../ports.ts";
+import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import { HELM_OBJECT_PREFIX, type KubeObject } from "../release/helm-codec.ts";
 import { importObjectsOf } from "../release/import-document.ts";
 import { validateClusterName } from "../release/validation.ts";
 import type { ReleaseStore } from "../store/release-store.ts";
+import type { AttributionStore, RevisionSubject } from "../who/attribution.ts";
+import { enqueueForAttribution, revisionSubject } from "../who/subjects.ts";
 
 export type { ImportOutcome, ImportResult } from "../ingest/storage-object.ts";
 
@@ -54,7 +57,14 @@ export const DEFAULT_IMPORT_CONCURRENCY = 16;
 const MAX_IMPORT_CONCURRENCY = 64;
 
 export async function importReleases(
-  deps: { store: ReleaseStore; clusters: ClusterScope; logger?: Logger; clock?: Clock },
+  deps: {
+    store: ReleaseStore;
+    clusters: ClusterScope;
+    logger?: Logger;
+    clock?: Clock;
+    /** Where each revision stored new is enqueued for attribution; absent (WHO_LOOKUP=off): not attributed. */
+    attributions?: AttributionStore;
+  },
   input: ImportInput,
 ): Promise<ImportSummary> {
   const cluster = validateClusterName(input.cluster);
@@ -79,6 +89,7 @@ export async function importReleases(
   const lanes = new Lanes(objects);
   let done = 0;
   let outage: unknown;
+  const created: RevisionSubject[] = [];
   const worker = async () => {
     for (;;) {
       if (outage !== undefined) return;
@@ -86,8 +97,10 @@ export async function importReleases(
       const next = lanes.take();
       if (next === undefined) return;
       try {
-        const { result } = await importStorageObject(deps, cluster, objects[next.index], "import");
+        const { result, stored } = await importStorageObject(deps, cluster, objects[next.index], "import");
         results[next.index] = result;
+        const revision = stored === "created" ? storedRevision(result) : undefined;
+        if (revision) created.push(revisionSubject(cluster, revision, objects[next.index], clock.now()));
         summary[result.outcome] += 1;
         done += 1;
         if (result.outcome === "failed") {
@@ -103,6 +116,12 @@ export async function importReleases(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, objects.length) }, worker));
+  // Even when a store outage stops the import: what it did store is attributed (enqueue is idempotent).
+  await enqueueForAttribution(
+    { attributions: deps.attributions, logger: deps.logger ?? silentLogger },
+    created,
+    clock.now(),
+  );
   if (outage !== undefined) throw outage;
 
   summary.results = results.filter((r): r is ImportResult => r !== undefined);
@@ -122,6 +141,13 @@ export async function importReleases(
     notStarted: summary.notStarted,
   });
   return summary;
+}
+
+/** The revision an import result names ("namespace/name" and its number), for its attribution subject. */
+function storedRevision(result: ImportResult): { namespace: string; release: string; revision: number } | undefined {
+  const [namespace, release] = result.release?.split("/") ?? [];
+  if (!namespace || !release || result.revision === undefined) return undefined;
+  return { namespace, release, revision: result.revision };
 }
 
 /**

@@ -9,6 +9,7 @@
  * rule of what an identity shows to whom (`forAudience`).
  */
 import type { ReleaseKey } from "../release/model.ts";
+import { expiresAtFor } from "../snapshots/retention.ts";
 
 /** A Helm revision: the create of its storage object. */
 export interface RevisionSubject {
@@ -132,6 +133,30 @@ export function pendingAttribution(subject: AttributionSubject, now: Date): Attr
   };
 }
 
+/**
+ * How long a settled attribution is kept (docs/who.md, "Retention"): 400 days after it was enqueued, a year and a
+ * month of "who changed it", past any audit log's usual retention (so nothing kept could still be looked up again).
+ * A fixed period rather than SNAPSHOT_RETENTION_DAYS: attributions live in the releases table, which the snapshot
+ * settings do not govern, and a revision is usually read long after the 90 days snapshots are kept.
+ */
+export const ATTRIBUTION_RETENTION_DAYS = 400;
+
+/**
+ * When a kept attribution expires (epoch seconds, the releases table's TTL attribute `expiresAt`): settled ones
+ * 400 days after they were enqueued; a pending one never (it is still in the queue; it settles within the retry
+ * window and takes its expiry then).
+ */
+export function attributionExpiresAt(attribution: Attribution): number | undefined {
+  if (attribution.state === "pending") return undefined;
+  return expiresAtFor(Date.parse(attribution.enqueuedAt), ATTRIBUTION_RETENTION_DAYS);
+}
+
+/** Whether an attribution is past its expiry at `now` (DynamoDB's TTL deletes up to days late: reads skip it). */
+export function attributionExpired(attribution: Attribution, now: Date): boolean {
+  const expiresAt = attributionExpiresAt(attribution);
+  return expiresAt !== undefined && expiresAt * 1000 <= now.getTime();
+}
+
 /** Whether a cluster's audit logs could be read, as the last lookup found it (said once per cluster). */
 export interface ClusterAuditLogging {
   enabled: boolean;
@@ -154,7 +179,7 @@ export interface AttributionStore {
   due(cluster: string, now: Date, limit: number): Promise<Attribution[]>;
   /** Writes the outcome of lookups (found, not-found, failed, logging-off, or pending with the next attempt). */
   settle(attributions: readonly Attribution[]): Promise<void>;
-  /** Every attribution kept for one release: its revisions' and the writes its drift showed. */
+  /** Every attribution kept for one release (its revisions' and the writes its drift showed), none expired. */
   forRelease(release: ReleaseKey): Promise<Attribution[]>;
   clusterLogging(cluster: string): Promise<ClusterAuditLogging | undefined>;
   setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void>;

@@ -10,16 +10,20 @@
  * for the keys, then one consistent BatchGet of those items, so an attribution settled a moment ago is never handed
  * out again by a lagging index. `enqueue` puts each new subject with attribute_not_exists(PK): a subject is kept
  * once, whoever enqueues it and however often (an audit shows the same drift run after run), and is looked up once.
+ * A settled attribution carries the table's TTL attribute (`expiresAt`, `attributionExpiresAt`): DynamoDB deletes it
+ * ATTRIBUTION_RETENTION_DAYS after it was enqueued, and `forRelease` skips one past it that TTL has not deleted yet.
  */
 import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { pool } from "../concurrency.ts";
+import { type Clock, systemClock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import type { Item, Table } from "../store/dynamodb-table.ts";
-import { DEPLOYED_INDEX } from "../store/table-schema.ts";
+import { DEPLOYED_INDEX, TTL_ATTRIBUTE } from "../store/table-schema.ts";
 import {
   type Attribution,
   type AttributionStore,
   type AttributionSubject,
+  attributionExpiresAt,
   type ClusterAuditLogging,
   pendingAttribution,
 } from "./attribution.ts";
@@ -36,10 +40,12 @@ const ENQUEUE_CONCURRENCY = 16;
 
 export class DynamoDbAttributionStore implements AttributionStore {
   readonly #table: Table;
+  readonly #clock: Clock;
 
   /** `onReleasesTable` (store/config.ts) hands it the releases table. */
-  constructor(table: Table) {
+  constructor(table: Table, clock: Clock = systemClock) {
     this.#table = table;
+    this.#clock = clock;
   }
 
   async enqueue(subjects: readonly AttributionSubject[], now: Date): Promise<number> {
@@ -103,7 +109,13 @@ export class DynamoDbAttributionStore implements AttributionStore {
       {
         TableName: this.#table.name,
         KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": releasePartition(release.cluster, release.namespace, release.name) },
+        // TTL deletes up to days late: what has expired is not shown meanwhile.
+        FilterExpression: "attribute_not_exists(#expiresAt) OR #expiresAt > :now",
+        ExpressionAttributeNames: { "#expiresAt": TTL_ATTRIBUTE },
+        ExpressionAttributeValues: {
+          ":pk": releasePartition(release.cluster, release.namespace, release.name),
+          ":now": Math.floor(this.#clock.now().getTime() / 1000),
+        },
         ConsistentRead: true,
       },
       (item) => {
@@ -134,6 +146,8 @@ function itemKey(attribution: Attribution): { PK: string; SK: string } {
 
 function toItem(attribution: Attribution): Item {
   const item: Item = { ...itemKey(attribution), state: attribution.state, attribution: JSON.stringify(attribution) };
+  const expiresAt = attributionExpiresAt(attribution);
+  if (expiresAt !== undefined) item[TTL_ATTRIBUTE] = expiresAt;
   if (attribution.state === "pending") {
     item[QUEUE.partitionKey] = queuePartition(attribution.cluster);
     item[QUEUE.sortKey] = dueSortKey(attribution);

@@ -1,12 +1,16 @@
 /**
  * The in-memory AttributionStore: the DynamoDB one's semantics (docs/who.md), held to the same contract: a
- * subject is kept once per release (the DynamoDB partition), `due` hands out in `dueSortKey` order.
+ * subject is kept once per release (the DynamoDB partition), `due` hands out in `dueSortKey` order, a settled one
+ * expires `ATTRIBUTION_RETENTION_DAYS` after it was enqueued (the clock says when: DynamoDB's TTL deletes it there).
  */
+import type { Clock } from "../ports.ts";
+import { systemClock } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import {
   type Attribution,
   type AttributionStore,
   type AttributionSubject,
+  attributionExpired,
   attributionKey,
   type ClusterAuditLogging,
   pendingAttribution,
@@ -17,9 +21,15 @@ export class MemoryAttributionStore implements AttributionStore {
   /** cluster → namespace/release/key → attribution. */
   readonly #kept = new Map<string, Map<string, Attribution>>();
   readonly #logging = new Map<string, ClusterAuditLogging>();
+  readonly #clock: Clock;
+
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
+  }
 
   async enqueue(subjects: readonly AttributionSubject[], now: Date): Promise<number> {
     let added = 0;
+    for (const cluster of new Set(subjects.map((s) => s.cluster))) this.#expire(this.#cluster(cluster));
     for (const subject of subjects) {
       const kept = this.#cluster(subject.cluster);
       const key = attributionKey(subject);
@@ -46,7 +56,9 @@ export class MemoryAttributionStore implements AttributionStore {
   }
 
   async forRelease(release: ReleaseKey): Promise<Attribution[]> {
-    return [...(this.#kept.get(release.cluster)?.values() ?? [])]
+    const kept = this.#kept.get(release.cluster);
+    if (kept) this.#expire(kept);
+    return [...(kept?.values() ?? [])]
       .filter((a) => a.subject.namespace === release.namespace && a.subject.release === release.name)
       .map((a) => structuredClone(a));
   }
@@ -58,6 +70,12 @@ export class MemoryAttributionStore implements AttributionStore {
 
   async setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void> {
     this.#logging.set(cluster, { ...logging });
+  }
+
+  /** What DynamoDB's TTL would have deleted by now is gone (so it can be enqueued again, as there). */
+  #expire(kept: Map<string, Attribution>): void {
+    const now = this.#clock.now();
+    for (const [slot, attribution] of kept) if (attributionExpired(attribution, now)) kept.delete(slot);
   }
 
   #cluster(cluster: string): Map<string, Attribution> {

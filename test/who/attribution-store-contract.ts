@@ -4,12 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type {
-  Attribution,
-  AttributionStore,
-  RevisionSubject,
-  WriteEvidence,
-  WriteSubject,
+import type { Clock } from "../../shared/ports.ts";
+import {
+  ATTRIBUTION_RETENTION_DAYS,
+  type Attribution,
+  type AttributionStore,
+  type RevisionSubject,
+  type WriteEvidence,
+  type WriteSubject,
 } from "../../shared/who/attribution.ts";
 import { uniqueName } from "../store/fixtures.ts";
 
@@ -50,7 +52,8 @@ const T0 = new Date("2026-12-04T10:00:00.000Z");
 const later = (ms: number) => new Date(T0.getTime() + ms);
 const keys = (list: Attribution[]) => list.map((a) => a.key);
 
-export function attributionStoreContract(label: string, makeStore: () => Promise<AttributionStore>): void {
+/** `clock`: what the store reads "now" from (expiry); absent, the wall clock. */
+export function attributionStoreContract(label: string, makeStore: (clock?: Clock) => Promise<AttributionStore>): void {
   describe(`${label}: attribution store`, () => {
     test("enqueue keeps a subject once, whoever enqueues it and however often; a settled one stays settled", async () => {
       const store = await makeStore();
@@ -156,6 +159,33 @@ export function attributionStoreContract(label: string, makeStore: () => Promise
       const rest = await store.due(cluster, T0, 100);
       assert.equal(rest.length, 30);
       assert.equal(new Set([...keys(first), ...keys(rest)]).size, 130);
+    });
+
+    test("retention: a settled attribution expires ATTRIBUTION_RETENTION_DAYS after it was enqueued, a pending one never", async () => {
+      let now = T0;
+      const store = await makeStore({ now: () => now });
+      const cluster = uniqueName("c");
+      const subjects = [
+        revision(cluster, "web", 1),
+        write(cluster, "web", "2026-12-04T10:00:05Z"),
+        revision(cluster, "web", 2),
+      ];
+      await store.enqueue(subjects, T0);
+      const due = await store.due(cluster, T0, 3);
+      const rev = due.find((a) => a.key === "rev#shop#web#1");
+      const wrote = due.find((a) => a.subject.type === "write");
+      assert.ok(rev && wrote);
+      await store.settle([
+        { ...rev, state: "found", evidence, attempts: 1, nextAttemptAt: undefined },
+        { ...wrote, state: "not-found", attempts: 3, nextAttemptAt: undefined, reason: "no audit event" },
+      ]);
+      const retention = ATTRIBUTION_RETENTION_DAYS * 86_400_000;
+      now = later(retention - 1000);
+      assert.equal((await store.forRelease({ cluster, namespace: "shop", name: "web" })).length, 3);
+      now = later(retention);
+      const left = await store.forRelease({ cluster, namespace: "shop", name: "web" });
+      assert.deepEqual(keys(left), ["rev#shop#web#2"]);
+      assert.equal(left[0].state, "pending");
     });
 
     test("cluster logging: unknown, then what the last lookup found", async () => {

@@ -5,11 +5,12 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
 import { createDocumentClient, type StoreConfig } from "../../shared/store/config.ts";
 import { Table } from "../../shared/store/dynamodb-table.ts";
-import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import { ensureReleasesTable, TTL_ATTRIBUTE } from "../../shared/store/table-schema.ts";
+import { ATTRIBUTION_RETENTION_DAYS } from "../../shared/who/attribution.ts";
 import { openAttributionStore } from "../../shared/who/config.ts";
 import { DynamoDbAttributionStore } from "../../shared/who/dynamodb-attribution-store.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { attributionStoreContract } from "./attribution-store-contract.ts";
+import { attributionStoreContract, revision } from "./attribution-store-contract.ts";
 
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 let engine: DynamoDbLocal;
@@ -24,11 +25,25 @@ before(async () => {
 });
 after(async () => engine?.stop());
 
-attributionStoreContract("memory", async () => new MemoryAttributionStore());
+attributionStoreContract("memory", async (clock) => new MemoryAttributionStore(clock));
 attributionStoreContract(
   "dynamodb-local",
-  async () => new DynamoDbAttributionStore(new Table(createDocumentClient(config), config)),
+  async (clock) => new DynamoDbAttributionStore(new Table(createDocumentClient(config), config), clock),
 );
+
+test("dynamodb: a settled attribution carries the releases table's TTL attribute, a pending one none", async () => {
+  const table = new Table(createDocumentClient(config), config);
+  const store = new DynamoDbAttributionStore(table);
+  const cluster = `ttl-${process.pid}`;
+  const T0 = new Date("2026-12-04T10:00:00.000Z");
+  await store.enqueue([revision(cluster, "web", 1), revision(cluster, "web", 2)], T0);
+  const [first] = await store.due(cluster, T0, 1);
+  await store.settle([{ ...first, state: "not-found", attempts: 1, nextAttemptAt: undefined, reason: "none" }]);
+  const settled = await table.get(`WHO#${cluster}#shop#web`, first.key);
+  assert.equal(settled?.[TTL_ATTRIBUTE], T0.getTime() / 1000 + ATTRIBUTION_RETENTION_DAYS * 86_400);
+  const pending = await table.get(`WHO#${cluster}#shop#web`, "rev#shop#web#2");
+  assert.equal(pending?.[TTL_ATTRIBUTE], undefined);
+});
 
 test("openAttributionStore follows the one STORE_DRIVER", () => {
   assert.ok(

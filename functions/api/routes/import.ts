@@ -28,7 +28,13 @@ export function importRoutes(deps: ApiDeps): RouteDefinition[] {
       // No object is started after this: the margin, plus what a write already running may still need.
       const deadline = deadlineFrom(context, deps.settings.deadlineMarginMs + IMPORT_WRITE_MARGIN_MS);
       const summary = await importReleases(
-        { store: deps.store, clusters: deps.clusters, logger },
+        // deps.attributions exists only with WHO_LOOKUP on (functions/api/deps.ts): its revisions are then attributed.
+        {
+          store: deps.store,
+          clusters: deps.clusters,
+          logger,
+          ...(deps.attributions ? { attributions: deps.attributions } : {}),
+        },
         { cluster, document, deadline },
       );
       return json(summary, summary.failed > 0 ? 422 : summary.complete ? 200 : 207);
