@@ -13,12 +13,13 @@ import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
+import { STORE_CLOCK } from "../who/support.ts";
 import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
 
 let sim: SimulatedEks;
 let deps: ApiDeps;
 let handler: ReturnType<typeof createApiHandler>;
-const attributions = new MemoryAttributionStore();
+const attributions = new MemoryAttributionStore(STORE_CLOCK);
 
 before(async () => {
   sim = await startSimulatedEks({ clusters: [{ name: "api-sync" }, { name: "off" }] });

@@ -28,7 +28,16 @@ import { driftWriteSubject } from "../../shared/who/subjects.ts";
 import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { ROOT } from "../support/local-start.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, webRevision, writeDrift } from "../who/support.ts";
+import {
+  ACCOUNT,
+  ALICE,
+  found,
+  HOSTILE,
+  revisionSubject,
+  STORE_CLOCK,
+  webRevision,
+  writeDrift,
+} from "../who/support.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : "no chromium";
@@ -59,7 +68,7 @@ before(async () => {
   kube = createKubeReader({ connector, clock });
   const key = { cluster: CLUSTER, namespace: "shop", name: "web" };
   const plain = await releaseStatus({ store, kube, logger: silentLogger }, key);
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   const ciDeployer = { name: "ci-deployer", type: "assumed-role" as const, role: "github-actions-deploy" };
   await attributions.settle([
     found(revisionSubject(CLUSTER, "shop", "web", 1), { ...ciDeployer, accountId: ACCOUNT }),

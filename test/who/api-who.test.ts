@@ -14,7 +14,7 @@ import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK } from "./support.ts";
 
 const clusters = {
   list: () => [{ name: "eu", region: "eu-west-1" }],
@@ -24,7 +24,7 @@ const clusters = {
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop", version: 1, status: "superseded" }));
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop", version: 2, status: "deployed" }));
-const attributions = new MemoryAttributionStore();
+const attributions = new MemoryAttributionStore(STORE_CLOCK);
 await attributions.settle([
   found(revisionSubject("eu", "shop", "api", 1), HOSTILE),
   found(revisionSubject("eu", "shop", "api", 2), ALICE),

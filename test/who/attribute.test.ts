@@ -16,6 +16,7 @@ import {
 } from "../../shared/who/attribution.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { revision } from "./attribution-store-contract.ts";
+import { STORE_CLOCK } from "./support.ts";
 
 const T0 = Date.parse("2026-12-04T10:00:00.000Z");
 const MIN = 60_000;
@@ -56,7 +57,7 @@ const revisions = (n: number) => Array.from({ length: n }, (_, i) => revision("e
 const noJitter = { random: () => 0.999999 };
 
 test("found: settled with the evidence, never looked up again", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(3), clock.now());
   const fake = fakeLookup(findAll);
@@ -82,7 +83,7 @@ test("found: settled with the evidence, never looked up again", async () => {
 });
 
 test("not found yet: pending with a growing backoff inside the retry window, then not-found", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   const [subject] = revisions(1);
   await store.enqueue([subject], clock.now());
@@ -116,7 +117,7 @@ test("not found yet: pending with a growing backoff inside the retry window, the
 });
 
 test("found on a later attempt: looked up again only while pending", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(2), clock.now());
   let arrived = false;
@@ -132,7 +133,7 @@ test("found on a later attempt: looked up again only while pending", async () =>
 });
 
 test("logging off: everything due settled so, no guess, said once per cluster", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(250), clock.now());
   const hint =
@@ -159,7 +160,7 @@ test("logging off: everything due settled so, no guess, said once per cluster", 
 });
 
 test("failed, not retryable: failed with the reason, the run stops; retryable: pending, failed past the window", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(150), clock.now());
   const denied = fakeLookup(() => ({ outcome: "failed", reason: "AccessDenied on the log group", retryable: false }));
@@ -180,7 +181,7 @@ test("failed, not retryable: failed with the reason, the run stops; retryable: p
 });
 
 test("10,000 revisions after a first sync: bounded per run, resumed, each looked up once", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(10_000), clock.now());
   const fake = fakeLookup(findAll);
@@ -198,7 +199,7 @@ test("10,000 revisions after a first sync: bounded per run, resumed, each looked
 });
 
 test("the deadline: an aborted run looks nothing up; a lookup cut off leaves its batch due as it was", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(200), clock.now());
   const aborted = AbortSignal.abort();
@@ -235,7 +236,7 @@ test("the deadline: an aborted run looks nothing up; a lookup cut off leaves its
 });
 
 test("a lookup that throws is a retryable failure whose reason names no message (it may carry an ARN)", async () => {
-  const store = new MemoryAttributionStore();
+  const store = new MemoryAttributionStore(STORE_CLOCK);
   const clock = fakeClock();
   await store.enqueue(revisions(1), clock.now());
   const throwing: AuditLogLookup = {

@@ -30,6 +30,7 @@ import { MemoryAttributionStore } from "../../shared/who/memory-attribution-stor
 import { toolRunner } from "../drift/chart.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+import { STORE_CLOCK } from "./support.ts";
 
 const LAG_MS = 60_000;
 /** The sync worker's period in this test (npm start's AUDIT_INTERVAL default). */
@@ -123,7 +124,7 @@ test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the
   await writeFile(asAlice, cluster.kubeconfig({ credentials: alice }), { mode: 0o600 });
   await writeFile(asBob, cluster.kubeconfig({ credentials: bob }), { mode: 0o600 });
 
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   const worker = syncWorker(attributions);
   await toolRunner(home, asAlice)(helm, ["install", "web", chart, "-n", "shop", "--create-namespace"]);
   clock += RUN_EVERY_MS;
@@ -214,7 +215,7 @@ test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the
 
 test("100 new revisions on one cluster, synced after their audit events arrived: a few queries, no lookup repeated", async (t) => {
   const cluster = sim.cluster("many");
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   const worker = syncWorker(attributions);
   cluster.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "batch" } }]);
   const first = clock + RUN_EVERY_MS;

@@ -19,7 +19,7 @@ import { MemoryAttributionStore } from "../../shared/who/memory-attribution-stor
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { simulatedEksForFile } from "../support/sim.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, webRevision, writeDrift } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK, webRevision, writeDrift } from "./support.ts";
 
 const CLUSTER = "demo-us";
 let now = Date.parse("2026-12-02T15:00:00Z");
@@ -55,7 +55,7 @@ test("the history and status answers name who, escaped, without ARN or account i
     const key = { cluster: CLUSTER, namespace: "shop", name: "web" };
     const plain = await releaseStatus({ store, kube, logger: silentLogger }, key);
     const subject = driftWriteSubject(key, plain.drift!.fields[0])!;
-    const attributions = new MemoryAttributionStore();
+    const attributions = new MemoryAttributionStore(STORE_CLOCK);
     await attributions.settle([
       found(revisionSubject(CLUSTER, "shop", "web", 1), HOSTILE),
       found(revisionSubject(CLUSTER, "shop", "web", 2), { ...ALICE, name: "ci-deployer" }),

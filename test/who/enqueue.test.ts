@@ -11,6 +11,7 @@ import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { driftWriteSubjects, enqueueForAttribution, revisionSubject } from "../../shared/who/subjects.ts";
 import { syncOnSimulator } from "../support/sync-sim.ts";
+import { STORE_CLOCK } from "./support.ts";
 
 const stack = syncOnSimulator("attributed");
 
@@ -24,7 +25,7 @@ const release = (name: string, version: number, status: ReleaseStatus = "deploye
 });
 
 test("the sync enqueues each revision it imports new, with its storage kind and creation time, once", async () => {
-  const stores = { ...stack.fresh(), attributions: new MemoryAttributionStore() };
+  const stores = { ...stack.fresh(), attributions: new MemoryAttributionStore(STORE_CLOCK) };
   stack
     .cluster()
     .apply([
@@ -64,7 +65,7 @@ test("the sync without an attribution store, or with one that fails, syncs as be
     .apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "shop" } }, encodeHelmSecret(release("api", 1))]);
   const imported = (await stack.sync(stores)).imported;
   assert.ok(imported >= 1);
-  const failing = new MemoryAttributionStore();
+  const failing = new MemoryAttributionStore(STORE_CLOCK);
   failing.enqueue = async () => {
     throw Object.assign(new Error("down"), { name: "StoreUnavailableError" });
   };

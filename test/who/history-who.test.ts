@@ -11,7 +11,7 @@ import { helmHistoryElements, renderHelmHistory } from "../../shared/render/tabl
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, unsettled } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK, unsettled } from "./support.ts";
 
 const key = { cluster: "demo-us", namespace: "shop", name: "web" };
 
@@ -37,7 +37,7 @@ async function stores() {
     [4, "deployed"],
   ] as const)
     await store.putRevision("demo-us", revision(v, s));
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   await attributions.settle([
     found(revisionSubject("demo-us", "shop", "web", 1), ALICE),
     found(revisionSubject("demo-us", "shop", "web", 2), HOSTILE),
@@ -113,7 +113,7 @@ test("logging off is said once; a store that fails leaves history as Helm's", as
   assert.equal(table.match(/audit logs are off/g)?.length, 1);
   assert.doesNotMatch(renderHelmHistory(page.items, { auditLogging: page.auditLogging }), /audit logs/);
 
-  const broken = new MemoryAttributionStore();
+  const broken = new MemoryAttributionStore(STORE_CLOCK);
   broken.forRelease = async () => {
     throw new Error("ProvisionedThroughputExceededException");
   };

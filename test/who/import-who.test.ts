@@ -18,6 +18,7 @@ import { importReleases } from "../../shared/usecases/import.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
+import { STORE_CLOCK } from "./support.ts";
 
 const CREATED = "2026-12-03T09:59:58Z";
 const created = <T extends { metadata: Record<string, unknown> }>(object: T): T => ({
@@ -64,7 +65,7 @@ test("the import enqueues each revision it stores new, with its storage kind and
 });
 
 test("an enqueue that fails is logged, never the import's failure; without a store nothing is enqueued", async () => {
-  const failing = new MemoryAttributionStore();
+  const failing = new MemoryAttributionStore(STORE_CLOCK);
   failing.enqueue = async () => {
     throw Object.assign(new Error("down"), { name: "StoreUnavailableError" });
   };

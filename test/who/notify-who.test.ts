@@ -14,7 +14,7 @@ import { MemorySnapshotStore } from "../../shared/snapshots/memory-snapshot-stor
 import { diffSnapshots } from "../../shared/usecases/snapshots.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { NOW, observe, run, uniqueRelease } from "../history/fixtures.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK } from "./support.ts";
 
 test("a revision made between two audits is named in the health-change message, older ones are not", async () => {
   const snapshots = new MemorySnapshotStore();
@@ -27,7 +27,7 @@ test("a revision made between two audits is named in the health-change message, 
   );
   const at = (minutes: number) => new Date(Date.parse("2026-01-01T00:00:00Z") + minutes * 60_000).toISOString();
   const subject = (revision: number) => revisionSubject(release.cluster, release.namespace, release.name, revision);
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   await attributions.settle([
     found(subject(1), ALICE, at(-30)),
     found(subject(2), HOSTILE, at(4)),
@@ -76,7 +76,7 @@ test("the snapshot diff names who made the revision it arrives at; the public au
   const release = uniqueRelease();
   const before = await recordObservation(snapshots, observe(release, run(0)), 90);
   const after = await recordObservation(snapshots, observe(release, run(5), { revision: 3 }), 90);
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   await attributions.settle([
     found(revisionSubject(release.cluster, release.namespace, release.name, 3), { ...ALICE, name: "ci-deployer" }),
   ]);

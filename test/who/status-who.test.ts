@@ -17,7 +17,7 @@ import { MemoryAttributionStore } from "../../shared/who/memory-attribution-stor
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { simulatedEksForFile } from "../support/sim.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, unsettled, webRevision, writeDrift } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, STORE_CLOCK, unsettled, webRevision, writeDrift } from "./support.ts";
 
 const CLUSTER = "demo-us";
 let now = Date.parse("2026-12-02T15:00:00Z");
@@ -52,7 +52,7 @@ test("CHANGED BY names the person the audit log found for the write; public JSON
   const subject = driftWriteSubject(key, field!);
   assert.ok(subject, "a drifted field with a manager and a time is a write subject");
 
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   await attributions.settle([found(subject, ALICE)]);
   const report = await status(attributions);
   const text = renderStatusText(report);
@@ -78,20 +78,20 @@ test("a hostile session name is text; pending names nobody; logging off (as the 
   await patchedByKubectl();
   const plain = await status(undefined);
   const subject = driftWriteSubject(key, plain.drift!.fields[0])!;
-  const attributions = new MemoryAttributionStore();
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
   await attributions.settle([found(subject, HOSTILE)]);
   const text = renderStatusText(await status(attributions));
   assert.ok(!text.includes("\u001b"), "no ESC reaches the terminal");
   assert.match(text, /kubectl-patch by <img src=x onerror=alert\(1\)>\^\[\[31m\.\.\. /);
 
-  const pending = new MemoryAttributionStore();
+  const pending = new MemoryAttributionStore(STORE_CLOCK);
   await pending.enqueue([subject], new Date(now));
   const waiting = await status(pending);
   assert.equal(waiting.drift?.fields[0].who?.state, "pending");
   assert.match(renderStatusText(waiting), / kubectl-patch +2026-12-02T15:30:00Z/, "pending: the program only");
 
   // What the worker settles when the cluster's logging is off: the write logging-off, the hint as its reason.
-  const off = new MemoryAttributionStore();
+  const off = new MemoryAttributionStore(STORE_CLOCK);
   await off.settle([unsettled(subject, "logging-off", "aws eks update-cluster-config --name demo-us --logging ...")]);
   const report = await status(off);
   assert.equal(report.drift?.fields[0].who?.state, "logging-off");

@@ -1,6 +1,7 @@
 /** Attributions as the workers settle them, for the tests of what they show (docs/who.md). */
 import assert from "node:assert/strict";
 import type { SimCluster } from "../../local/sim/index.ts";
+import type { Clock } from "../../shared/ports.ts";
 import type { Release } from "../../shared/release/model.ts";
 import {
   type Attribution,
@@ -11,6 +12,13 @@ import {
 import { call } from "../sim/helpers.ts";
 
 export const ACCOUNT = "111122223333";
+
+/**
+ * The memory attribution store's clock in tests whose records carry fixed 2026 times: a settled attribution expires
+ * 400 days after it was enqueued (docs/who.md "Retention"), so on the system clock these tests would lose their
+ * records from 2028 on. Earlier than every fixed time used, it never expires one.
+ */
+export const STORE_CLOCK: Clock = { now: () => new Date("2026-01-01T00:00:00Z") };
 export const ARN = `arn:aws:sts::${ACCOUNT}:assumed-role/AWSReservedSSO_Admin_abc/alice@example.com`;
 
 /** Alice through IAM Identity Center: her e-mail as the session name, the role and the ARN the lookup found. */
