@@ -4,12 +4,11 @@ import { ValidationError } from "../../shared/errors.ts";
 import { parseImportDocument } from "../../shared/release/import-document.ts";
 import { parseOutputFormat, renderStructured } from "../../shared/render/index.ts";
 import { importReleases } from "../../shared/usecases/import.ts";
-import { whoLookupFromEnv } from "../../shared/who/config.ts";
 import { cliClusterScope } from "../lib/clusters.ts";
 import { defineCommand } from "../lib/define-command.ts";
 import { renderImportSummary } from "../lib/import-summary.ts";
 import type { CliIO } from "../lib/run.ts";
-import { cliAttributionStore, withCliStore } from "../lib/store.ts";
+import { withCliStore } from "../lib/store.ts";
 
 const help = `usage: npm run --silent cli -- import [FILE|-] [--cluster C] [-o table|json|yaml]
 
@@ -46,13 +45,8 @@ export const run = defineCommand({
       ? ({ done, total }: { done: number; total: number }) => io.stderr.write(`\rimporting ${done}/${total}`)
       : undefined;
     const clusters = cliClusterScope(io.env);
-    // Its new revisions are attributed like the sync's (docs/who.md) unless WHO_LOOKUP=off.
-    const attributed = whoLookupFromEnv(io.env, (message) => new ValidationError(message));
-    const summary = await withCliStore(io.env, (store, context) =>
-      importReleases(
-        { store, clusters, ...(attributed ? { attributions: cliAttributionStore(context) } : {}) },
-        { cluster: values.cluster, document, onProgress: progress },
-      ),
+    const summary = await withCliStore(io.env, (store) =>
+      importReleases({ store, clusters }, { cluster: values.cluster, document, onProgress: progress }),
     );
     if (progress) io.stderr.write("\n");
     io.stdout.write(format === "table" ? renderImportSummary(summary) : renderStructured(summary, format));

@@ -9,7 +9,6 @@
  * rule of what an identity shows to whom (`forAudience`).
  */
 import type { ReleaseKey } from "../release/model.ts";
-import { expiresAtFor } from "../snapshots/retention.ts";
 
 /** A Helm revision: the create of its storage object. */
 export interface RevisionSubject {
@@ -148,7 +147,7 @@ export const ATTRIBUTION_RETENTION_DAYS = 400;
  */
 export function attributionExpiresAt(attribution: Attribution): number | undefined {
   if (attribution.state === "pending") return undefined;
-  return expiresAtFor(Date.parse(attribution.enqueuedAt), ATTRIBUTION_RETENTION_DAYS);
+  return Math.floor(Date.parse(attribution.enqueuedAt) / 1000) + ATTRIBUTION_RETENTION_DAYS * 86_400;
 }
 
 /** Whether an attribution is past its expiry at `now` (DynamoDB's TTL deletes up to days late: reads skip it). */

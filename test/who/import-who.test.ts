@@ -1,5 +1,5 @@
 /**
- * Revisions brought in by the import (shared/usecases/import.ts: `cli import`, POST .../releases/import, which
+ * Revisions brought in by the import (shared/usecases/import.ts: POST .../releases/import, which
  * `cli push` calls) are enqueued for attribution as the sync's are (docs/who.md): each revision stored new, with its
  * storage kind and creationTimestamp, once; an enqueue failure is logged, never the import's; the API route enqueues
  * only with an attribution store, which it has only with WHO_LOOKUP on (functions/api/deps.ts).
