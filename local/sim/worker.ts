@@ -18,6 +18,9 @@ import type { Faults, RequestStats } from "./kube/faults.ts";
 import type { MaterializeOptions } from "./materialize.ts";
 
 /** The serialisable subset of SimOptions. */
+
+/** How long a stopped worker is given to end by itself before it is terminated. */
+const SELF_EXIT_MS = 3_000;
 export type WorkerSimOptions = Omit<SimOptions, "now" | "authNow">;
 
 export interface WorkerSimCluster {
@@ -187,10 +190,21 @@ export async function startSimulatedEksInWorker(options: WorkerSimOptions = {}):
     stop() {
       stopped ??= (async () => {
         if (!exited) {
+          const ended = new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), SELF_EXIT_MS);
+            timer.unref();
+            worker.once("exit", () => {
+              clearTimeout(timer);
+              resolve(true);
+            });
+          });
           try {
             await call("stop");
           } finally {
-            await worker.terminate();
+            // The thread ends by itself once its servers are stopped and its port closed. terminate() on a thread
+            // still compiling can abort the whole process in V8 (`Check failed: jit_page.has_value()`, seen under a
+            // loaded test run), so it is only the fallback past a deadline.
+            if (!(await ended)) await worker.terminate();
           }
         }
       })();
