@@ -1,10 +1,13 @@
-import { createHash } from "node:crypto";
 import { autoscalerConditions, pastProgressDeadline } from "./controller-conditions.ts";
 import { rfc3339 } from "./kube/store.ts";
 import type { KubeObject } from "./kube/types.ts";
+import { hashSuffix } from "./names.ts";
 import { failedJobEvent, podEvents } from "./pod-events.ts";
 import { type Exists, isUnhealthy, type PodFate, podFate } from "./pod-fates.ts";
 import { fateOf, OWNER_UID_PREFIX, type PodHealth, podFor } from "./pods.ts";
+import { settleStatus } from "./settled-status.ts";
+
+export { hashSuffix } from "./names.ts";
 
 export interface MaterializeOptions {
   /** Namespace for objects that name none (default "default"). */
@@ -42,14 +45,6 @@ const CLUSTER_SCOPED = new Set([
 
 // biome-ignore lint/suspicious/noExplicitAny: generated objects are untyped JSON
 type Json = any;
-
-const ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
-
-/** Deterministic name suffixes like the controllers' (pod-template-hash, pod suffixes). */
-export function hashSuffix(seed: string, length: number): string {
-  const digest = createHash("sha256").update(seed).digest();
-  return [...digest.subarray(0, length)].map((b) => ALPHABET[b % ALPHABET.length]).join("");
-}
 
 function ownerRef(owner: Json): Json {
   return {
@@ -245,50 +240,8 @@ export function materialize(
         o.status = made.status;
         break;
       }
-      case "v1/Service":
-        if (o.spec?.type === "LoadBalancer" && !options.pendingLoadBalancer?.includes(o.metadata.name)) {
-          o.status = { loadBalancer: { ingress: [{ hostname: lbHost(o, region) }] } };
-        }
-        break;
-      case "networking.k8s.io/v1/Ingress":
-        if (!options.pendingLoadBalancer?.includes(o.metadata.name)) {
-          o.status = { loadBalancer: { ingress: [{ hostname: lbHost(o, region) }] } };
-        }
-        break;
-      case "v1/PersistentVolumeClaim":
-        o.spec = { storageClassName: "gp2", volumeMode: "Filesystem", ...o.spec };
-        o.spec.volumeName ??= `pvc-${hashSuffix(`${ns}/${o.metadata.name}`, 8)}-${hashSuffix(o.metadata.name, 4)}`;
-        o.status = {
-          phase: "Bound",
-          accessModes: o.spec.accessModes ?? ["ReadWriteOnce"],
-          capacity: { storage: o.spec.resources?.requests?.storage ?? "1Gi" },
-        };
-        break;
-      case "autoscaling/v2/HorizontalPodAutoscaler": {
-        const replicas = o.spec?.minReplicas ?? 1;
-        o.status = {
-          currentReplicas: replicas,
-          desiredReplicas: replicas,
-          currentMetrics: (o.spec?.metrics ?? []).map((m: Json) =>
-            m.type === "Resource"
-              ? {
-                  type: "Resource",
-                  resource: { name: m.resource?.name, current: { averageUtilization: 10, averageValue: "10m" } },
-                }
-              : { type: m.type },
-          ),
-        };
-        break;
-      }
-      case "policy/v1/PodDisruptionBudget":
-        o.status = {
-          currentHealthy: 1,
-          desiredHealthy: 1,
-          disruptionsAllowed: 0,
-          expectedPods: 1,
-          observedGeneration: 1,
-        };
-        break;
+      default:
+        settleStatus(o, ns, region, options.pendingLoadBalancer ?? []);
     }
   }
   autoscalerConditions(out, stamp);
@@ -305,11 +258,6 @@ function rank(object: KubeObject): number {
   if (object.kind === "Namespace") return 0;
   if (object.kind === "CustomResourceDefinition") return 1;
   return 2;
-}
-
-function lbHost(object: Json, region: string): string {
-  const base = `k8s-${object.metadata.namespace ?? "default"}-${object.metadata.name}`.slice(0, 32);
-  return `${base}-${hashSuffix(object.metadata.name, 10)}.elb.${region}.amazonaws.com`;
 }
 
 function workloadStatus(replicas: number, ready: number, stamp: string, rsName: string): Json {

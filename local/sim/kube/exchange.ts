@@ -92,3 +92,19 @@ export async function readBody(req: Request): Promise<Buffer> {
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** Counts the body bytes a response sends (every writer goes through write/end: replies, watches, logs). */
+export function countBodyBytes(res: Response, add: (bytes: number) => void): void {
+  const size = (chunk: unknown) =>
+    typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    add(size(chunk));
+    return write(chunk, ...rest);
+  }) as Response["write"];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    add(size(chunk));
+    return end(chunk, ...rest);
+  }) as Response["end"];
+}

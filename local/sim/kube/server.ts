@@ -11,6 +11,7 @@ import { TokenRejected, verifyEksToken } from "../aws/eks-token.ts";
 import type { SimIam, SimPrincipal } from "../aws/iam.ts";
 import type { ServerCertificates } from "../certs.ts";
 import { type AuditLog, auditRequestOf } from "./audit.ts";
+import { checkDenyRules, type DenyRule } from "./deny-rules.ts";
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -21,6 +22,7 @@ import {
   etagOf,
 } from "./discovery.ts";
 import {
+  countBodyBytes,
   destroyExchange,
   injectedError,
   type PreparedReply,
@@ -39,16 +41,7 @@ import type { ClusterState } from "./state.ts";
 import { VerifiedTokenCache } from "./token-cache.ts";
 import type { KubeObject, ResourceType } from "./types.ts";
 
-export interface DenyRule {
-  /** Kubernetes username (the caller's ARN), its canonical IAM ARN, or its IAM user/role name; all users when absent. */
-  user?: string;
-  /** Plural resource (`secrets`), `plural.group` (`deployments.apps`), a subresource (`pods/log`) or `*`. */
-  resource: string;
-  namespace?: string;
-  name?: string;
-  /** Only this verb (`list`, `get`, `watch`, ...): a role that may get Secrets but not list them; all verbs when absent. */
-  verb?: string;
-}
+export type { DenyRule } from "./deny-rules.ts";
 
 const PUBLIC_PATHS = new Set(["/version", "/healthz", "/livez", "/readyz"]);
 /** kube-apiserver's --http2-max-streams-per-connection default. */
@@ -356,27 +349,7 @@ export class KubeApiServer {
     name?: string,
     subresource?: string,
   ): void {
-    const resources = [type.plural, `${type.plural}.${type.group}`];
-    // A rule for `pods/log` covers only the subresource, as in RBAC.
-    const targets = subresource ? [...resources, `${type.plural}/${subresource}`] : resources;
-    const denied = this.denyRules.some(
-      (rule) =>
-        (!rule.user || caller.aliases.includes(rule.user)) &&
-        (rule.resource === "*" || targets.includes(rule.resource)) &&
-        (!rule.namespace || rule.namespace === namespace) &&
-        (!rule.name || rule.name === name) &&
-        (!rule.verb || rule.verb === verb),
-    );
-    if (!denied) return;
-    const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
-    const subject = name ? `${resource} "${name}"` : resource;
-    const scope = namespace ? `in the namespace "${namespace}"` : "at the cluster scope";
-    throw new ApiError(
-      403,
-      "Forbidden",
-      `${subject} is forbidden: User "${caller.username}" cannot ${verb} resource "${subresource ? `${type.plural}/${subresource}` : type.plural}" in API group "${type.group}" ${scope}`,
-      { ...(name ? { name } : {}), group: type.group, kind: type.plural },
-    );
+    checkDenyRules(this.denyRules, caller, { verb, type, namespace, name, subresource });
   }
 
   versionInfo() {
@@ -395,20 +368,4 @@ export class KubeApiServer {
       platform: "linux/amd64",
     };
   }
-}
-
-/** Counts the body bytes a response sends (every writer goes through write/end: replies, watches, logs). */
-function countBodyBytes(res: Response, add: (bytes: number) => void): void {
-  const size = (chunk: unknown) =>
-    typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk instanceof Uint8Array ? chunk.byteLength : 0;
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  res.write = ((chunk: unknown, ...rest: unknown[]) => {
-    add(size(chunk));
-    return write(chunk, ...rest);
-  }) as Response["write"];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    add(size(chunk));
-    return end(chunk, ...rest);
-  }) as Response["end"];
 }
