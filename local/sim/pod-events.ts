@@ -34,6 +34,27 @@ function eventName(involved: Involved, reason: string, message: string): string 
   return `${involved.name}.${digest.digest("hex").slice(0, 16)}`;
 }
 
+/** What both recorders write alike: the object's identity and the object it is about (its uid filled in on create). */
+function eventOf(involved: Involved, reason: string, message: string, first: Date) {
+  return {
+    apiVersion: "v1",
+    kind: "Event",
+    metadata: {
+      name: eventName(involved, reason, message),
+      namespace: involved.namespace,
+      creationTimestamp: rfc3339(first),
+    },
+    involvedObject: {
+      kind: involved.kind,
+      namespace: involved.namespace,
+      name: involved.name,
+      uid: uidPlaceholder(involved.kind, involved.namespace, involved.name),
+      apiVersion: involved.apiVersion,
+      ...(involved.fieldPath ? { fieldPath: involved.fieldPath } : {}),
+    },
+  };
+}
+
 /** A legacy (core/v1 recorder) event: what the kubelet and most controllers still write. */
 export function legacyEvent(
   involved: Involved,
@@ -45,21 +66,7 @@ export function legacyEvent(
 ): KubeObject {
   const last = new Date(Math.max(times.last.getTime(), times.first.getTime()));
   return {
-    apiVersion: "v1",
-    kind: "Event",
-    metadata: {
-      name: eventName(involved, reason, message),
-      namespace: involved.namespace,
-      creationTimestamp: rfc3339(times.first),
-    },
-    involvedObject: {
-      kind: involved.kind,
-      namespace: involved.namespace,
-      name: involved.name,
-      uid: uidPlaceholder(involved.kind, involved.namespace, involved.name),
-      apiVersion: involved.apiVersion,
-      ...(involved.fieldPath ? { fieldPath: involved.fieldPath } : {}),
-    },
+    ...eventOf(involved, reason, message, times.first),
     reason,
     message,
     source,
@@ -84,20 +91,7 @@ function seriesEvent(
 ): KubeObject {
   const last = new Date(Math.max(times.last.getTime(), times.first.getTime()));
   return {
-    apiVersion: "v1",
-    kind: "Event",
-    metadata: {
-      name: eventName(involved, reason, message),
-      namespace: involved.namespace,
-      creationTimestamp: rfc3339(times.first),
-    },
-    involvedObject: {
-      kind: involved.kind,
-      namespace: involved.namespace,
-      name: involved.name,
-      uid: uidPlaceholder(involved.kind, involved.namespace, involved.name),
-      apiVersion: involved.apiVersion,
-    },
+    ...eventOf(involved, reason, message, times.first),
     reason,
     message,
     source: {},
