@@ -30,7 +30,7 @@ import { rollupAdds } from "../snapshots/rollup-items.ts";
 import { isStoreOutage, ReleaseNotFoundError } from "../store/errors.ts";
 import type { LatestRead, ReleaseStore } from "../store/release-store.ts";
 import type { AttributionStore } from "../who/attribution.ts";
-import { driftWriteSubjects, enqueueForAttribution } from "../who/subjects.ts";
+import { auditedDriftWrites, enqueueForAttribution } from "../who/subjects.ts";
 import { freshestState } from "./release-state.ts";
 
 export interface AuditDeps extends SloWatchDeps {
@@ -159,7 +159,7 @@ async function auditOne(
   try {
     if ("error" in loaded) throw loaded.error;
     const report = await auditedState(deps, message.cluster, loaded.release, options.deadline);
-    await enqueueForAttribution(deps, driftWriteSubjects(key, report.drift), deps.clock.now());
+    await enqueueForAttribution(deps, auditedDriftWrites(key, report), deps.clock.now());
     observation = observationFromReport(report, message.runId, report.observedAt);
   } catch (error) {
     if (isStoreOutage(error)) throw error;

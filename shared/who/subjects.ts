@@ -54,6 +54,18 @@ export function driftWriteSubjects(release: ReleaseKey, drift: DriftReport | und
 }
 
 /**
+ * The writes an audit enqueues: those of the release's own namespace (`ownNamespaceView` when the read reached
+ * further), as the snapshot keeps its drift (audit/observation.ts). Who changed an object of another namespace that
+ * a manifest names is never looked up for this release, so never shown to its readers.
+ */
+export function auditedDriftWrites(
+  release: ReleaseKey,
+  report: { drift?: DriftReport; ownNamespaceView?: { drift?: DriftReport } },
+): WriteSubject[] {
+  return driftWriteSubjects(release, (report.ownNamespaceView ?? report).drift);
+}
+
+/**
  * A revision the sync imported new: its storage object's kind (Helm's driver) and creationTimestamp (the lookup's
  * window).
  */

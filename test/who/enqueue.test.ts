@@ -9,7 +9,12 @@ import type { DriftedField } from "../../shared/drift/types.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { driftWriteSubjects, enqueueForAttribution, revisionSubject } from "../../shared/who/subjects.ts";
+import {
+  auditedDriftWrites,
+  driftWriteSubjects,
+  enqueueForAttribution,
+  revisionSubject,
+} from "../../shared/who/subjects.ts";
 import { syncOnSimulator } from "../support/sync-sim.ts";
 import { STORE_CLOCK } from "./support.ts";
 
@@ -133,6 +138,23 @@ test("drift writes: one per object, manager and time; none for benign owners, He
     { ...subjects[0], at: "2026-12-04T10:07:00Z" },
   ]);
   assert.deepEqual(driftWriteSubjects(key, undefined), []);
+});
+
+test("an audit enqueues the writes of the release's own namespace only, never of another namespace its manifest names", () => {
+  const key = { cluster: "eu", namespace: "shop", name: "api" };
+  const own = field({});
+  const borrowed = field({ name: "ledger-settings", namespace: "payments", changedBy: "kubectl-edit" });
+  const drift = (fields: ReturnType<typeof field>[]) => ({ checked: fields.length, conflicts: 0, benign: 0, fields });
+  const subjects = auditedDriftWrites(key, {
+    drift: drift([own, borrowed]),
+    ownNamespaceView: { drift: drift([own]) },
+  });
+  assert.deepEqual(
+    subjects.map((s) => `${s.objectNamespace}/${s.name}`),
+    ["shop/web-config"],
+  );
+  // A read that stayed in the release's namespace has no separate view: its drift is the namespace's own.
+  assert.equal(auditedDriftWrites(key, { drift: drift([own]) }).length, 1);
 });
 
 test("a revision without a creationTimestamp takes when the sync saw it; enqueue without a store does nothing", async () => {
