@@ -64,6 +64,22 @@ export function createDocumentClient(config: StoreConfig): DynamoDBDocumentClien
   });
 }
 
+/**
+ * One document client per store configuration for every store on it: a client keeps its own connections, so a
+ * second one for the same table is a second TLS handshake on a cold start (the API opens the releases, the
+ * attributions, the clusters' facts and the chat replay ledger on one configuration).
+ */
+const sharedClients = new WeakMap<StoreConfig, DynamoDBDocumentClient>();
+
+function documentClientOf(config: StoreConfig): DynamoDBDocumentClient {
+  let client = sharedClients.get(config);
+  if (!client) {
+    client = createDocumentClient(config);
+    sharedClients.set(config, client);
+  }
+  return client;
+}
+
 const unknownDriver = `is not a store driver: one of ${STORE_DRIVERS.join(", ")}`;
 
 function isStoreDriver(value: string): value is StoreDriver {
@@ -77,7 +93,7 @@ function isStoreDriver(value: string): value is StoreDriver {
  */
 export function onReleasesTable<T>(config: StoreConfig, memory: () => T, dynamodb: (table: Table) => T): T {
   if ((config.driver ?? "dynamodb") === "memory") return memory();
-  return dynamodb(new Table(createDocumentClient(config), config));
+  return dynamodb(new Table(documentClientOf(config), config));
 }
 
 /** The sync state for a configuration: in the releases table (the same table as openReleaseStore), or memory. */
@@ -95,7 +111,7 @@ export function openReleaseStore(config: StoreConfig): ReleaseStore {
   switch (driver) {
     case "dynamodb":
       return new DynamoDbReleaseStore({
-        client: createDocumentClient(config),
+        client: documentClientOf(config),
         tableName: config.tableName,
         region: config.region,
         endpoint: config.endpoint,
