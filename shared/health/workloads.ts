@@ -37,11 +37,15 @@ export function assessDeployment(object: KubeObject): HealthAssessment {
   const ready = intField(object, "status.readyReplicas", 0);
   const availableReplicas = intField(object, "status.availableReplicas", 0);
 
-  if (spec > replicas) return inProgress(`${replicas}/${spec} replicas created`);
-  if (spec > updated) return inProgress(`${updated}/${spec} replicas updated`);
-  if (replicas > spec) return inProgress(`${replicas - spec} old replicas pending termination`);
-  if (updated > availableReplicas) return inProgress(`${availableReplicas}/${updated} updated replicas available`);
-  if (spec > ready) return inProgress(`${ready}/${spec} replicas ready`);
+  const shortfall =
+    firstShortfall(spec, [
+      [replicas, "replicas created"],
+      [updated, "replicas updated"],
+    ]) ??
+    surplus(replicas, spec, "old") ??
+    firstShortfall(updated, [[availableReplicas, "updated replicas available"]]) ??
+    firstShortfall(spec, [[ready, "replicas ready"]]);
+  if (shortfall) return shortfall;
   // kstatus has no paused case: a paused rollout stays InProgress (Progressing=Unknown, DeploymentPaused).
   if (!progressing)
     return inProgress(`new ReplicaSet not yet available${paused(object) ? " (Deployment is paused)" : ""}`);
@@ -59,16 +63,16 @@ export function assessReplicaSet(object: KubeObject): HealthAssessment {
   if (replicaFailure) return inProgress(`replica failure: ${describeCondition(replicaFailure, "check the pods")}`);
 
   const spec = intField(object, "spec.replicas", 1);
-  const replicas = intField(object, "status.replicas", 0);
   const ready = intField(object, "status.readyReplicas", 0);
-  const available = intField(object, "status.availableReplicas", 0);
-  const labelled = intField(object, "status.fullyLabeledReplicas", 0);
-
-  if (spec > labelled) return inProgress(`${labelled}/${spec} replicas labelled`);
-  if (spec > available) return inProgress(`${available}/${spec} replicas available`);
-  if (spec > ready) return inProgress(`${ready}/${spec} replicas ready`);
-  if (replicas > spec) return inProgress(`${replicas - spec} extra replicas pending termination`);
-  return current(`${ready}/${spec} replicas ready`);
+  return (
+    firstShortfall(spec, [
+      [intField(object, "status.fullyLabeledReplicas", 0), "replicas labelled"],
+      [intField(object, "status.availableReplicas", 0), "replicas available"],
+      [ready, "replicas ready"],
+    ]) ??
+    surplus(intField(object, "status.replicas", 0), spec, "extra") ??
+    current(`${ready}/${spec} replicas ready`)
+  );
 }
 
 export function assessStatefulSet(object: KubeObject): HealthAssessment {
@@ -83,9 +87,12 @@ export function assessStatefulSet(object: KubeObject): HealthAssessment {
   const updated = intField(object, "status.updatedReplicas", 0);
   const partition = intField(object, "spec.updateStrategy.rollingUpdate.partition", -1);
 
-  if (spec > replicas) return inProgress(`${replicas}/${spec} replicas created`);
-  if (spec > ready) return inProgress(`${ready}/${spec} replicas ready`);
-  if (replicas > spec) return inProgress(`${replicas - spec} extra replicas pending termination`);
+  const shortfall =
+    firstShortfall(spec, [
+      [replicas, "replicas created"],
+      [ready, "replicas ready"],
+    ]) ?? surplus(replicas, spec, "extra");
+  if (shortfall) return shortfall;
   // A partitioned rollout is done once the ordinals above the partition are updated;
   // the revisions then legitimately differ, so kstatus skips that check.
   if (partition !== -1) {
@@ -112,14 +119,24 @@ export function assessDaemonSet(object: KubeObject): HealthAssessment {
   }
   const desired = intField(object, "status.desiredNumberScheduled", -1);
   if (desired === -1) return inProgress("DaemonSet has no desired pod count yet");
-  const scheduled = intField(object, "status.currentNumberScheduled", 0);
-  const updated = intField(object, "status.updatedNumberScheduled", 0);
-  const available = intField(object, "status.numberAvailable", 0);
   const ready = intField(object, "status.numberReady", 0);
+  return (
+    firstShortfall(desired, [
+      [intField(object, "status.currentNumberScheduled", 0), "pods scheduled"],
+      [intField(object, "status.updatedNumberScheduled", 0), "pods updated"],
+      [intField(object, "status.numberAvailable", 0), "pods available"],
+      [ready, "pods ready"],
+    ]) ?? current(`${ready}/${desired} pods ready`)
+  );
+}
 
-  if (desired > scheduled) return inProgress(`${scheduled}/${desired} pods scheduled`);
-  if (desired > updated) return inProgress(`${updated}/${desired} pods updated`);
-  if (desired > available) return inProgress(`${available}/${desired} pods available`);
-  if (desired > ready) return inProgress(`${ready}/${desired} pods ready`);
-  return current(`${ready}/${desired} pods ready`);
+/** kstatus's `want > have` checks, in its order: the first count short of `want`, said as `2/3 replicas ready`. */
+function firstShortfall(want: number, counts: readonly (readonly [have: number, what: string])[]) {
+  const short = counts.find(([have]) => want > have);
+  return short && inProgress(`${short[0]}/${want} ${short[1]}`);
+}
+
+/** More replicas than wanted: the old or extra ones are still terminating. */
+function surplus(replicas: number, spec: number, which: "old" | "extra") {
+  return replicas > spec ? inProgress(`${replicas - spec} ${which} replicas pending termination`) : undefined;
 }

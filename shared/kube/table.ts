@@ -76,16 +76,27 @@ export function humanDuration(ms: number): string {
   if (seconds < -1) return "<invalid>";
   if (seconds < 0) return "0s";
   if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  const days = Math.trunc(hours / 24);
-  if (hours < 192) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
-  if (hours < 17520) return `${days}d`;
-  const years = Math.trunc(days / 365);
-  if (hours < 70080) return days % 365 === 0 ? `${years}y` : `${years}y${days % 365}d`;
-  return `${years}y`;
+  let value = seconds;
+  let unit = "s";
+  for (const [larger, size, twoUnitsBelow, oneUnitBelow] of HUMAN_DURATION_STEPS) {
+    const count = Math.trunc(value / size);
+    const rest = value % size;
+    if (count < twoUnitsBelow) return rest === 0 ? `${count}${larger}` : `${count}${larger}${rest}${unit}`;
+    if (count < oneUnitBelow) return `${count}${larger}`;
+    value = count;
+    unit = larger;
+  }
+  return `${value}${unit}`;
 }
+
+/**
+ * HumanDuration's ladder: each unit, its size in the unit before, below what count it is printed with the unit
+ * before (`5m30s`, or `5m` when that is 0), and below what count alone (`45m`). Go writes the same bounds in hours
+ * (`hours < 24*8`); a count of whole days or years below N is the same test.
+ */
+const HUMAN_DURATION_STEPS = [
+  ["m", 60, 10, 180],
+  ["h", 60, 8, 48],
+  ["d", 24, 8, 730],
+  ["y", 365, 8, Number.POSITIVE_INFINITY],
+] as const;

@@ -97,16 +97,11 @@ class Emitter {
     if (short && style === "plain") {
       if (!this.whitespace) this.put(" ");
       this.putRun(value);
-      this.whitespace = false;
-      this.indention = false;
+      this.endScalar();
       return;
     }
     if (short && style === "double" && PRINTABLE_ASCII.test(value)) {
-      this.indicator('"', true, false, false);
-      this.putRun(value);
-      this.indicator('"', false, false, false);
-      this.whitespace = false;
-      this.indention = false;
+      this.quoted('"', () => this.putRun(value));
       return;
     }
     if (style === "plain") this.plain(value, indent, breaks);
@@ -130,13 +125,27 @@ class Emitter {
         spaces = false;
       }
     });
+    this.endScalar();
+  }
+
+  /** A scalar's text between its quotes; then, like any scalar, neither after white space nor indentation. */
+  quoted(quote: string, writeText: () => void): void {
+    this.indicator(quote, true, false, false);
+    writeText();
+    this.indicator(quote, false, false, false);
+    this.endScalar();
+  }
+
+  endScalar(): void {
     this.whitespace = false;
     this.indention = false;
   }
 
   singleQuoted(value: string, indent: number, allowBreaks: boolean): void {
-    this.indicator("'", true, false, false);
-    const chars = [...value];
+    this.quoted("'", () => this.singleQuotedText([...value], indent, allowBreaks));
+  }
+
+  singleQuotedText(chars: string[], indent: number, allowBreaks: boolean): void {
     let spaces = false;
     let breaks = false;
     chars.forEach((c, i) => {
@@ -162,14 +171,13 @@ class Emitter {
         spaces = false;
       }
     });
-    this.indicator("'", false, false, false);
-    this.whitespace = false;
-    this.indention = false;
   }
 
   doubleQuoted(value: string, indent: number, allowBreaks: boolean): void {
-    this.indicator('"', true, false, false);
-    const chars = [...value];
+    this.quoted('"', () => this.doubleQuotedText([...value], indent, allowBreaks));
+  }
+
+  doubleQuotedText(chars: string[], indent: number, allowBreaks: boolean): void {
     let spaces = false;
     chars.forEach((c, i) => {
       const code = c.codePointAt(0) ?? 0;
@@ -187,9 +195,6 @@ class Emitter {
         spaces = false;
       }
     });
-    this.indicator('"', false, false, false);
-    this.whitespace = false;
-    this.indention = false;
   }
 
   literal(value: string, indent: number): void {

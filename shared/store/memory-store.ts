@@ -17,16 +17,7 @@ import {
   revisionScope,
   wantedStatuses,
 } from "./paging.ts";
-import type {
-  LatestRead,
-  ListFilter,
-  Page,
-  PageRequest,
-  PutResult,
-  ReleaseStore,
-  RemoveResult,
-  RevisionFilter,
-} from "./release-store.ts";
+import type * as port from "./release-store.ts";
 import {
   assembleMetadata,
   assembleRelease,
@@ -46,7 +37,7 @@ interface StoredRelease {
 
 const sortKey = (key: ReleaseKey) => `${key.cluster}#${key.namespace}#${key.name}`;
 
-export class MemoryReleaseStore implements ReleaseStore {
+export class MemoryReleaseStore implements port.ReleaseStore {
   readonly #releases = new Map<string, StoredRelease>();
 
   async getRevision(key: ReleaseKey, revision: number): Promise<Release> {
@@ -65,7 +56,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     return this.getRevision(k, latest.fixed.version);
   }
 
-  async getLatestOfEach(keys: readonly ReleaseKey[]): Promise<LatestRead[]> {
+  async getLatestOfEach(keys: readonly ReleaseKey[]): Promise<port.LatestRead[]> {
     return Promise.all(
       keys.map((key) =>
         this.getLatest(key).then(
@@ -79,7 +70,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     );
   }
 
-  async history(key: ReleaseKey, page: PageRequest = {}): Promise<Page<ReleaseMetadata>> {
+  async history(key: ReleaseKey, page: port.PageRequest = {}): Promise<port.Page<ReleaseMetadata>> {
     const k = validateReleaseKey(key);
     const limit = resolveLimit(page.limit);
     const before = page.cursor === undefined ? Infinity : cursorRevision(decodeCursor("history", page.cursor).before);
@@ -94,7 +85,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     return more ? { items, cursor: encodeCursor("history", { before: items.at(-1)!.version }) } : { items };
   }
 
-  async putRevision(cluster: string, release: Release, source?: RevisionSource): Promise<PutResult> {
+  async putRevision(cluster: string, release: Release, source?: RevisionSource): Promise<port.PutResult> {
     validateReleaseForStore(cluster, release);
     const parts = splitRelease(structuredClone(release));
     if (source) parts.mutable.source = structuredClone(source);
@@ -129,7 +120,7 @@ export class MemoryReleaseStore implements ReleaseStore {
       }));
   }
 
-  async removeRevision(key: ReleaseKey, revision: number): Promise<RemoveResult> {
+  async removeRevision(key: ReleaseKey, revision: number): Promise<port.RemoveResult> {
     const k = validateReleaseKey(key);
     const rev = validateRevision(revision);
     const stored = this.#releases.get(sortKey(k));
@@ -138,7 +129,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     return "removed";
   }
 
-  async listReleases(filter: ListFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+  async listReleases(filter: port.ListFilter, page: port.PageRequest = {}): Promise<port.Page<ReleaseSummary>> {
     if (filter.cluster !== undefined) validateReleaseKey({ cluster: filter.cluster, namespace: "x", name: "x" });
     if (filter.namespace !== undefined) validateReleaseKey({ cluster: "x", namespace: filter.namespace, name: "x" });
     const statuses = wantedStatuses(filter);
@@ -159,7 +150,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     });
   }
 
-  async listRevisions(filter: RevisionFilter, page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+  async listRevisions(filter: port.RevisionFilter, page: port.PageRequest = {}): Promise<port.Page<ReleaseSummary>> {
     const scope = revisionScope(filter);
     const statuses = wantedStatuses({ statuses: filter.statuses }) ?? [];
     const limit = resolveLimit(page.limit);
@@ -182,7 +173,7 @@ export class MemoryReleaseStore implements ReleaseStore {
     return { items };
   }
 
-  async listDeployed(page: PageRequest = {}): Promise<Page<ReleaseSummary>> {
+  async listDeployed(page: port.PageRequest = {}): Promise<port.Page<ReleaseSummary>> {
     return this.#page("deployed", page, "", (summary) => summary.status === "deployed");
   }
 
@@ -191,7 +182,12 @@ export class MemoryReleaseStore implements ReleaseStore {
     return stored.revisions.get(Math.max(...stored.revisions.keys()));
   }
 
-  #page(kind: string, page: PageRequest, scope: string, keep: (s: ReleaseSummary) => boolean): Page<ReleaseSummary> {
+  #page(
+    kind: string,
+    page: port.PageRequest,
+    scope: string,
+    keep: (s: ReleaseSummary) => boolean,
+  ): port.Page<ReleaseSummary> {
     const limit = resolveLimit(page.limit);
     const after = page.cursor === undefined ? "" : cursorPosition(decodeCursor(kind, page.cursor).after, scope);
     const matching = [...this.#releases.values()]
@@ -204,7 +200,7 @@ export class MemoryReleaseStore implements ReleaseStore {
       }))
       .filter((entry) => keep(entry.summary));
     const items = matching.slice(0, limit);
-    const result: Page<ReleaseSummary> = { items: structuredClone(items.map((i) => i.summary)) };
+    const result: port.Page<ReleaseSummary> = { items: structuredClone(items.map((i) => i.summary)) };
     if (matching.length > limit) result.cursor = encodeCursor(kind, { after: items.at(-1)!.id });
     return result;
   }

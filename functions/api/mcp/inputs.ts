@@ -8,21 +8,7 @@
 import * as z from "zod";
 import { publicErrorMessage } from "../../../shared/errors.ts";
 import { RELEASE_STATUSES } from "../../../shared/release/model.ts";
-import {
-  CLUSTER_NAME,
-  DNS1123_LABEL,
-  MAX_CLUSTER_NAME_LENGTH,
-  MAX_NAMESPACE_LENGTH,
-  MAX_RELEASE_NAME_BYTES,
-  MAX_REVISION,
-  RELEASE_NAME_PATTERN,
-  revisionOrLatest,
-  validateClusterName,
-  validateNamespace,
-  validateReleaseContentName,
-  validateReleaseName,
-  validateStatus,
-} from "../../../shared/release/validation.ts";
+import * as rules from "../../../shared/release/validation.ts";
 
 /** Longest free-text argument (times, filters, selectors, cursors): anything longer is refused before any read. */
 const MAX_TEXT = 1024;
@@ -40,35 +26,35 @@ function checkedBy<T extends z.ZodType>(schema: T, validate: (value: z.infer<T>)
 
 export const text = (description: string) => z.string().max(MAX_TEXT).describe(description);
 
-export const cluster = checkedBy(z.string(), validateClusterName).meta({
+export const cluster = checkedBy(z.string(), rules.validateClusterName).meta({
   description: "the cluster's name in the registry (list_clusters)",
-  pattern: CLUSTER_NAME.source,
-  maxLength: MAX_CLUSTER_NAME_LENGTH,
+  pattern: rules.CLUSTER_NAME.source,
+  maxLength: rules.MAX_CLUSTER_NAME_LENGTH,
 });
 
-export const namespace = checkedBy(z.string(), validateNamespace).meta({
+export const namespace = checkedBy(z.string(), rules.validateNamespace).meta({
   description: "the release's namespace",
-  pattern: DNS1123_LABEL.source,
-  maxLength: MAX_NAMESPACE_LENGTH,
+  pattern: rules.DNS1123_LABEL.source,
+  maxLength: rules.MAX_NAMESPACE_LENGTH,
 });
 
-const releaseNameRule = { pattern: RELEASE_NAME_PATTERN, maxLength: MAX_RELEASE_NAME_BYTES };
+const releaseNameRule = { pattern: rules.RELEASE_NAME_PATTERN, maxLength: rules.MAX_RELEASE_NAME_BYTES };
 /** A release name to read history by (helm history's wording of a bad name). */
-export const releaseName = checkedBy(z.string(), validateReleaseName).meta({
+export const releaseName = checkedBy(z.string(), rules.validateReleaseName).meta({
   description: "the release's name",
   ...releaseNameRule,
 });
 /** A release name to read content by (helm status / get manifest word a bad name `releaseContent: ...`). */
-export const contentReleaseName = checkedBy(z.string(), validateReleaseContentName).meta({
+export const contentReleaseName = checkedBy(z.string(), rules.validateReleaseContentName).meta({
   description: "the release's name",
   ...releaseNameRule,
 });
 
-export const revision = checkedBy(z.int(), revisionOrLatest)
-  .meta({ description: "a revision (0 or less, or absent: the latest)", maximum: MAX_REVISION })
+export const revision = checkedBy(z.int(), rules.revisionOrLatest)
+  .meta({ description: "a revision (0 or less, or absent: the latest)", maximum: rules.MAX_REVISION })
   .optional();
 
-export const status = checkedBy(z.string(), validateStatus)
+export const status = checkedBy(z.string(), rules.validateStatus)
   .meta({ description: "exactly this Helm status", enum: [...RELEASE_STATUSES] })
   .optional();
 

@@ -97,56 +97,45 @@ export function formatGoLayout(value: string, layout: string): string {
   return out;
 }
 
+/** Go's word tokens (stdLongMonth, stdMonth, stdLongWeekDay, stdWeekDay, stdTZ, stdPM, stdpm). */
+const WORDS: Record<string, (t: WallClock) => string> = {
+  January: (t) => LONG_MONTHS[t.month - 1],
+  Jan: (t) => LONG_MONTHS[t.month - 1].slice(0, 3),
+  Monday: (t) => LONG_DAYS[t.weekday],
+  Mon: (t) => LONG_DAYS[t.weekday].slice(0, 3),
+  MST: (t) =>
+    t.offset === "Z" || t.offset === "+00:00" || t.offset === "-00:00" ? "UTC" : zoneText(t.offset, "-0700"),
+  PM: (t) => (t.hour >= 12 ? "PM" : "AM"),
+  pm: (t) => (t.hour >= 12 ? "pm" : "am"),
+};
+
+const hour12 = (t: WallClock) => (t.hour % 12 === 0 ? 12 : t.hour % 12);
+
+/** Go's number tokens: the field and how it is padded (`01` zeros to 2, `_2` spaces to 2, `1` not at all). */
+const NUMBERS: Record<string, [field: (t: WallClock) => number, width: number, fill?: string]> = {
+  "01": [(t) => t.month, 2],
+  "1": [(t) => t.month, 0],
+  "02": [(t) => t.day, 2],
+  _2: [(t) => t.day, 2, " "],
+  "2": [(t) => t.day, 0],
+  __2: [dayOfYear, 3, " "],
+  "002": [dayOfYear, 3],
+  "2006": [(t) => t.year, 4],
+  "06": [(t) => t.year % 100, 2],
+  "15": [(t) => t.hour, 2],
+  "03": [hour12, 2],
+  "3": [hour12, 0],
+  "04": [(t) => t.minute, 2],
+  "4": [(t) => t.minute, 0],
+  "05": [(t) => t.second, 2],
+  "5": [(t) => t.second, 0],
+};
+
 function render(t: WallClock, token: string): string {
-  const hour12 = t.hour % 12 === 0 ? 12 : t.hour % 12;
-  switch (token) {
-    case "January":
-      return LONG_MONTHS[t.month - 1];
-    case "Jan":
-      return LONG_MONTHS[t.month - 1].slice(0, 3);
-    case "Monday":
-      return LONG_DAYS[t.weekday];
-    case "Mon":
-      return LONG_DAYS[t.weekday].slice(0, 3);
-    case "MST":
-      return t.offset === "Z" || t.offset === "+00:00" || t.offset === "-00:00" ? "UTC" : zoneText(t.offset, "-0700");
-    case "01":
-      return pad(t.month);
-    case "1":
-      return String(t.month);
-    case "02":
-      return pad(t.day);
-    case "_2":
-      return pad(t.day, 2, " ");
-    case "2":
-      return String(t.day);
-    case "__2":
-      return pad(dayOfYear(t), 3, " ");
-    case "002":
-      return pad(dayOfYear(t), 3);
-    case "2006":
-      return pad(t.year, 4);
-    case "06":
-      return pad(t.year % 100);
-    case "15":
-      return pad(t.hour);
-    case "03":
-      return pad(hour12);
-    case "3":
-      return String(hour12);
-    case "04":
-      return pad(t.minute);
-    case "4":
-      return String(t.minute);
-    case "05":
-      return pad(t.second);
-    case "5":
-      return String(t.second);
-    case "PM":
-      return t.hour >= 12 ? "PM" : "AM";
-    case "pm":
-      return t.hour >= 12 ? "pm" : "am";
-  }
+  const word = WORDS[token];
+  if (word) return word(t);
+  const number = NUMBERS[token];
+  if (number) return pad(number[0](t), number[1], number[2]);
   if (token.startsWith("-") || token.startsWith("Z")) return zoneText(t.offset, token);
   // .000 keeps that many digits; .999 the same but drops trailing zeros (and the dot when none are left).
   const digits = t.fraction.padEnd(9, "0").slice(0, token.length - 1);
