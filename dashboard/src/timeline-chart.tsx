@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 // Types only (erased from the bundle): the shapes the API's timeline routes answer with.
 import type { FleetTimeline, TimelineEvent, TimelineStripe } from "../../shared/usecases/timeline.ts";
 import { duration, when } from "./format.ts";
+import { Health, healthColour } from "./ui.tsx";
 
 const W = 1000;
 const MARK = { revision: "R", drift: "D", health: "", missing: "M" } as const;
@@ -46,6 +47,7 @@ export function ReleaseTimelineChart({
               width={width}
               height="30"
               class={`stripe h-${s.health}`}
+              style={healthColour(s.health)}
               tabIndex={0}
               role="button"
               aria-label={label}
@@ -80,9 +82,9 @@ export function ReleaseTimelineChart({
       <figcaption aria-live="polite">
         {shown ? (
           <>
-            <b class={`health h-${shown.health}`}>{shown.health}</b> {when(shown.firstSeenAt)} →{" "}
-            {when(shown.lastSeenAt)} ({duration(Date.parse(shown.lastSeenAt) - Date.parse(shown.firstSeenAt))}, seen{" "}
-            {shown.seenCount}×), revision {shown.revision}
+            <Health health={shown.health} /> {when(shown.firstSeenAt)} → {when(shown.lastSeenAt)} (
+            {duration(Date.parse(shown.lastSeenAt) - Date.parse(shown.firstSeenAt))}, seen {shown.seenCount}×), revision{" "}
+            {shown.revision}
             {shown.missing ? `, ${shown.missing} missing` : ""}
             {shown.driftCount ? `, ${shown.driftCount} drifted` : ""}: {shown.message}
             {shown.cause ? <div class="cause">why: {shown.cause}</div> : null}
@@ -148,6 +150,7 @@ export function FleetTimelineChart({
             key={s.key}
             d={band(tops[k], k === 0 ? buckets.map(() => 0) : tops[k - 1])}
             class={`series h-${s.key}`}
+            style={healthColour(s.key)}
           />
         ))}
         {at !== undefined ? <line x1={x(at)} x2={x(at)} y1="0" y2={H} class="cursor" /> : null}
@@ -159,7 +162,7 @@ export function FleetTimelineChart({
       <figcaption aria-live="polite">
         {SERIES.map((s) => (
           <span key={s.key} class="legend">
-            <span class={`swatch h-${s.key}`} /> {s.label}
+            <span class={`swatch h-${s.key}`} style={healthColour(s.key)} /> {s.label}
             {`: ${counts[s.key]?.[at ?? buckets.length - 1] ?? 0}`}
           </span>
         ))}

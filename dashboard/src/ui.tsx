@@ -4,9 +4,15 @@ import { useEffect, useState } from "preact/hooks";
 
 export { HEALTHS } from "./status-view.ts";
 
+/**
+ * A health's colour for the rules that paint with `--health` (badge, swatch, the timeline's stripes and series): its
+ * palette entry in styles.css, named once there. Preact sets it through the CSSOM, which the page's CSP allows.
+ */
+export const healthColour = (health: string) => ({ "--health": `var(--${health})` });
+
 export function Health({ health, title }: { health: string; title?: string }) {
   return (
-    <span class={`health h-${health}`} title={title}>
+    <span class={`health h-${health}`} style={healthColour(health)} title={title}>
       {health === "NotAudited" ? "not audited" : health}
     </span>
   );

@@ -171,6 +171,14 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
   assert.ok(seen >= 2, `the stretch was seen by ${seen} audit runs: ${label}`);
   await stripe.focus();
   assert.match((await page.locator("figure.timeline figcaption").allInnerTexts()).join("\n"), /Failed .* revision 2/);
+  // The health colours are set through the CSSOM under the page's CSP (style-src 'self'): painted, not blocked.
+  const painted = (selector: string, property: "fill" | "backgroundColor") =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((e, p) => getComputedStyle(e)[p], property);
+  assert.equal(await painted("rect.stripe.h-Failed", "fill"), "rgb(198, 40, 40)");
+  assert.equal(await painted("figure.timeline figcaption .health.h-Failed", "backgroundColor"), "rgb(198, 40, 40)");
   // The range's reliability figures: the report's own use case (the CLI's `reliability`), never healthy while Failed.
   const reliability = page.locator("section.reliability", { hasText: "Reliability over 1h" });
   await reliability.waitFor();
