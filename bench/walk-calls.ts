@@ -123,8 +123,8 @@ export function placeName(node: ts.Node): string {
 }
 
 /**
- * The calls a function makes, in source order (by where the called name is written, so `a(b())` is a then b and
- * `x.f().g()` is f then g). Inline functions (callbacks, options' arrows) are read as part of the body; nested
+ * The calls a function makes, in the order they run: a call after its receiver and its arguments, as JavaScript
+ * evaluates them (`a(b())` is b then a, `x.f().g()` is f then g, `new E(quote(x))` is quote then E). Inline functions (callbacks, options' arrows) are read as part of the body; nested
  * function declarations, classes and functions bound to a local `const` are not: they are reached when called.
  */
 function callsIn(fn: FunctionNode): (ts.CallExpression | ts.NewExpression)[] {
@@ -132,17 +132,17 @@ function callsIn(fn: FunctionNode): (ts.CallExpression | ts.NewExpression)[] {
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionDeclaration(node) || ts.isClassLike(node)) return;
     if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isVariableDeclaration(node.parent)) return;
+    ts.forEachChild(node, visit);
     if (
       (ts.isCallExpression(node) && node.expression.kind !== ts.SyntaxKind.ImportKeyword) ||
       ts.isNewExpression(node)
     ) {
       calls.push(node);
     }
-    ts.forEachChild(node, visit);
   };
   for (const parameter of fn.parameters) visit(parameter);
   if (fn.body) visit(fn.body);
-  return calls.sort((a, b) => calledName(a).getStart() - calledName(b).getStart());
+  return calls;
 }
 
 function calledName(call: ts.CallExpression | ts.NewExpression): ts.Node {

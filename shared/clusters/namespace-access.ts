@@ -29,6 +29,26 @@ export function namespaceAccess(
   return (namespace) => namespace !== undefined && (namespace === releaseNamespace || granted.has(namespace));
 }
 
+/** Whether a status reads log excerpts: `read`, or `not-granted` (the deployment has them, this caller not). */
+export type LogAccess = "read" | "not-granted";
+
+/**
+ * What a caller may read of one release, decided once per request from its scope: the objects outside the
+ * release's namespace (`sees`, above) and the log excerpts (`logs`). Log excerpts: never where the deployment has
+ * them off (`logExcerpts`); callers with no grants of their own (IAM: the registry) by the deployment's setting
+ * alone; a person or a channel only in a namespace a binding grants with `logs: true` — and told so otherwise.
+ */
+export function releaseAccess(
+  scope: ClusterScope,
+  release: { cluster: string; namespace: string },
+  logExcerpts: boolean | undefined,
+): { sees?: NamespaceAccess; logs?: LogAccess } {
+  const sees = namespaceAccess(scope, release.cluster, release.namespace);
+  const grants = scope === "any" ? undefined : scope.grants;
+  if (!logExcerpts) return { sees };
+  return { sees, logs: !grants || grants.allowsLogs(release.cluster, release.namespace) ? "read" : "not-granted" };
+}
+
 /** What a caller granted only the release's own namespace sees: the audits' view of what everyone may read. */
 export function ownNamespaceOnly(releaseNamespace: string): NamespaceAccess {
   return (namespace) => namespace === releaseNamespace;

@@ -1,7 +1,7 @@
 import { AccessDeniedError } from "../access/errors.ts";
 import type { Grants } from "../access/grants.ts";
 import type { ReleaseKey } from "../release/model.ts";
-import { validateReleaseContentName, validateReleaseKey } from "../release/validation.ts";
+import { validateReleaseKey } from "../release/validation.ts";
 import type { ClusterSummary, RegistryObjectives } from "./connector.ts";
 import { UnknownClusterError } from "./errors.ts";
 
@@ -23,8 +23,9 @@ export type ClusterScope = { list(): ClusterSummary[]; readonly grants?: Grants 
 /** `cluster` (and `namespace`, when the read is about one) must be in scope. */
 export function requireKnownCluster(scope: ClusterScope, cluster: string, namespace?: string): void {
   if (scope === "any") return;
-  if (scope.grants && !scope.grants.allows(cluster, namespace)) throw new AccessDeniedError();
   const known = scope.list().map((entry) => entry.name);
+  // The grants first: a person is refused alike whether the cluster exists or not.
+  if (scope.grants && !scope.grants.allows(cluster, namespace)) throw new AccessDeniedError();
   if (!known.includes(cluster)) throw new UnknownClusterError(cluster, { known });
 }
 
@@ -38,8 +39,7 @@ export function releaseInScope(
   key: ReleaseKey,
   read: "content" | "stored" = "stored",
 ): ReleaseKey {
-  if (read === "content") validateReleaseContentName(key?.name);
-  const release = validateReleaseKey(key);
+  const release = validateReleaseKey(key, read);
   requireKnownCluster(scope, release.cluster, release.namespace);
   return release;
 }

@@ -141,8 +141,13 @@ export function validateStatus(value: unknown): ReleaseStatus {
   return value;
 }
 
-/** Validates the three parts of a release's identity, cluster first (the order of the key). */
-export function validateReleaseKey(key: ReleaseKey): ReleaseKey {
+/**
+ * Validates the three parts of a release's identity, cluster first (the order of the key). A read of a revision's
+ * content (`helm status`, `helm get manifest`) words a bad release name as Helm does there (`releaseContent: …`),
+ * before anything else.
+ */
+export function validateReleaseKey(key: ReleaseKey, read: "content" | "stored" = "stored"): ReleaseKey {
+  if (read === "content") validateReleaseContentName(key?.name);
   return {
     cluster: validateClusterName(key?.cluster),
     namespace: validateNamespace(key?.namespace),

@@ -1,9 +1,9 @@
-import type { DriftedField, DriftReport } from "../drift/types.ts";
+import type { DriftReport } from "../drift/types.ts";
 import type { HealthAssessment, HealthStatus } from "../health/index.ts";
 import type { TableColumn } from "../kube/table.ts";
 import type { ManifestObject } from "../manifest/manifest.ts";
 import type { ChartMetadata, Hook, ReleaseInfo, ReleaseStatus } from "../release/model.ts";
-import type { ShownWho } from "../who/shown.ts";
+import type { AttributedDriftedField } from "../who/shown.ts";
 import type { Cause } from "../why/causes.ts";
 import type { ReleaseEvents } from "../why/events.ts";
 
@@ -136,9 +136,6 @@ export interface StatusReport {
 }
 
 /** A drifted field and, when the EKS audit log said, who made the write (docs/who.md), as the caller may see it. */
-export interface AttributedDriftedField extends DriftedField {
-  who?: ShownWho;
-}
 
 /** The drift a status shows: the drift report, its fields attributed. */
 export interface StatusDrift extends DriftReport {

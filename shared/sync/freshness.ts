@@ -11,6 +11,7 @@ import { decodeStorageObject } from "../ingest/storage-object.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import { equalitySelector } from "../kube/related-pods.ts";
 import type { Release } from "../release/model.ts";
+import { storageObjectName } from "../release/storage-identity.ts";
 import type { Freshness } from "../status/report.ts";
 import { storedSourceOf } from "../store/revision-content.ts";
 import { getStorageObject, listPage, listPath, type StorageDriver, storageIdentity } from "./storage-reads.ts";
@@ -27,6 +28,71 @@ export interface ClusterRevisions {
 }
 
 export type RevisionsAnswer = { revisions: ClusterRevisions } | { notChecked: string };
+
+/**
+ * What a status answers for, decided once from the store's revision and the cluster's Helm storage: the stored
+ * revision (`stored`), or the cluster's own object read now (`read`: a newer latest, the latest rewritten in place,
+ * or a revision asked for by number that is not stored yet), with the STORED line for either; `notFound` when
+ * neither has it. One LIST (in the same wave as the stored revision's GETs), then at most one GET.
+ */
+export type FreshestAnswer =
+  | { answer: "stored"; freshness: Freshness }
+  | { answer: "read"; release: Release; freshness: Freshness }
+  | { answer: "notFound" };
+
+export async function freshestRevision(
+  kube: KubeReader,
+  request: { cluster: string; namespace: string; name: string; revision?: number; deadline?: number },
+  stored: Release | undefined,
+): Promise<FreshestAnswer> {
+  const check = await readClusterRevisions(kube, request);
+  const wantLatest = request.revision === undefined;
+  const storedVersion = stored?.version;
+  // Helm rewrites its latest revision in place (uninstall --keep-history, a pending operation ending): same number.
+  const rewritten = stored !== undefined && "revisions" in check && rewrittenSinceStored(stored, check.revisions);
+  if (!wantLatest && storedVersion === undefined && "revisions" in check) {
+    // `--revision N` of a revision not stored yet: the cluster's own object, read now like a newer latest.
+    const asked = await readClusterRevision(kube, request, askedRevision(check.revisions, request));
+    if ("release" in asked) {
+      const answered = asked.release.version;
+      const freshness = describeFreshness({ answered, asked: answered, check, askedFromCluster: true });
+      return { answer: "read", release: asked.release, freshness };
+    }
+  }
+  // The cluster's latest is not the stored one: newer (an upgrade since the sync), rewritten in place, or lower
+  // (uninstalled and installed again: the stored revision is gone from the cluster). Read it now.
+  let newerNotRead: string | undefined;
+  const latest = "revisions" in check ? check.revisions.latest : 0;
+  if (wantLatest && "revisions" in check && latest > 0 && (latest !== storedVersion || rewritten)) {
+    const newer = await readClusterRevision(kube, request, check.revisions);
+    if ("release" in newer) {
+      const answered = newer.release.version;
+      return {
+        answer: "read",
+        release: newer.release,
+        freshness: describeFreshness({ stored: storedVersion, answered, check, rewritten }),
+      };
+    }
+    newerNotRead = newer.failed;
+  }
+  if (storedVersion === undefined) return { answer: "notFound" };
+  const freshness = describeFreshness({
+    stored: storedVersion,
+    answered: storedVersion,
+    asked: wantLatest ? undefined : storedVersion,
+    check,
+    newerNotRead,
+    rewritten: rewritten && wantLatest,
+  });
+  return { answer: "stored", freshness };
+}
+
+/** The storage object of the revision asked for, where the cluster keeps its latest (its driver). */
+function askedRevision(revisions: ClusterRevisions, request: { name: string; revision?: number }): ClusterRevisions {
+  const revision = request.revision ?? 0;
+  if (revision < 1 || revision > revisions.latest || !revisions.driver) return { latest: revisions.latest };
+  return { ...revisions, objectName: storageObjectName(request.name, revision) };
+}
 
 export async function readClusterRevisions(
   kube: KubeReader,

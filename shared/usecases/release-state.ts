@@ -8,26 +8,20 @@
  * Names and scope are the caller's first step (`releaseInScope`): nothing here validates them again.
  */
 
-import { type NamespaceAccess, ownNamespaceOnly } from "../clusters/namespace-access.ts";
+import { type LogAccess, type NamespaceAccess, ownNamespaceOnly } from "../clusters/namespace-access.ts";
 import type { LaterRevision } from "../drift/index.ts";
 import { isDomainError } from "../errors.ts";
 import { ReleaseUnreachableError } from "../kube/fetch.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Logger } from "../ports.ts";
-import type { Release } from "../release/model.ts";
-import { storageObjectName } from "../release/storage-identity.ts";
+import type { Release, ReleaseKey } from "../release/model.ts";
 import { buildStatusReport, type ReportInput } from "../status/build-report.ts";
 import { ReleaseChartMissingError, ReleaseInfoMissingError } from "../status/errors.ts";
 import type { StatusReport } from "../status/report.ts";
 import { ReleaseNotFoundError } from "../store/errors.ts";
-import {
-  type ClusterRevisions,
-  describeFreshness,
-  readClusterRevision,
-  readClusterRevisions,
-  rewrittenSinceStored,
-} from "../sync/freshness.ts";
-import { attachLogExcerpts, type LogAccess, secretValuesOf } from "../why/logs.ts";
+import type { ReleaseStore } from "../store/release-store.ts";
+import { freshestRevision } from "../sync/freshness.ts";
+import { attachLogExcerpts, secretValuesOf } from "../why/logs.ts";
 
 export interface FreshnessRequest {
   cluster: string;
@@ -42,86 +36,62 @@ export interface FreshnessRequest {
 
 /**
  * The state of the revision wanted, from the store's `stored` read and the cluster's own Helm storage side by
- * side. The store answers first: a revision it lacks fails before any cluster read, unless the latest is wanted
- * (the cluster may hold a release installed since the last sync). Then the fan-out (`readReleaseState`) of the
- * revision answered for.
+ * side (`freshestRevision`: one LIST in the same wave as the stored revision's GETs). The store answers first: a
+ * revision it lacks fails before any cluster read, unless the cluster holds it (helm wrote it since the last
+ * sync). Then the fan-out (`readReleaseState`) of the revision answered for. With `store`, a revision asked for by
+ * number reads the revisions stored after it (`revisionsAfter`).
  */
 export async function freshestState(
-  deps: { kube: KubeReader; logger: Logger },
+  deps: { kube: KubeReader; logger: Logger; store?: ReleaseStore },
   request: FreshnessRequest & LiveOptions,
   stored: Promise<Release>,
 ): Promise<StatusReport> {
-  const { kube } = deps;
-  const live = async (release: Release) =>
-    readReleaseState(deps, { ...request, release, laterRevisions: await request.laterRevisions?.(release) });
+  const live = async (release: Release) => {
+    const later = request.revision === undefined ? undefined : await revisionsAfter(deps.store, request, release);
+    return readReleaseState(deps, { ...request, release, laterRevisions: later });
+  };
   if (request.freshness === false) return live(await stored);
-  const wantLatest = request.revision === undefined;
-  // A revision the store lacks may be in the cluster (helm wrote it since the last sync): the LIST says.
-  const release = await stored.catch((error: unknown) => {
+  const storedOrMissing = await stored.catch((error: unknown) => {
     if (error instanceof ReleaseNotFoundError) return error;
     throw error;
   });
-  const storedRelease = release instanceof ReleaseNotFoundError ? undefined : release;
-  const [report, answer] = await Promise.all([
+  const storedRelease = storedOrMissing instanceof ReleaseNotFoundError ? undefined : storedOrMissing;
+  const [storedReport, fresh] = await Promise.all([
     storedRelease && live(storedRelease),
-    readClusterRevisions(kube, request),
+    freshestRevision(deps.kube, request, storedRelease),
   ]);
-  const storedVersion = storedRelease?.version;
-  // Helm rewrites its latest revision in place (uninstall --keep-history, a pending operation ending): same number.
-  const rewritten =
-    storedRelease !== undefined && "revisions" in answer && rewrittenSinceStored(storedRelease, answer.revisions);
-  let newerNotRead: string | undefined;
-  if (!wantLatest && storedVersion === undefined && "revisions" in answer) {
-    // `--revision N` of a revision not stored yet: the cluster's own object, read now like a newer latest.
-    const asked = await readClusterRevision(kube, request, askedRevision(answer.revisions, request));
-    if ("release" in asked) {
-      const fresh = await live(asked.release);
-      const answered = asked.release.version;
-      fresh.freshness = describeFreshness({ answered, asked: answered, check: answer, askedFromCluster: true });
-      return fresh;
-    }
-  }
-  // The cluster's latest is not the stored one: newer (an upgrade since the sync), rewritten in place, or lower
-  // (uninstalled and installed again: the stored revision is gone from the cluster). Read it now.
-  const latest = "revisions" in answer ? answer.revisions.latest : 0;
-  if (wantLatest && "revisions" in answer && latest > 0 && (latest !== storedVersion || rewritten)) {
-    const newer = await readClusterRevision(kube, request, answer.revisions);
-    if ("release" in newer) {
-      const fresh = await live(newer.release);
-      const answered = newer.release.version;
-      fresh.freshness = describeFreshness({ stored: storedVersion, answered, check: answer, rewritten });
-      return fresh;
-    }
-    newerNotRead = newer.failed;
-  }
   // Neither the store nor the cluster has it: the store's own not-found.
-  if (!report || storedVersion === undefined) throw release;
-  report.freshness = describeFreshness({
-    stored: storedVersion,
-    answered: storedVersion,
-    asked: wantLatest ? undefined : storedVersion,
-    check: answer,
-    newerNotRead,
-    rewritten: rewritten && wantLatest,
-  });
+  if (fresh.answer === "notFound" || (fresh.answer === "stored" && !storedReport)) throw storedOrMissing;
+  const report = fresh.answer === "read" ? await live(fresh.release) : storedReport!;
+  report.freshness = fresh.freshness;
   return report;
 }
 
-/** The storage object of the revision asked for, where the cluster keeps its latest (its driver). */
-function askedRevision(
-  revisions: ClusterRevisions,
-  request: FreshnessRequest & { revision?: number },
-): ClusterRevisions {
-  const revision = request.revision ?? 0;
-  if (revision < 1 || revision > revisions.latest || !revisions.driver) return { latest: revisions.latest };
-  return { ...revisions, objectName: storageObjectName(request.name, revision) };
+/** Newest revisions read to find those after a deployed one (Helm keeps 10 by default). */
+const LATER_REVISIONS_READ = 20;
+
+/**
+ * A still deployed revision asked for by number may have later ones (a failed or pending upgrade) whose Helm
+ * writes are on the live objects: read them (one history page) so drift names Helm, not "a webhook".
+ */
+async function revisionsAfter(
+  store: ReleaseStore | undefined,
+  key: ReleaseKey,
+  release: Release,
+): Promise<LaterRevision[] | undefined> {
+  if (!store || release.info?.status !== "deployed") return;
+  const page = await store.history(key, { limit: LATER_REVISIONS_READ });
+  return page.items
+    .filter((revision) => revision.version > release.version)
+    .map((revision) => ({
+      version: revision.version,
+      status: revision.info?.status ?? "unknown",
+      ...(revision.info?.last_deployed ? { deployedAt: revision.info.last_deployed } : {}),
+    }));
 }
 
-/** How the resources are read (`LiveStateInput` but the release, which `freshestState` picks). */
-export interface LiveOptions extends Omit<LiveStateInput, "release" | "laterRevisions"> {
-  /** Revisions stored after the one answered for (`LiveStateInput.laterRevisions`), when it is known. */
-  laterRevisions?: (release: Release) => Promise<readonly LaterRevision[] | undefined>;
-}
+/** How the resources are read (`LiveStateInput` but the release, which `freshestState` picks, and what follows it). */
+export type LiveOptions = Omit<LiveStateInput, "release" | "laterRevisions">;
 
 export interface LiveStateInput {
   cluster: string;

@@ -4,6 +4,7 @@
  * so no surface picks fields of an identity itself and none shows an ARN or an account id to a browser or a chat.
  */
 import type { DriftedField } from "../drift/types.ts";
+import type { Logger } from "../ports.ts";
 import type { ReleaseKey } from "../release/model.ts";
 import {
   type Attribution,
@@ -86,6 +87,58 @@ export async function readShownAttributions(
     onError?.(error);
     return noAttributions(release);
   }
+}
+
+/**
+ * A status's attributions (its last step, docs/who.md): read with one `forRelease` once `stored` (the status's store
+ * read) settles, so it never queues beside the read the wave waits for and has answered long before the report is
+ * ready. Undefined without an attribution store or for a release not stored; the store failing names nobody and is
+ * logged, never the status's failure.
+ */
+export function readStatusAttributions(
+  deps: { attributions?: AttributionStore; logger: Logger },
+  release: ReleaseKey,
+  audience: Audience,
+  stored: Promise<unknown>,
+): Promise<ShownAttributions | undefined> {
+  const store = deps.attributions;
+  if (!store) return Promise.resolve(undefined);
+  const onError = (error: unknown) =>
+    deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) });
+  // One Query: the logging being off is told by the records the workers settled (their reason is the hint).
+  return stored.then(
+    () => readShownAttributions(store, release, audience, onError, { clusterLogging: false }),
+    () => undefined,
+  );
+}
+
+/** A drifted field with who made its write, when the audit log said. */
+export interface AttributedDriftedField extends DriftedField {
+  who?: ShownWho;
+}
+
+/**
+ * A report's drifted fields with their writers, named when the audit log said (`whoOfField`), and the cluster's
+ * logging being off said once (`auditLogging`) when some field names a writer nobody is put to.
+ */
+export function attributeDrift<R extends { drift?: { fields: AttributedDriftedField[] }; auditLogging?: string }>(
+  report: R,
+  shown: ShownAttributions | undefined,
+): R {
+  const drift = report.drift;
+  if (!shown || !drift || drift.fields.length === 0) return report;
+  const fields = drift.fields.map((field) => {
+    const who = whoOfField(shown, field);
+    return who ? { ...field, who } : field;
+  });
+  const unnamed = fields.some(
+    (field) => field.changedBy && field.helmRevision === undefined && field.who?.state !== "found",
+  );
+  return {
+    ...report,
+    drift: { ...drift, fields },
+    ...(unnamed && shown.loggingOff ? { auditLogging: shown.loggingOff } : {}),
+  };
 }
 
 /** The pure join (readShownAttributions' second half). */

@@ -2,10 +2,10 @@
  * The log excerpt of a cause: the last lines of the failing container's previous instance (the one that crashed;
  * the current one when it never restarted), read after the status's wave for the first few causes only, bounded by
  * the API server (`tailLines`, `limitBytes`) and again here, and masked (log-mask.ts) before it is kept. Off unless
- * the deployment enables it and the caller may read logs (docs/status.md "Log excerpts"): the use case is told
- * which, never decides it.
+ * the deployment enables it and the caller may read logs (docs/status.md "Log excerpts"), decided with the rest of
+ * the caller's access to the release (clusters/namespace-access.ts `releaseAccess`): this file is told which.
  */
-import type { ClusterScope } from "../clusters/scope.ts";
+import type { LogAccess } from "../clusters/namespace-access.ts";
 import type { KubeReader } from "../kube/reader.ts";
 import type { Cause } from "./causes.ts";
 import { CAUSES_SHOWN } from "./causes.ts";
@@ -14,26 +14,7 @@ import { EXCERPT_BYTES, EXCERPT_LINES, maskedExcerpt } from "./log-mask.ts";
 
 export type { LogExcerpt, LogUnread } from "./log-mask.ts";
 
-/** Whether this status reads log excerpts: `read`, or `not-granted` (the deployment has them, this caller not). */
-export type LogAccess = "read" | "not-granted";
-
 export const NOT_GRANTED = "log excerpts are not granted to you (an access rule with logs: true)";
-
-/**
- * Whether a status reads log excerpts, decided once for every adapter: never where the deployment has them off;
- * callers with no grants of their own (IAM: the registry) by the deployment's setting alone; a person or a channel
- * only in a namespace a binding grants with `logs: true` — and told so otherwise.
- */
-export function logAccessFor(
-  enabled: boolean | undefined,
-  scope: ClusterScope,
-  cluster: string,
-  namespace: string,
-): LogAccess | undefined {
-  if (!enabled) return undefined;
-  if (scope === "any" || !scope.grants) return "read";
-  return scope.grants.allowsLogs(cluster, namespace) ? "read" : "not-granted";
-}
 
 /** The values of the release's own Secrets as its manifest sets them (decoded), to mask wherever a log shows one. */
 export function secretValuesOf(objects: readonly { kind: string; object: Record<string, unknown> }[]): string[] {

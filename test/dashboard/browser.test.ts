@@ -176,7 +176,7 @@ test("the dashboard signed in as an admin: fleet, api's failure and timeline, we
     page
       .locator(selector)
       .first()
-      .evaluate((e, p) => getComputedStyle(e)[p], property);
+      .evaluate((e, p) => e.ownerDocument.defaultView!.getComputedStyle(e)[p], property);
   assert.equal(await painted("rect.stripe.h-Failed", "fill"), "rgb(198, 40, 40)");
   assert.equal(await painted("figure.timeline figcaption .health.h-Failed", "backgroundColor"), "rgb(198, 40, 40)");
   // The range's reliability figures: the report's own use case (the CLI's `reliability`), never healthy while Failed.

@@ -1,6 +1,7 @@
 import type { DriftedField, DriftReport } from "../../drift/types.ts";
 import { humanDuration } from "../../kube/table.ts";
-import type { AttributedDriftedField, StatusReport } from "../../status/report.ts";
+import type { StatusReport } from "../../status/report.ts";
+import type { AttributedDriftedField } from "../../who/shown.ts";
 import { whoName } from "../../who/shown.ts";
 import { alignLines, formatCell } from "../tables/kubectl-printer.ts";
 
