@@ -9,8 +9,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger, systemClock } from "../../shared/ports.ts";
 import { revisionOrLatest } from "../../shared/release/validation.ts";
 import { parseOutputFormat } from "../../shared/render/formats.ts";
-import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
-import { renderStatusText } from "../../shared/render/status/text.ts";
+import { renderStatus } from "../../shared/render/status/formats.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { LIVE_CLUSTER_FLAGS, releaseNameArgument } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
@@ -100,9 +99,7 @@ export const run = defineCommand({
           },
         ),
       );
-      if (output === "json") io.stdout.write(renderStatusJson(report));
-      else if (output === "yaml") io.stdout.write(renderStatusYaml(report));
-      else io.stdout.write(renderStatusText(report));
+      io.stdout.write(renderStatus(report, output));
       return 0;
     } finally {
       await kube.close();

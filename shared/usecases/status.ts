@@ -34,7 +34,8 @@ export interface StatusRequest {
   cluster: string;
   namespace: string;
   name: string;
-  revision?: number;
+  /** As given (a number, or the text of a flag or query); `revisionOrLatest` decides: absent or <= 0 the latest. */
+  revision?: number | string;
   /** Absolute time (epoch ms, by the reader's clock) by which the report must be ready; see docs/status.md. */
   deadline?: number;
   /** Reads in flight for this status (default: the reader's per-status cap). */

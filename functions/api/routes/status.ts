@@ -1,10 +1,9 @@
-import { renderStatusJson, renderStatusYaml } from "../../../shared/render/status/json.ts";
-import { renderStatusText } from "../../../shared/render/status/text.ts";
+import { renderStatus } from "../../../shared/render/status/formats.ts";
 import { releaseStatus } from "../../../shared/usecases/status.ts";
 import { annotate, type RouteDefinition, routeByQuery } from "../../_shared/http/route.ts";
 import { deadlineFrom } from "../../_shared/runtime.ts";
 import { chooseOutput, MEDIA_TYPES } from "../negotiation.ts";
-import { optionalDrift, optionalRevision } from "../params.ts";
+import { optionalDrift } from "../params.ts";
 import { text } from "../respond.ts";
 import type { ApiDeps } from "../types.ts";
 import { audienceFor, scopeFor } from "../viewer.ts";
@@ -23,20 +22,17 @@ export function statusRoutes(deps: ApiDeps): RouteDefinition[] {
 function liveStatusRoute(deps: ApiDeps): RouteDefinition {
   const { logger } = deps;
   return releaseRoute("/status", { query: STATUS_QUERY, content: true }, async ({ key, query, event, context }) => {
-    const revision = optionalRevision(query);
     const drift = optionalDrift(query);
     const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
-    annotate(context, {
-      revision,
-      sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
-    });
+    // The IAM-signed JSON may carry a writer's ARN and account id; a table or a browser never does.
+    const audience = format === "table" ? "public" : audienceFor(context);
     const report = await releaseStatus(
       { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context), attributions: deps.attributions },
       {
         ...key,
-        revision,
-        // The IAM-signed JSON may carry a writer's ARN and account id; a table or a browser never does.
-        audience: format === "table" ? "public" : audienceFor(context),
+        // As given: the use case's `revisionOrLatest` decides (0 or less: the latest; else a 400 in Helm's words).
+        revision: query?.revision,
+        audience,
         deadline: deadlineFrom(context, deps.settings.deadlineMarginMs, { now: deps.kube.clock.now().getTime() }),
         drift,
         logExcerpts: deps.settings.logExcerpts,
@@ -46,9 +42,8 @@ function liveStatusRoute(deps: ApiDeps): RouteDefinition {
       revision: report.release.version,
       resourceCount: report.resources.length + report.missing.length,
       partial: !report.complete,
+      sizeHint: "use ?output=table (the text form is far smaller) or send Accept-Encoding: gzip",
     });
-    if (format === "table") return text(renderStatusText(report), MEDIA_TYPES.table);
-    if (format === "yaml") return text(renderStatusYaml(report), MEDIA_TYPES.yaml);
-    return text(renderStatusJson(report), MEDIA_TYPES.json);
+    return text(renderStatus(report, format), MEDIA_TYPES[format]);
   });
 }

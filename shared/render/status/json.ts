@@ -9,6 +9,7 @@ import {
 } from "../../status/report.ts";
 import type { Cause } from "../../why/causes.ts";
 import type { ReleaseEvents } from "../../why/events.ts";
+import type { StructuredFormat } from "../formats.ts";
 import { renderJson, renderYaml } from "../index.ts";
 import { isZeroTime } from "../time/helm-time.ts";
 import { type StatusGroup, statusGroups } from "./groups.ts";
@@ -100,15 +101,17 @@ export function statusDocument(report: StatusReport): StatusDocument {
   return document;
 }
 
-/** One compact line plus `\n`, like Helm's json.Encoder (shared/render's JSON policy). */
-export function renderStatusJson(report: StatusReport): string {
-  return renderJson(statusDocument(report));
+/**
+ * The status document, built once, as `json` (one compact line plus `\n`, like Helm's json.Encoder) or `yaml`
+ * (sigs.k8s.io/yaml's bytes, like `helm status -o yaml`): shared/render's JSON and YAML policies.
+ */
+export function renderStatusDocument(report: StatusReport, format: StructuredFormat): string {
+  const document = statusDocument(report);
+  return format === "json" ? renderJson(document) : renderYaml(document);
 }
 
-/** sigs.k8s.io/yaml's bytes (shared/render's YAML policy), like `helm status -o yaml`. */
-export function renderStatusYaml(report: StatusReport): string {
-  return renderYaml(statusDocument(report));
-}
+export const renderStatusJson = (report: StatusReport): string => renderStatusDocument(report, "json");
+export const renderStatusYaml = (report: StatusReport): string => renderStatusDocument(report, "yaml");
 
 /** Go's encoding/json sorts map keys: group keys, and every key inside the live objects. */
 function resourcesByGroup(report: StatusReport): Record<string, unknown[]> {
