@@ -30,10 +30,6 @@ export const contentReleaseNameParam = (params: RawParams): string => validateRe
 /** A revision in a path or `?revision=`: Helm's rule, 0 or less means the latest (undefined). */
 export const revisionParam = (params: RawParams): number | undefined => revisionOrLatest(params?.revision);
 
-export function optionalRevision(query: RawParams): number | undefined {
-  return revisionOrLatest(query?.revision);
-}
-
 export function optionalStatus(query: RawParams): ReleaseStatus | undefined {
   return query?.status === undefined ? undefined : validateStatus(query.status);
 }
