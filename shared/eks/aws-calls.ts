@@ -4,11 +4,13 @@
  * failure becomes a cluster DomainError that names the cluster, the call and the
  * endpoint, so "unreachable" and "denied" read differently to an operator.
  */
+
 import type {
   DescribeClusterCommand as DescribeClusterCommandClass,
   DescribeClusterCommandOutput,
 } from "@aws-sdk/client-eks";
 import type { AssumeRoleCommand as AssumeRoleCommandClass, AssumeRoleCommandOutput } from "@aws-sdk/client-sts";
+import { awsErrorKind } from "../aws/error-names.ts";
 import type { ClusterEntry } from "../clusters/connector.ts";
 import { ClusterAccessDeniedError, ClusterNotActiveError, ClusterUnreachableError } from "../clusters/errors.ts";
 import { awsRoleName, isDomainError, withoutAwsDetails } from "../errors.ts";
@@ -92,12 +94,12 @@ function loadedOnFirstSend<Client extends { send(command: never, options?: never
 }
 
 /** EKS and STS throttling (DescribeCluster has no published rate; AssumeRole throttles per account). */
-const THROTTLED = new Set(["ThrottlingException", "Throttling", "TooManyRequestsException", "RequestLimitExceeded"]);
-
 export function isThrottled(error: unknown): boolean {
-  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  const e = error as { message?: string; $metadata?: { httpStatusCode?: number } } | undefined;
   return (
-    THROTTLED.has(e?.name ?? "") || e?.$metadata?.httpStatusCode === 429 || /^Rate exceeded/.test(e?.message ?? "")
+    awsErrorKind(error) === "throttled" ||
+    e?.$metadata?.httpStatusCode === 429 ||
+    /^Rate exceeded/.test(e?.message ?? "")
   );
 }
 

@@ -1,4 +1,5 @@
 /** Turns AWS SDK failures into the store's domain errors, naming the endpoint and table. */
+import { awsErrorKind } from "../aws/error-names.ts";
 import { isDomainError } from "../errors.ts";
 import { StoreForbiddenError, StoreTimeoutError, StoreUnavailableError } from "./errors.ts";
 
@@ -21,22 +22,6 @@ const NETWORK_CODES: Record<string, string> = {
   ENETUNREACH: "network unreachable",
   EPIPE: "connection closed",
 };
-const DENIED = new Set([
-  "AccessDeniedException",
-  "UnrecognizedClientException",
-  "InvalidSignatureException",
-  "ExpiredTokenException",
-  "MissingAuthenticationTokenException",
-]);
-const THROTTLED = new Set([
-  "ProvisionedThroughputExceededException",
-  "ThrottlingException",
-  "RequestLimitExceeded",
-  "ServiceUnavailable",
-  "InternalServerError",
-  "InternalFailure",
-]);
-
 export function translateAwsError(error: unknown, location: StoreLocation): unknown {
   if (isDomainError(error)) return error;
   const e = error as { name?: string; code?: string; message?: string; errors?: { code?: string }[] };
@@ -68,13 +53,14 @@ export function translateAwsError(error: unknown, location: StoreLocation): unkn
       cause: error,
     });
   }
-  if (e?.name && DENIED.has(e.name)) {
+  const kind = awsErrorKind(error);
+  if (kind === "denied" || kind === "expired") {
     return new StoreForbiddenError(`${where} refused our credentials: ${e.name}`, {
       table: location.tableName,
       cause: error,
     });
   }
-  if (e?.name && THROTTLED.has(e.name)) {
+  if (kind === "throttled" || kind === "unavailable") {
     return new StoreUnavailableError(
       `${where} is throttling or failing requests: ${e.name}: ${e.message}`,
       "StoreThrottled",

@@ -5,11 +5,13 @@
  * are retried with the shared backoff (shared/retry.ts) for a bounded number of attempts; every other failure is
  * classified once, as `LogsQueryError`, in words without an ARN.
  */
+
 import type {
   GetQueryResultsCommandOutput,
   ResultField,
   StartQueryCommandOutput,
 } from "@aws-sdk/client-cloudwatch-logs";
+import { awsErrorKind } from "../aws/error-names.ts";
 import { isDomainError, withoutAwsDetails } from "../errors.ts";
 import { type BackoffPolicy, backoffDelay, sleep } from "../retry.ts";
 import type { PlannedQuery } from "./audit-query.ts";
@@ -48,14 +50,6 @@ export class LogsQueryError extends Error {
   }
 }
 
-const RETRIED = new Set(["ThrottlingException", "LimitExceededException", "ServiceUnavailableException"]);
-const DENIED = new Set([
-  "AccessDeniedException",
-  "UnrecognizedClientException",
-  "InvalidSignatureException",
-  "IncompleteSignature",
-  "MissingAuthenticationToken",
-]);
 const INVALID = new Set(["MalformedQueryException", "InvalidParameterException", "SerializationException"]);
 
 /** The rows of one query: each a list of `{field, value}`. */
@@ -129,7 +123,8 @@ async function call<T>(
       if (deadline.aborted) throw timedOut(options);
       // The cluster's role could not be assumed (shared/eks classified it): the caller says what that means.
       if (isDomainError(error)) throw error;
-      if (!RETRIED.has(name)) throw classify(operation, options.logGroupName, error);
+      const kind = awsErrorKind(error);
+      if (kind !== "throttled" && kind !== "unavailable") throw classify(operation, options.logGroupName, error);
       if (attempt >= options.retry.maxAttempts) {
         throw new LogsQueryError(
           "throttled",
@@ -149,7 +144,8 @@ function classify(operation: string, logGroupName: string, error: unknown): Logs
   if (name === "ResourceNotFoundException" && operation === "StartQuery") {
     return new LogsQueryError("log-group-missing", `the log group ${logGroupName} does not exist`, { cause: error });
   }
-  if (DENIED.has(name) || status === 403) {
+  // An expired session is not a refusal: the next run's credentials may read (unavailable, retried later).
+  if (awsErrorKind(error) === "denied" || status === 403) {
     return new LogsQueryError(
       "denied",
       `CloudWatch Logs refused logs:${operation} on ${logGroupName} (${name}): the role needs logs:StartQuery and logs:GetQueryResults on it`,
