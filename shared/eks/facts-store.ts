@@ -10,41 +10,33 @@
  */
 import { onReleasesTable, type StoreConfig } from "../store/config.ts";
 import type { Table } from "../store/dynamodb-table.ts";
+import type { ClusterFacts } from "./aws-calls.ts";
 
-/** Endpoint and CA as DescribeCluster gave them, and when (epoch ms). */
-export interface StoredClusterFacts {
-  endpoint: string;
-  caData: string;
-  fetchedAt: number;
-  version?: string;
-}
+/** Endpoint, CA and version as DescribeCluster gave them (never its ARN), and when (`fetchedAt`, epoch ms). */
+export type StoredClusterFacts = Pick<ClusterFacts, "endpoint" | "caData" | "version"> & { fetchedAt: number };
 
 export interface ClusterFactsStore {
   read(cluster: string): Promise<StoredClusterFacts | undefined>;
   write(cluster: string, facts: StoredClusterFacts): Promise<void>;
 }
 
-const partition = (cluster: string) => `CLUSTER#${cluster}`;
-const FACTS_SORT_KEY = "FACTS";
-
-export class DynamoDbClusterFacts implements ClusterFactsStore {
-  readonly #table: Table;
-  constructor(table: Table) {
-    this.#table = table;
-  }
-
-  async read(cluster: string): Promise<StoredClusterFacts | undefined> {
-    const item = await this.#table.get(partition(cluster), FACTS_SORT_KEY, "endpoint, caData, fetchedAt, version");
-    if (typeof item?.endpoint !== "string" || typeof item.caData !== "string") return undefined;
-    if (!item.endpoint.startsWith("https://") || typeof item.fetchedAt !== "number") return undefined;
-    const facts: StoredClusterFacts = { endpoint: item.endpoint, caData: item.caData, fetchedAt: item.fetchedAt };
-    if (typeof item.version === "string") facts.version = item.version;
-    return facts;
-  }
-
-  async write(cluster: string, facts: StoredClusterFacts): Promise<void> {
-    await this.#table.put({ PK: partition(cluster), SK: FACTS_SORT_KEY, ...facts });
-  }
+/** One item per cluster in the releases table (above); an item that is not such facts reads as none. */
+function dynamoDbClusterFacts(table: Table): ClusterFactsStore {
+  const key = (cluster: string) => ({ PK: `CLUSTER#${cluster}`, SK: "FACTS" });
+  return {
+    async read(cluster) {
+      const { PK, SK } = key(cluster);
+      const item = await table.get(PK, SK, "endpoint, caData, fetchedAt, version");
+      if (typeof item?.endpoint !== "string" || typeof item.caData !== "string") return undefined;
+      if (!item.endpoint.startsWith("https://") || typeof item.fetchedAt !== "number") return undefined;
+      const facts: StoredClusterFacts = { endpoint: item.endpoint, caData: item.caData, fetchedAt: item.fetchedAt };
+      if (typeof item.version === "string") facts.version = item.version;
+      return facts;
+    },
+    async write(cluster, facts) {
+      await table.put({ ...key(cluster), ...facts });
+    },
+  };
 }
 
 /** The process's memory (STORE_DRIVER=memory, tests): what a warm process keeps anyway. */
@@ -64,5 +56,5 @@ export function memoryClusterFacts(): ClusterFactsStore & { items: Map<string, S
 
 /** The facts store of a store configuration: the releases table (its driver's), or memory. */
 export function openClusterFactsStore(config: StoreConfig): ClusterFactsStore {
-  return onReleasesTable<ClusterFactsStore>(config, memoryClusterFacts, (table) => new DynamoDbClusterFacts(table));
+  return onReleasesTable<ClusterFactsStore>(config, memoryClusterFacts, dynamoDbClusterFacts);
 }

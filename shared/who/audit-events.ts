@@ -51,12 +51,11 @@ export interface AuditEventFacts {
   completedMs: number;
 }
 
-/** Longest identity name kept (an IAM session name is at most 64, a Kubernetes username has no limit). */
-const MAX_NAME = 256;
-/** Longest ARN kept (IAM's own limit). */
-const MAX_ARN = 2048;
-const MAX_USER_AGENT = 512;
-const MAX_IP = 64;
+/**
+ * The longest of each text kept from an audit event (longer is cut): an identity's name (an IAM session name is at
+ * most 64, a Kubernetes username has no limit), an ARN (IAM's own limit), the client's user agent, a source IP.
+ */
+const MAX_LENGTH = { name: 256, arn: 2048, userAgent: 512, ip: 64 } as const;
 
 /**
  * Text from the audit log made safe to keep: no control or bidirectional-override characters (a name could
@@ -145,18 +144,21 @@ const IAM_USER = /^arn:aws[\w-]*:iam::(\d{12}):user\/(?:[\w+=,.@-]+\/)*([\w+=,.@
  * User-Agent never enters here: a client can claim any.
  */
 export function identityOf(event: Pick<AuditEventFacts, "username" | "arn" | "sessionName">): AuditIdentity {
-  const arn = cleanText(event.arn ?? (event.username?.startsWith("arn:") ? event.username : undefined), MAX_ARN);
+  const arn = cleanText(event.arn ?? (event.username?.startsWith("arn:") ? event.username : undefined), MAX_LENGTH.arn);
   const role = arn ? ASSUMED_ROLE.exec(arn) : null;
   if (arn && role) {
-    const name = cleanText(event.sessionName, MAX_NAME) ?? role[3];
+    const name = cleanText(event.sessionName, MAX_LENGTH.name) ?? role[3];
     return { type: "assumed-role", name, role: role[2], accountId: role[1], arn };
   }
   const user = arn ? IAM_USER.exec(arn) : null;
   if (arn && user) return { type: "iam-user", name: user[2], accountId: user[1], arn };
-  return { type: "kubernetes", name: cleanText(event.username, MAX_NAME) ?? "(unknown)" };
+  return { type: "kubernetes", name: cleanText(event.username, MAX_LENGTH.name) ?? "(unknown)" };
 }
 
 /** The evidence's client claims, cleaned: the User-Agent and the first source address. */
 export function clientClaims(event: Pick<AuditEventFacts, "userAgent" | "sourceIp">) {
-  return { userAgent: cleanText(event.userAgent, MAX_USER_AGENT), sourceIp: cleanText(event.sourceIp, MAX_IP) };
+  return {
+    userAgent: cleanText(event.userAgent, MAX_LENGTH.userAgent),
+    sourceIp: cleanText(event.sourceIp, MAX_LENGTH.ip),
+  };
 }
