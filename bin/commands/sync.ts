@@ -14,7 +14,7 @@ import { whoLookupFromEnv } from "../../shared/who/config.ts";
 import { LIVE_CLUSTER_FLAGS } from "../lib/args.ts";
 import { clusterFor, integerFlag } from "../lib/cluster-connector.ts";
 import { defineCommand } from "../lib/define-command.ts";
-import { cliAttributionStore, withCliStore } from "../lib/store.ts";
+import { cliAttributionQueue, withCliStore } from "../lib/store.ts";
 
 const usage = `usage: npm run --silent cli -- sync [--cluster C | --kubeconfig FILE [--context X]] [-n NAMESPACE | -A] [-o table|json]
 
@@ -83,10 +83,11 @@ export const run = defineCommand({
             kube,
             scope: connector,
             logger: silentLogger,
-            // Its new revisions are attributed like the scheduled sync's (docs/who.md); the sync worker looks them up.
-            ...(whoLookupFromEnv(io.env, (message) => new ValidationError(message))
-              ? { attributions: cliAttributionStore(context) }
-              : {}),
+            // Its new revisions are attributed like the scheduled sync's (docs/who.md) where a worker looks them up.
+            attributions: cliAttributionQueue(
+              context,
+              whoLookupFromEnv(io.env, (message) => new ValidationError(message)),
+            ),
           },
           {
             cluster,

@@ -105,3 +105,12 @@ export async function withCliStore<T>(
 export function cliAttributionStore(context: CliStoreContext): AttributionStore {
   return openAttributionStore(context.config);
 }
+
+/**
+ * Where a CLI command that stores new revisions (`sync`) enqueues them for attribution: the shared table's
+ * attributions, which the deployment's sync worker (or `npm start`'s loop) works off. None for the CLI's embedded
+ * store, which no worker looks up (its queue would only grow), nor with WHO_LOOKUP=off.
+ */
+export function cliAttributionQueue(context: CliStoreContext, lookupOn: boolean): AttributionStore | undefined {
+  return lookupOn && !context.embedded ? cliAttributionStore(context) : undefined;
+}

@@ -3,8 +3,10 @@
  * simulated EKS: its storage kind and creationTimestamp), once; and the drift writes a report shows, one per
  * object, manager and time, without benign controllers or Helm's own later revision.
  */
+
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { cliAttributionQueue } from "../../bin/lib/store.ts";
 import type { DriftedField } from "../../shared/drift/types.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import type { Release, ReleaseStatus } from "../../shared/release/model.ts";
@@ -167,4 +169,11 @@ test("a revision without a creationTimestamp takes when the sync saw it; enqueue
   );
   assert.equal(subject.createdAt, seen.toISOString());
   await enqueueForAttribution({ logger: { debug() {}, info() {}, warn() {}, error() {} } }, [subject], seen);
+});
+
+test("the CLI enqueues where a worker looks up: a shared table yes; its embedded store or WHO_LOOKUP=off no", () => {
+  const config = { driver: "memory" as const, region: "us-east-1", tableName: "releases" };
+  assert.ok(cliAttributionQueue({ config, embedded: false }, true));
+  assert.equal(cliAttributionQueue({ config, embedded: true }, true), undefined);
+  assert.equal(cliAttributionQueue({ config, embedded: false }, false), undefined);
 });
