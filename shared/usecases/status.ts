@@ -10,13 +10,13 @@ import { attributeDrift, readStatusAttributions } from "../who/shown.ts";
 import { freshestState } from "./release-state.ts";
 
 /**
- * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, one decision per step:
- * validate the names (Helm's `releaseContent` wording) → the scope (`releaseInScope`: grants, registry) → the
- * revision (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → one read of the store and
- * the cluster's freshness (`freshestState`, which the audit worker calls too) → the fan-out and the report
- * (`readReleaseState`) → who made the drifted writes (`readStatusAttributions`, `attributeDrift`: the kept attributions, read during the wave
- * once the store has answered, never waited for beyond that one Query). Used by the API, the CLI and chatops; the history
- * (`?at=`) is `status-at.ts`.
+ * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, one decision per step, each one call:
+ * validate and scope (`releaseInScope`: Helm's `releaseContent` wording, the grants, the registry) → the revision
+ * (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → the store read, and the attributions'
+ * read once it has answered (`readStatusAttributions`: one Query during the wave, never waited for beyond it) → the
+ * caller's access to the release (`releaseAccess`) → the store's revision against the cluster's freshness and the
+ * fan-out (`freshestState`, which the audit worker calls too) → who made the drifted writes (`attributeDrift`).
+ * Used by the API, the CLI, chatops and the MCP tools; the history (`?at=`) is `status-at.ts`.
  */
 
 export interface StatusDeps {
