@@ -1,6 +1,7 @@
 /**
  * The sync worker Lambda (SQS event source, ReportBatchItemFailures): each record names one cluster, synced with
- * the Lambda's remaining time as its deadline. A run cut short keeps its cursor (the next schedule continues);
+ * the Lambda's remaining time as its deadline, then its attributions looked up (docs/who.md); a cluster whose
+ * registry entry says `sync: false` has its attributions looked up only. A run cut short keeps its cursor (the next schedule continues);
  * a cluster already being synced is not an error; a store outage or a malformed message is reported so SQS
  * redelivers it (then the DLQ).
  */
@@ -22,6 +23,12 @@ export function createSyncWorkerHandler(runtime: SyncRuntime) {
         now: runtime.clock.now().getTime(),
         floorMs: 1000,
       });
+      // `sync: false`: nothing of the cluster is synced, but what its imports and audits enqueued is looked up.
+      if (runtime.policy(cluster)?.enabled === false) {
+        runtime.logger.info("release sync off for this cluster (sync: false); attributions only", { cluster });
+        await attributeAfterSync(runtime, cluster, deadline);
+        return;
+      }
       try {
         const summary = await syncCluster(
           {

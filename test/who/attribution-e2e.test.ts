@@ -27,6 +27,7 @@ import type { AttributeSummary } from "../../shared/who/attribute.ts";
 import { type AuditLogLookup, attributionKey } from "../../shared/who/attribution.ts";
 import { createCloudWatchAuditLogLookup } from "../../shared/who/audit-log-lookup.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
+import { enqueueForAttribution, revisionSubject } from "../../shared/who/subjects.ts";
 import { toolRunner } from "../drift/chart.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
@@ -46,7 +47,11 @@ const runtimes: { close(): Promise<void> }[] = [];
 
 before(async () => {
   process.env.POWERTOOLS_METRICS_DISABLED = "true";
-  sim = await startSimulatedEks({ clusters: [{ name: "who" }, { name: "many" }], now, auditLogLagMs: LAG_MS });
+  sim = await startSimulatedEks({
+    clusters: [{ name: "who" }, { name: "many" }, { name: "pushed" }],
+    now,
+    auditLogLagMs: LAG_MS,
+  });
   const role = sim.iam.addRole(`arn:aws:iam::${sim.iam.account}:role/Deployer`);
   alice = sim.iam.issueSession(role, "alice@example.com", 24 * 3600);
   bob = sim.iam.addUser("bob").credentials;
@@ -59,11 +64,12 @@ after(async () => {
 });
 
 /** The sync worker Lambda handler over memory stores, with the real lookup counted; what each run settled. */
-function syncWorker(attributions: MemoryAttributionStore) {
+function syncWorker(attributions: MemoryAttributionStore, notSynced: readonly string[] = []) {
+  const registry = sim.registryEntries().map((e) => (notSynced.includes(e.name) ? { ...e, sync: false } : e));
   const env = {
     STORE_DRIVER: "memory",
     AWS_REGION: "us-east-1",
-    CLUSTERS: JSON.stringify(sim.registryEntries()),
+    CLUSTERS: JSON.stringify(registry),
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: sim.logsEndpoint,
     AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
@@ -266,4 +272,36 @@ test("100 new revisions on one cluster, synced after their audit events arrived:
   );
   assert.ok(queries <= 5, `${queries} queries`);
   assert.equal(repeated, 0);
+});
+
+test("a cluster with sync: false is not synced, but what its imports enqueued is looked up by the sync worker", async () => {
+  const cluster = sim.cluster("pushed");
+  const attributions = new MemoryAttributionStore(STORE_CLOCK);
+  const worker = syncWorker(attributions, ["pushed"]);
+  cluster.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "apps" } }]);
+  clock += RUN_EVERY_MS;
+  const secret = encodeHelmSecret({
+    name: "api",
+    namespace: "apps",
+    version: 1,
+    manifest: "",
+    info: { status: "deployed", last_deployed: now().toISOString(), description: "Install complete" },
+    chart: { metadata: { name: "api", version: "0.1.0" } },
+  });
+  cluster.apply([secret]);
+  cluster.recordAudit({
+    credentials: alice,
+    verb: "create",
+    target: { apiVersion: "v1", kind: "Secret", name: "sh.helm.release.v1.api.v1", namespace: "apps" },
+    userAgent: "Helm/4.1.0",
+  });
+  // What `cli push` / the import route enqueue for a revision they store (shared/usecases/import.ts).
+  const subject = revisionSubject("pushed", { namespace: "apps", release: "api", revision: 1 }, secret, now());
+  await enqueueForAttribution({ attributions, logger: silentLogger }, [subject], now());
+  clock += LAG_MS + RUN_EVERY_MS;
+  await worker.run("pushed"); // no SyncDisabledError redelivered: the record succeeds
+  const [kept] = await attributions.forRelease({ cluster: "pushed", namespace: "apps", name: "api" });
+  assert.equal(kept?.state, "found", JSON.stringify(kept));
+  assert.equal(kept.evidence?.identity.name, "alice@example.com");
+  assert.equal((await worker.store.listReleases({ cluster: "pushed" })).items.length, 0, "nothing synced");
 });
