@@ -118,6 +118,18 @@ export interface Attribution {
   reason?: string;
 }
 
+/**
+ * Whether `subject` is another object than the one `kept` was enqueued for, under the same key: a revision number
+ * Helm wrote again (uninstall, then install again: a new storage object, created later). What is kept
+ * names whoever created the old object; the new one is looked up afresh. Drift writes carry their own time in the
+ * key: never.
+ */
+export function supersedes(subject: AttributionSubject, kept: Attribution): boolean {
+  if (subject.type !== "revision" || kept.subject.type !== "revision") return false;
+  // Later only: an old object's document enqueued again (a re-push) never takes the number back.
+  return Date.parse(subject.createdAt) > Date.parse(kept.subject.createdAt);
+}
+
 /** A subject as it is first kept: pending, due at once, not looked up yet. */
 export function pendingAttribution(subject: AttributionSubject, now: Date): Attribution {
   const at = now.toISOString();

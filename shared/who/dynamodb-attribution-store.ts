@@ -9,7 +9,8 @@
  * attribution drops its GSI1 keys and leaves the queue; the release listings only ever query GSI1PK = DEPLOYED)
  * for the keys, then one consistent BatchGet of those items, so an attribution settled a moment ago is never handed
  * out again by a lagging index. `enqueue` puts each new subject with attribute_not_exists(PK): a subject is kept
- * once, whoever enqueues it and however often (an audit shows the same drift run after run), and is looked up once.
+ * once, whoever enqueues it and however often (an audit shows the same drift run after run), and is looked up once;
+ * a revision Helm wrote again under the same number (`supersedes`) replaces what was kept for the old object.
  * A settled attribution carries the table's TTL attribute (`expiresAt`, `attributionExpiresAt`): DynamoDB deletes it
  * ATTRIBUTION_RETENTION_DAYS after it was enqueued, and `forRelease` skips one past it that TTL has not deleted yet.
  */
@@ -26,6 +27,7 @@ import {
   attributionExpiresAt,
   type ClusterAuditLogging,
   pendingAttribution,
+  supersedes,
 } from "./attribution.ts";
 import { dueAt, dueSortKey, dueUpperBound } from "./due-order.ts";
 
@@ -55,18 +57,28 @@ export class DynamoDbAttributionStore implements AttributionStore {
       fresh.set(`${itemKey(attribution).PK}\n${attribution.key}`, attribution);
     }
     // Reading first is cheaper than a refused conditional put for what an earlier run already kept.
-    const kept = new Set(
-      (await this.#table.batchGet([...fresh.values()].map(itemKey), ["PK", "SK"])).map((k) => `${k.PK}\n${k.SK}`),
+    const kept = new Map(
+      (await this.#table.batchGet([...fresh.values()].map(itemKey), ["PK", "SK", "attribution"])).map((item) => [
+        `${item.PK}\n${item.SK}`,
+        item,
+      ]),
     );
     let added = 0;
     await pool(
       [...fresh.entries()]
-        .filter(([id]) => !kept.has(id))
-        .map(([, attribution]) => async () => {
+        .map(([id, attribution]) => ({ attribution, held: kept.get(id) }))
+        .filter(({ attribution, held }) => {
+          const heldAttribution = held && fromItem(held);
+          return !held || (heldAttribution !== undefined && supersedes(attribution.subject, heldAttribution));
+        })
+        .map(({ attribution, held }) => async () => {
+          // A new subject only if none is kept; a superseding one only over what was read (no lost update).
           const put = new PutCommand({
             TableName: this.#table.name,
             Item: toItem(attribution),
-            ConditionExpression: "attribute_not_exists(PK)",
+            ...(held
+              ? { ConditionExpression: "attribution = :held", ExpressionAttributeValues: { ":held": held.attribution } }
+              : { ConditionExpression: "attribute_not_exists(PK)" }),
           });
           if (await this.#table.conditional(put)) added++;
         }),

@@ -14,6 +14,7 @@ import {
   attributionKey,
   type ClusterAuditLogging,
   pendingAttribution,
+  supersedes,
 } from "./attribution.ts";
 import { dueAt, dueSortKey } from "./due-order.ts";
 
@@ -33,7 +34,8 @@ export class MemoryAttributionStore implements AttributionStore {
     for (const subject of subjects) {
       const kept = this.#cluster(subject.cluster);
       const key = attributionKey(subject);
-      if (kept.has(slot(subject, key))) continue;
+      const held = kept.get(slot(subject, key));
+      if (held && !supersedes(subject, held)) continue;
       kept.set(slot(subject, key), pendingAttribution(subject, now));
       added++;
     }

@@ -80,6 +80,28 @@ export function attributionStoreContract(label: string, makeStore: (clock?: Cloc
       }
     });
 
+    test("a revision Helm wrote again under its number (uninstall, install) is looked up afresh; its old author is not shown", async () => {
+      const store = await makeStore();
+      const cluster = uniqueName("c");
+      const first = revision(cluster, "web", 1);
+      assert.equal(await store.enqueue([first], T0), 1);
+      const [due] = await store.due(cluster, T0, 1);
+      await store.settle([{ ...due, state: "found", evidence, attempts: 1, nextAttemptAt: undefined }]);
+      const reinstalled = { ...first, createdAt: "2026-12-05T08:00:00Z" };
+      assert.equal(await store.enqueue([reinstalled], later(1000)), 1);
+      // The same again, or the old object's document again (a re-push): what is kept stays.
+      assert.equal(await store.enqueue([reinstalled], later(2000)), 0);
+      assert.equal(await store.enqueue([first], later(3000)), 0);
+      const [kept] = await store.forRelease({ cluster, namespace: "shop", name: "web" });
+      assert.equal(kept.state, "pending");
+      assert.equal(kept.evidence, undefined);
+      assert.equal((kept.subject as RevisionSubject).createdAt, "2026-12-05T08:00:00Z");
+      assert.deepEqual(
+        (await store.due(cluster, later(1000), 10)).map((a) => a.key),
+        [kept.key],
+      );
+    });
+
     test("due: one cluster's pending ones due now, earliest due then oldest enqueued, at most limit", async () => {
       const store = await makeStore();
       const [eu, us] = [uniqueName("eu"), uniqueName("us")];
