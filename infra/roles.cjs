@@ -16,6 +16,9 @@
  *                                                        (DescribeCluster's answers kept: GetItem, PutItem)
  *   auditLogs: read                                      Logs Insights on the registry's clusters' EKS log
  *                                                        groups (who changed it: docs/who.md)
+ *   attributions: enqueue                                BatchGetItem and PutItem on the releases table's
+ *                                                        WHO# items only (a function that otherwise does not
+ *                                                        write the table enqueues writes to attribute)
  * Always added: CreateLogStream/PutLogEvents on the function's own log group, and
  * AWSLambdaVPCAccessExecutionRole when the function runs in a VPC.
  */
@@ -40,7 +43,7 @@ const TABLE_INDEXES = { ReleasesTable: ["GSI1", "GSI2"], SnapshotsTable: ["FLEET
 const SQS_CONSUME = ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"];
 const SQS_SEND = ["sqs:SendMessage", "sqs:GetQueueAttributes"];
 const VPC_POLICY = { "Fn::Sub": `arn:\${AWS::Partition}:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole` };
-const GRANTS = ["dynamodb", "sqs", "ssm", "clusters", "auditLogs"];
+const GRANTS = ["dynamodb", "sqs", "ssm", "clusters", "auditLogs", "attributions"];
 /**
  * Part of `clusters: read`: DescribeCluster's answers kept in the releases table (shared/eks/facts-store.ts), so a
  * cold start does not ask EKS again; its CLUSTER#<name> items only (a function without writes on the table, the
@@ -52,6 +55,18 @@ const CLUSTER_FACTS_STATEMENT = {
   Action: ["dynamodb:GetItem", "dynamodb:PutItem"],
   Resource: [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
   Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["CLUSTER#*"] } },
+};
+/**
+ * `attributions: enqueue` (docs/who.md): the audit worker enqueues the drift writes it sees (shared/who/
+ * dynamodb-attribution-store.ts `enqueue`: a BatchGetItem of the kept ones, a conditional PutItem of each new one);
+ * its WHO# items only, so a function with no other write on the releases table cannot overwrite a release.
+ */
+const ATTRIBUTION_QUEUE_STATEMENT = {
+  Sid: "AttributionQueueItems",
+  Effect: "Allow",
+  Action: ["dynamodb:BatchGetItem", "dynamodb:PutItem"],
+  Resource: [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
+  Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["WHO#*"] } },
 };
 
 /** The logical id an sqs event names: `arn: !GetAtt Queue.Arn` (object or string form). */
@@ -119,6 +134,11 @@ function buildRoles({ service, stage, region, functions, access, providerVpc, re
     if (grants.auditLogs !== undefined) {
       if (grants.auditLogs !== "read") problems.push(`custom.access.${key}.auditLogs: the only grant is "read"`);
       else statements.push(...auditLogStatements(registry));
+    }
+    if (grants.attributions !== undefined) {
+      if (grants.attributions !== "enqueue") {
+        problems.push(`custom.access.${key}.attributions: the only grant is "enqueue"`);
+      } else statements.push(ATTRIBUTION_QUEUE_STATEMENT);
     }
     const roleName = `${service}-${stage}-${region}-${key}`;
     if (roleName.length > 64) problems.push(`${where}: role name ${roleName} is over IAM's 64 characters`);

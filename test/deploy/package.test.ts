@@ -507,6 +507,23 @@ test("the audit pipeline: a schedule for the planner, the worker on AuditQueue w
   const workerPolicy = JSON.stringify(template.Resources.AuditWorkerRole.Properties.Policies);
   assert.match(workerPolicy, /sqs:ReceiveMessage/);
   assert.doesNotMatch(workerPolicy, /sqs:SendMessage|dynamodb:DeleteItem/);
+  // It writes no release: its only PutItems on the releases table are DescribeCluster's answers (CLUSTER# items,
+  // clusters: read) and the attributions' queue (WHO# items, attributions: enqueue).
+  const workerStatements = (
+    template.Resources.AuditWorkerRole.Properties.Policies as {
+      PolicyDocument: { Statement: (Statement & { Condition?: unknown })[] };
+    }[]
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+  const releasePuts = workerStatements.filter(
+    (s) => [s.Action].flat().includes("dynamodb:PutItem") && JSON.stringify(s.Resource).includes('"ReleasesTable"'),
+  );
+  assert.deepEqual(
+    releasePuts.map((s) => s.Condition),
+    [
+      { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["CLUSTER#*"] } },
+      { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["WHO#*"] } },
+    ],
+  );
 });
 
 test("the sync pipeline: a schedule for the scheduler, the worker on SyncQueue one cluster per message, a DLQ", () => {

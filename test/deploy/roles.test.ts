@@ -168,3 +168,26 @@ test("auditLogs: read starts queries on the registry's own-account clusters' EKS
     /custom\.access\.api\.auditLogs: the only grant is "read"/,
   );
 });
+
+test("attributions: enqueue writes the releases table's WHO# items only", () => {
+  const template = roles.buildRoles(
+    input({ access: { api: { dynamodb: { ReleasesTable: ["BatchGetItem"] }, attributions: "enqueue" } } }),
+  );
+  const statements = statementsOf(template, "ApiRole");
+  const puts = statements.filter((s) => s.Action.includes("dynamodb:PutItem"));
+  assert.deepEqual(
+    puts.map((s) => [s.Sid, s.Action, s.Resource, s.Condition]),
+    [
+      [
+        "AttributionQueueItems",
+        ["dynamodb:BatchGetItem", "dynamodb:PutItem"],
+        [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
+        { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["WHO#*"] } },
+      ],
+    ],
+  );
+  assert.throws(
+    () => roles.buildRoles(input({ access: { api: { attributions: "write" } } })),
+    /custom\.access\.api\.attributions: the only grant is "enqueue"/,
+  );
+});
