@@ -4,7 +4,7 @@
  * GetCallerIdentity endpoints, all on 127.0.0.1 with free ports. See docs/simulator.md.
  */
 import { AwsEndpoint, eksHandler, stsHandler } from "./aws/endpoints.ts";
-import { type SimCredentials, SimIam } from "./aws/iam.ts";
+import { accountOfArn, type SimCredentials, SimIam } from "./aws/iam.ts";
 import { type LogsLimits, SimLogs } from "./aws/logs.ts";
 import { AwsRateLimiter, type AwsRates } from "./aws/rate-limit.ts";
 import { makeServerCertificates } from "./certs.ts";
@@ -169,7 +169,7 @@ export async function startSimulatedEks(options: SimOptions = {}): Promise<Simul
         new SimCluster({
           name: c.name,
           region: c.region ?? options.region ?? "us-east-1",
-          account: (c.roleArn && /^arn:aws[\w-]*:iam::(\d{12}):/.exec(c.roleArn)?.[1]) || iam.account,
+          account: accountOfArn(c.roleArn) ?? iam.account,
           caPem: certificates[index].caPem,
           version: `${version.major}.${version.minor}`,
           state,

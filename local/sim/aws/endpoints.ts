@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { SimIam, SimPrincipal } from "./iam.ts";
+import { accountOfArn, type SimIam, type SimPrincipal } from "./iam.ts";
 import type { AwsRateLimiter } from "./rate-limit.ts";
 import { SignatureRejected, verifyHeaderSignature, verifyPresignedUrl } from "./sigv4.ts";
 
@@ -195,11 +195,6 @@ function describe(cluster: DescribableCluster, account: string) {
 }
 
 const XMLNS = "https://sts.amazonaws.com/doc/2011-06-15/";
-
-/** The 12-digit account of an IAM ARN (`arn:aws:iam::123456789012:role/NAME`), if it is one. */
-export function accountOfArn(arn: string | null | undefined): string | undefined {
-  return /^arn:aws[\w-]*:(?:iam|sts)::(\d{12}):/.exec(arn ?? "")?.[1];
-}
 
 const xmlEscape = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");

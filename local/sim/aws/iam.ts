@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
 
+/** The 12-digit account of an IAM or STS ARN (`arn:aws:iam::123456789012:role/NAME`), if it is one. */
+export function accountOfArn(arn: string | null | undefined): string | undefined {
+  return /^arn:aws[\w-]*:(?:iam|sts)::(\d{12}):/.exec(arn ?? "")?.[1];
+}
+
 /** Keys as the AWS SDK takes them. `sessionToken` only for AssumeRole's temporary keys. */
 export interface SimCredentials {
   accessKeyId: string;
@@ -104,7 +109,7 @@ export class SimIam {
    * of a session in it stops working at once, as a deny on tokens issued before now would do on AWS.
    */
   revokeAccount(account: string): void {
-    for (const arn of this.roleList.keys()) if (arn.split(":")[4] === account) this.roleList.delete(arn);
+    for (const arn of this.roleList.keys()) if (accountOfArn(arn) === account) this.roleList.delete(arn);
     for (const [id, record] of this.keys) if (record.principal.account === account) this.keys.delete(id);
   }
 
@@ -150,7 +155,7 @@ export class SimIam {
     };
     const expiration = new Date(this.now().getTime() + durationSeconds * 1000);
     // A role of another account (a fleet's cross-account roles): its sessions belong to that account.
-    const account = /^arn:aws[\w-]*:iam::(\d{12}):/.exec(role.arn)?.[1] ?? this.account;
+    const account = accountOfArn(role.arn) ?? this.account;
     const roleId = `AROA${role.name
       .toUpperCase()
       .replace(/[^A-Z0-9]/g, "")
