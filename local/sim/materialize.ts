@@ -7,8 +7,6 @@ import { type Exists, isUnhealthy, type PodFate, podFate } from "./pod-fates.ts"
 import { fateOf, OWNER_UID_PREFIX, type PodHealth, podFor } from "./pods.ts";
 import { settleStatus } from "./settled-status.ts";
 
-export { hashSuffix } from "./names.ts";
-
 export interface MaterializeOptions {
   /** Namespace for objects that name none (default "default"). */
   namespace?: string;
