@@ -82,6 +82,15 @@ export interface SimOptions {
   certificates?: "openssl" | "node";
 }
 
+/** A cluster's registry entry as the simulator hands it out (roleArn when the cluster has one). */
+export interface SimRegistryEntry {
+  name: string;
+  region: string;
+  eksEndpoint: string;
+  stsEndpoint: string;
+  roleArn?: string;
+}
+
 export interface SimulatedEks {
   /** http://127.0.0.1:PORT: DescribeCluster/ListClusters as @aws-sdk/client-eks calls them. */
   eksEndpoint: string;
@@ -98,14 +107,8 @@ export interface SimulatedEks {
   iam: SimIam;
   cluster(name: string): SimCluster;
   clusters(): SimCluster[];
-  /** Registry entries {name, region, eksEndpoint, stsEndpoint} (shared/clusters/connector.ts ClusterEntry). */
-  registryEntries(): Array<{
-    name: string;
-    region: string;
-    eksEndpoint: string;
-    stsEndpoint: string;
-    roleArn?: string;
-  }>;
+  /** Registry entries (shared/clusters/connector.ts ClusterEntry). */
+  registryEntries(): SimRegistryEntry[];
   stop(): Promise<void>;
 }
 

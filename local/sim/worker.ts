@@ -13,14 +13,14 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { AwsCallStats, RateLimitedAction } from "./aws/rate-limit.ts";
-import type { SimOptions, SimulatedEks } from "./index.ts";
+import type { SimOptions, SimRegistryEntry, SimulatedEks } from "./index.ts";
 import type { Faults, RequestStats } from "./kube/faults.ts";
 import type { MaterializeOptions } from "./materialize.ts";
 
-/** The serialisable subset of SimOptions. */
-
 /** How long a stopped worker is given to end by itself before it is terminated. */
 const SELF_EXIT_MS = 3_000;
+
+/** The serialisable subset of SimOptions. */
 export type WorkerSimOptions = Omit<SimOptions, "now" | "authNow">;
 
 export interface WorkerSimCluster {
@@ -39,21 +39,12 @@ export interface WorkerSimCluster {
   stopApiServer(): Promise<void>;
 }
 
-/** Registry entries as the simulator hands them out (roleArn when the cluster has one). */
-export type WorkerRegistryEntry = {
-  name: string;
-  region: string;
-  eksEndpoint: string;
-  stsEndpoint: string;
-  roleArn?: string;
-};
-
 export interface WorkerSimulatedEks {
   readonly eksEndpoint: string;
   readonly stsEndpoint: string;
   readonly logsEndpoint: string;
   readonly credentials: { accessKeyId: string; secretAccessKey: string };
-  registryEntries(): WorkerRegistryEntry[];
+  registryEntries(): SimRegistryEntry[];
   cluster(name: string): WorkerSimCluster;
   /** DescribeCluster's and AssumeRole's calls and throttling (SimulatedEks.aws). */
   readonly aws: {
@@ -78,7 +69,7 @@ interface Ready {
   stsEndpoint: string;
   logsEndpoint: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
-  registryEntries: WorkerRegistryEntry[];
+  registryEntries: SimRegistryEntry[];
   clusters: Array<{ name: string; region: string; server: string }>;
 }
 interface Call {
