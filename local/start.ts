@@ -10,7 +10,6 @@
  * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
  */
 // First: the heap policy applies to everything the server allocates (issue #25 item 6).
-import { demoIdentities, whoTourLines } from "./demo/who-tour.ts";
 import "./heap-size.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +27,7 @@ import { type LocalChatops, startLocalChatops } from "./chatops.ts";
 import { describeReceived } from "./chatops-receiver.ts";
 import { DEMO_CLUSTERS } from "./demo/releases.ts";
 import { seedDemo } from "./demo/seed.ts";
+import { demoIdentities, whoTourLines } from "./demo/who-tour.ts";
 import { startDynamoDbLocal } from "./dynamodb-local.ts";
 import { type LocalJwtAuthorizer, localJwtAuthorizer } from "./jwt-authorizer.ts";
 import { type LambdaHttpHandler, startLocalServer } from "./server.ts";

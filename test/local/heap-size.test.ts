@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
@@ -37,4 +38,10 @@ test("npm start's heap policy keeps the heap and RSS of the same load far below 
   const detail = `heap ${mb(grown.heap)} -> ${mb(bounded.heap)}, RSS ${mb(grown.rss)} -> ${mb(bounded.rss)}`;
   assert.ok(bounded.heap < grown.heap * 0.7, detail);
   assert.ok(bounded.rss < grown.rss * 0.8, detail);
+});
+
+test("npm start imports the heap policy before anything else, so it applies to every allocation", () => {
+  const start = readFileSync(new URL("../../local/start.ts", import.meta.url), "utf8");
+  const firstImport = /^import\b.*$/m.exec(start)?.[0];
+  assert.equal(firstImport, 'import "./heap-size.ts";');
 });
