@@ -12,7 +12,10 @@ export function whoText(who: ShownWho | undefined): string {
   return visible(who.role ? `${who.name} (${who.role})` : who.name);
 }
 
-/** Control characters shown as the terminal's table shows them (ESC as `^[`, others `?`): text stays one line. */
+/**
+ * Control characters made visible: ESC as `^[` and others as `?`, as the terminal's table does, but tab and newline
+ * as a space. The text stays one line.
+ */
 function visible(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters replaced
   return text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === "\u001b" ? "^[" : c === "\t" || c === "\n" ? " " : "?"));
