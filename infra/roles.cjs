@@ -16,9 +16,10 @@
  *                                                        (DescribeCluster's answers kept: GetItem, PutItem)
  *   auditLogs: read                                      Logs Insights on the registry's clusters' EKS log
  *                                                        groups (who changed it: docs/who.md)
- *   attributions: enqueue                                BatchGetItem and PutItem on the releases table's
- *                                                        WHO# items only (a function that otherwise does not
- *                                                        write the table enqueues writes to attribute)
+ *   attributions: enqueue                                GetItem, BatchGetItem, Query and PutItem on the
+ *                                                        releases table's WHO# items only (a function that
+ *                                                        writes no release enqueues writes to attribute and
+ *                                                        reads a release's attributions)
  * Always added: CreateLogStream/PutLogEvents on the function's own log group, and
  * AWSLambdaVPCAccessExecutionRole when the function runs in a VPC.
  */
@@ -58,13 +59,15 @@ const CLUSTER_FACTS_STATEMENT = {
 };
 /**
  * `attributions: enqueue` (docs/who.md): the audit worker enqueues the drift writes it sees (shared/who/
- * dynamodb-attribution-store.ts `enqueue`: a BatchGetItem of the kept ones, a conditional PutItem of each new one);
- * its WHO# items only, so a function with no other write on the releases table cannot overwrite a release.
+ * dynamodb-attribution-store.ts `enqueue`: a BatchGetItem of the kept ones, a conditional PutItem of each new one)
+ * and its change notifications name who preceded the change (shared/audit/change-events.ts: `forRelease`, a Query,
+ * and `clusterLogging`, a GetItem); its WHO# items only, so a function with no other write on the releases table
+ * cannot overwrite a release.
  */
 const ATTRIBUTION_QUEUE_STATEMENT = {
   Sid: "AttributionQueueItems",
   Effect: "Allow",
-  Action: ["dynamodb:BatchGetItem", "dynamodb:PutItem"],
+  Action: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem"],
   Resource: [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
   Condition: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["WHO#*"] } },
 };

@@ -517,6 +517,12 @@ test("the audit pipeline: a schedule for the planner, the worker on AuditQueue w
   const releasePuts = workerStatements.filter(
     (s) => [s.Action].flat().includes("dynamodb:PutItem") && JSON.stringify(s.Resource).includes('"ReleasesTable"'),
   );
+  // Its change notifications read who preceded a change (shared/audit/change-events.ts): a Query and a GetItem.
+  const attributions = workerStatements.find((s) => JSON.stringify(s.Condition ?? {}).includes("WHO#*"));
+  assert.deepEqual(
+    [attributions?.Action].flat().filter((a) => a === "dynamodb:Query" || a === "dynamodb:GetItem"),
+    ["dynamodb:GetItem", "dynamodb:Query"],
+  );
   assert.deepEqual(
     releasePuts.map((s) => s.Condition),
     [

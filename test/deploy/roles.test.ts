@@ -169,7 +169,7 @@ test("auditLogs: read starts queries on the registry's own-account clusters' EKS
   );
 });
 
-test("attributions: enqueue writes the releases table's WHO# items only", () => {
+test("attributions: enqueue reads and writes the releases table's WHO# items only", () => {
   const template = roles.buildRoles(
     input({ access: { api: { dynamodb: { ReleasesTable: ["BatchGetItem"] }, attributions: "enqueue" } } }),
   );
@@ -180,7 +180,7 @@ test("attributions: enqueue writes the releases table's WHO# items only", () => 
     [
       [
         "AttributionQueueItems",
-        ["dynamodb:BatchGetItem", "dynamodb:PutItem"],
+        ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem"],
         [{ "Fn::GetAtt": ["ReleasesTable", "Arn"] }],
         { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": ["WHO#*"] } },
       ],
