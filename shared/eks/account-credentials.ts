@@ -20,7 +20,7 @@ const CREDENTIALS_REFRESH_MARGIN_MS = 5 * MINUTE;
 /** A session younger than this is not dropped by one cluster's 401: that cluster's access entry is the likelier cause. */
 const FRESH_SESSION_MS = MINUTE;
 /** How long an account's AssumeRole failure answers for its clusters (default). */
-export const ACCOUNT_FAILURE_HOLD_MS = 30_000;
+const ACCOUNT_FAILURE_HOLD_MS = 30_000;
 
 export interface AccountCredentialsOptions {
   now: () => number;

@@ -49,7 +49,7 @@ export interface StatusRequest {
   freshness?: boolean;
   /**
    * The deployment reads log excerpts (the API's LOG_EXCERPTS): who may see them is decided here from the scope's
-   * grants (why/logs.ts `logAccessFor`), never by the adapter.
+   * grants (clusters/namespace-access.ts `releaseAccess`), never by the adapter.
    */
   logExcerpts?: boolean;
   /** Who reads the report (default "public"): only the IAM-signed API's JSON is "iam" (ARN and account id). */
