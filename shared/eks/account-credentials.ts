@@ -67,7 +67,7 @@ export function accountCredentials(options: AccountCredentialsOptions): AccountC
       state.credentials = fresh;
       state.issuedAt = options.now();
       state.failure = undefined;
-      // The role's name only: an ARN never reaches the logs.
+      // The cluster and the expiry: the role's ARN never reaches the logs.
       options.logger.info("assumed cluster role", {
         cluster: entry.name,
         expiresAt: fresh.expiration?.toISOString(),
