@@ -5,7 +5,6 @@ import type { SyncStateStore } from "../../shared/store/sync-state.ts";
 import { FleetCache } from "../../shared/usecases/fleet.ts";
 import type { AttributionStore } from "../../shared/who/attribution.ts";
 import { openAttributionStore } from "../../shared/who/config.ts";
-import { whoLookupFromEnv } from "../_shared/config.ts";
 import { createLambdaRuntime, type RuntimeOverrides } from "../_shared/runtime.ts";
 import { apiConfigFromEnv } from "./config.ts";
 import type { ApiDeps } from "./types.ts";
@@ -34,10 +33,10 @@ export function apiDepsFromEnv(
   const syncState = overrides.syncState ?? openSyncStateStore(config.store);
   // Who made each revision and write, kept beside the releases (docs/who.md): a store injected without its
   // attributions (tests) has none, so history and status then say nothing of who.
-  // WHO_LOOKUP=off: nothing is kept, so nothing is read (no Query per status).
+  // WHO_LOOKUP=off (read once, with the settings): nothing is kept, so nothing is read (no Query per status).
   const attributions =
     overrides.attributions ??
-    (overrides.store || !whoLookupFromEnv(env) ? undefined : openAttributionStore(config.store));
+    (overrides.store || !config.settings.whoLookup ? undefined : openAttributionStore(config.store));
   const syncPolicy = (cluster: string) => config.registry.find((entry) => entry.name === cluster)?.sync;
   const history = {
     auditIntervalSeconds: config.snapshots.auditIntervalSeconds,

@@ -87,11 +87,12 @@ export function dashboardMount(settings: DashboardConfig): MiddlewareObj<ApiEven
 }
 
 /**
- * Who reads this request's answer (shared/who/attribution.ts `forAudience`): a signed-in person's browser is
- * "public" (no ARN, no account id); an IAM-signed caller is "iam".
+ * Who reads this request's answer in `format` (shared/who/attribution.ts `forAudience`): only an IAM-signed
+ * caller's structured document (JSON, YAML) is "iam" (an identity's ARN and account id); a signed-in person's
+ * browser, and any text table (it is pasted and shared), are "public".
  */
-export function audienceFor(context: ApiContext): Audience {
-  return context.viewer ? "public" : "iam";
+export function audienceFor(context: ApiContext, format: "table" | "json" | "yaml"): Audience {
+  return context.viewer || format === "table" ? "public" : "iam";
 }
 
 /** The clusters this request may touch: the registry, narrowed to the signed-in person's grants. */

@@ -20,7 +20,7 @@ const CREDENTIALS_REFRESH_MARGIN_MS = 5 * MINUTE;
 /** A session younger than this is not dropped by one cluster's 401: that cluster's access entry is the likelier cause. */
 const FRESH_SESSION_MS = MINUTE;
 /** How long an account's AssumeRole failure answers for its clusters (default). */
-export const ACCOUNT_FAILURE_HOLD_MS = 30_000;
+const ACCOUNT_FAILURE_HOLD_MS = 30_000;
 
 export interface AccountCredentialsOptions {
   now: () => number;
@@ -67,7 +67,7 @@ export function accountCredentials(options: AccountCredentialsOptions): AccountC
       state.credentials = fresh;
       state.issuedAt = options.now();
       state.failure = undefined;
-      // The role's name only: an ARN never reaches the logs.
+      // The cluster and the expiry: the role's ARN never reaches the logs.
       options.logger.info("assumed cluster role", {
         cluster: entry.name,
         expiresAt: fresh.expiration?.toISOString(),

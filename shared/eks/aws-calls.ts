@@ -117,7 +117,7 @@ function retryable(error: unknown): boolean {
  * call's own deadline: the wait is this cluster's alone (the connector shares a refresh per cluster, never
  * across clusters). At most 3 calls (the SDK's clients make one attempt each).
  */
-export const AWS_CALL_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
+const AWS_CALL_RETRY: Required<Omit<BackoffPolicy, "random">> & { maxAttempts: number } = {
   maxAttempts: 3,
   baseMs: 200,
   capMs: 2_000,

@@ -66,7 +66,7 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
   });
 
   async function refresh(entry: ClusterEntry, state: FactsState): Promise<ClusterFacts> {
-    const kept = await readStored(entry.name);
+    const kept = await readStored(entry);
     const trusted = kept && kept.fetchedAt > (state.distrustedAt ?? Number.NEGATIVE_INFINITY);
     if (kept && trusted && now() - kept.fetchedAt < ttlMs) {
       const value = asFacts(entry.name, kept);
@@ -81,6 +81,7 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
       const same = state.doubted?.endpoint === value.endpoint && state.doubted.caData === value.caData;
       if (!same) state.doubted = undefined;
       await writeStored(entry.name, {
+        describedIn: accountAndRegion(entry),
         endpoint: value.endpoint,
         caData: value.caData,
         fetchedAt,
@@ -104,10 +105,14 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
     }
   }
 
-  async function readStored(cluster: string): Promise<StoredClusterFacts | undefined> {
+  async function readStored(entry: ClusterEntry): Promise<StoredClusterFacts | undefined> {
     if (!stored) return undefined;
+    const cluster = entry.name;
     try {
-      return await stored.read(cluster);
+      const kept = await stored.read(cluster);
+      // Described for another cluster of the same name (the registry moved it to another region or account):
+      // not this one's endpoint, however young.
+      return kept?.describedIn === accountAndRegion(entry) ? kept : undefined;
     } catch (error) {
       logger.warn("reading a cluster's kept endpoint failed; asking EKS", { cluster, error: (error as Error).message });
       return undefined;
@@ -149,4 +154,13 @@ export function clusterFactsCache(options: ClusterFactsOptions): ClusterFactsCac
       return true;
     },
   };
+}
+
+/**
+ * Which EKS cluster of this name the facts describe: its account (from the registry's role, else the function's
+ * own: "") and region. Names are unique only within one account's region.
+ */
+function accountAndRegion(entry: ClusterEntry): string {
+  const account = entry.roleArn?.split(":")[4] ?? "";
+  return `${account}/${entry.region}`;
 }

@@ -16,6 +16,7 @@
  */
 import type { ClusterAccess, ClusterConnector, ClusterEntry, ClusterSummary } from "../clusters/connector.ts";
 import { UnknownClusterError } from "../clusters/errors.ts";
+import { sharedInFlight } from "../concurrency.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import { accountCredentials } from "./account-credentials.ts";
 import {
@@ -66,7 +67,8 @@ const TOKEN_CREDENTIALS_MARGIN_MS = MINUTE;
 interface ClusterState {
   eks?: EksClientLike;
   kube?: { access: ClusterAccess; reuseUntil: number };
-  kubeInFlight?: Promise<ClusterAccess>;
+  /** The access being built (concurrency.ts `sharedInFlight`: concurrent callers share it). */
+  inFlight?: Promise<ClusterAccess>;
 }
 
 export function createEksConnector(options: EksConnectorOptions): EksConnector {
@@ -112,23 +114,6 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       states.set(cluster, state);
     }
     return { entry, state };
-  }
-
-  /** Shares one promise between concurrent callers and forgets it once settled (failures are not cached). */
-  function shared<K extends "kubeInFlight">(
-    state: ClusterState,
-    key: K,
-    start: () => NonNullable<ClusterState[K]>,
-  ): NonNullable<ClusterState[K]> {
-    const running = state[key];
-    if (running) return running as NonNullable<ClusterState[K]>;
-    const promise = start();
-    state[key] = promise;
-    const clear = () => {
-      if (state[key] === promise) state[key] = undefined;
-    };
-    promise.then(clear, clear);
-    return promise;
   }
 
   async function loadBaseCredentials(entry: ClusterEntry): Promise<AwsCredentials> {
@@ -191,7 +176,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
       const { entry, state } = lookup(cluster);
       const cached = state.kube;
       if (cached && now() < cached.reuseUntil) return cached.access;
-      return shared(state, "kubeInFlight", () => buildAccess(entry, state));
+      return sharedInFlight(state, () => buildAccess(entry, state));
     },
 
     invalidate(cluster: string, what: "credentials" | "endpoint" = "credentials"): void {

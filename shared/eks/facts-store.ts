@@ -3,7 +3,8 @@
  * function would otherwise ask EKS again for each cluster it touches (1,000 clusters, many environments: EKS
  * throttles DescribeCluster, docs/scale.md "Fixes"). In the releases table, one small item per cluster:
  *
- *   PK = CLUSTER#<name>   SK = FACTS   endpoint, caData (base64 PEM: public, what a kubeconfig holds), fetchedAt
+ *   PK = CLUSTER#<name>   SK = FACTS   endpoint, caData (base64 PEM: public, what a kubeconfig holds), fetchedAt,
+ *                                      describedIn (`<account>/<region>` the facts were described in)
  *
  * No index keys, so listings never see it; no ARN is kept. Reads and writes are best effort: a store that
  * fails costs a DescribeCluster, never a status.
@@ -12,8 +13,14 @@ import { onReleasesTable, type StoreConfig } from "../store/config.ts";
 import type { Table } from "../store/dynamodb-table.ts";
 import type { ClusterFacts } from "./aws-calls.ts";
 
-/** Endpoint, CA and version as DescribeCluster gave them (never its ARN), and when (`fetchedAt`, epoch ms). */
-export type StoredClusterFacts = Pick<ClusterFacts, "endpoint" | "caData" | "version"> & { fetchedAt: number };
+/**
+ * Endpoint, CA and version as DescribeCluster gave them (never its ARN), when (`fetchedAt`, epoch ms), and for which
+ * cluster of that name (`describedIn`: `<account>/<region>`; absent in an item written before it was kept).
+ */
+export type StoredClusterFacts = Pick<ClusterFacts, "endpoint" | "caData" | "version"> & {
+  fetchedAt: number;
+  describedIn?: string;
+};
 
 export interface ClusterFactsStore {
   read(cluster: string): Promise<StoredClusterFacts | undefined>;
@@ -26,11 +33,12 @@ function dynamoDbClusterFacts(table: Table): ClusterFactsStore {
   return {
     async read(cluster) {
       const { PK, SK } = key(cluster);
-      const item = await table.get(PK, SK, "endpoint, caData, fetchedAt, version");
+      const item = await table.get(PK, SK, "endpoint, caData, fetchedAt, version, describedIn");
       if (typeof item?.endpoint !== "string" || typeof item.caData !== "string") return undefined;
       if (!item.endpoint.startsWith("https://") || typeof item.fetchedAt !== "number") return undefined;
       const facts: StoredClusterFacts = { endpoint: item.endpoint, caData: item.caData, fetchedAt: item.fetchedAt };
       if (typeof item.version === "string") facts.version = item.version;
+      if (typeof item.describedIn === "string") facts.describedIn = item.describedIn;
       return facts;
     },
     async write(cluster, facts) {

@@ -71,7 +71,7 @@ export async function listWarningEvents(
 }
 
 /** Pods whose own events are asked for when the namespace's page overflowed: the causes a chat answer shows. */
-export const OVERFLOW_PODS = 3;
+const OVERFLOW_PODS = 3;
 /** Events read per such pod: kubelet's few reasons, each a folded series. */
 const OVERFLOW_EVENTS_PER_POD = 20;
 

@@ -135,9 +135,10 @@ export interface StatusReport {
   ownNamespaceView?: StatusReport;
 }
 
-/** A drifted field and, when the EKS audit log said, who made the write (docs/who.md), as the caller may see it. */
-
-/** The drift a status shows: the drift report, its fields attributed. */
+/**
+ * The drift a status shows: the drift report, each field with who made the write when the EKS audit log said
+ * (docs/who.md), as the caller may see it.
+ */
 export interface StatusDrift extends DriftReport {
   fields: AttributedDriftedField[];
 }

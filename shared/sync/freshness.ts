@@ -94,7 +94,7 @@ function askedRevision(revisions: ClusterRevisions, request: { name: string; rev
   return { ...revisions, objectName: storageObjectName(request.name, revision) };
 }
 
-export async function readClusterRevisions(
+async function readClusterRevisions(
   kube: KubeReader,
   input: { cluster: string; namespace: string; name: string; deadline?: number },
 ): Promise<RevisionsAnswer> {
@@ -135,7 +135,7 @@ export async function readClusterRevisions(
  * uninstall + install of a one-revision release. The LIST's status label against the stored status, and its
  * uid/resourceVersion against the stored revision's provenance (when it has one); a difference means read now.
  */
-export function rewrittenSinceStored(stored: Release, revisions: ClusterRevisions): boolean {
+function rewrittenSinceStored(stored: Release, revisions: ClusterRevisions): boolean {
   if (revisions.latest !== stored.version) return false;
   if (revisions.status !== undefined && revisions.status !== (stored.info?.status ?? "unknown")) return true;
   const source = storedSourceOf(stored);
@@ -145,7 +145,7 @@ export function rewrittenSinceStored(stored: Release, revisions: ClusterRevision
 }
 
 /** The cluster's newest revision, decoded in memory like an import (undefined + why when it cannot be). */
-export async function readClusterRevision(
+async function readClusterRevision(
   kube: KubeReader,
   input: { cluster: string; namespace: string; deadline?: number },
   revisions: ClusterRevisions,

@@ -108,7 +108,7 @@ export interface LiveStateInput {
   sees?: NamespaceAccess;
   /** Also the report as a caller granted only the release's namespace sees it (`ownNamespaceView`): the audits'. */
   ownNamespaceView?: boolean;
-  /** Log excerpts of the causes' crashed containers (why/logs.ts `logAccessFor`); absent: none, nothing said. */
+  /** Log excerpts of the causes' crashed containers (namespace-access.ts `releaseAccess`); absent: none said. */
   logs?: LogAccess;
 }
 

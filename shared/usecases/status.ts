@@ -12,10 +12,11 @@ import { freshestState } from "./release-state.ts";
 /**
  * `helm status`, the seed's GetReleaseStatus semantics with Helm v4's texts, one decision per step, each one call:
  * validate and scope (`releaseInScope`: Helm's `releaseContent` wording, the grants, the registry) → the revision
- * (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → the store read, and the attributions'
- * read once it has answered (`readStatusAttributions`: one Query during the wave, never waited for beyond it) → the
- * caller's access to the release (`releaseAccess`) → the store's revision against the cluster's freshness and the
- * fan-out (`freshestState`, which the audit worker calls too) → who made the drifted writes (`attributeDrift`).
+ * (`revisionOrLatest`: absent or <= 0 is the latest, highest of any status) → the store read, and with drift the
+ * attributions' read once it has answered (`readStatusAttributions`: one Query during the wave, never waited for
+ * beyond it) → the caller's access to the release (`releaseAccess`) → the store's revision against the cluster's
+ * freshness and the fan-out (`freshestState`, which the audit worker calls too) → who made the drifted writes
+ * (`attributeDrift`).
  * Used by the API, the CLI, chatops and the MCP tools; the history (`?at=`) is `status-at.ts`.
  */
 
@@ -49,7 +50,7 @@ export interface StatusRequest {
   freshness?: boolean;
   /**
    * The deployment reads log excerpts (the API's LOG_EXCERPTS): who may see them is decided here from the scope's
-   * grants (why/logs.ts `logAccessFor`), never by the adapter.
+   * grants (clusters/namespace-access.ts `releaseAccess`), never by the adapter.
    */
   logExcerpts?: boolean;
   /** Who reads the report (default "public"): only the IAM-signed API's JSON is "iam" (ARN and account id). */
@@ -63,8 +64,9 @@ export async function releaseStatus(deps: StatusDeps, request: StatusRequest): P
   const key = releaseInScope(scope, request, "content");
   const revision = revisionOrLatest(request.revision);
   const stored = revision === undefined ? deps.store.getLatest(key) : deps.store.getRevision(key, revision);
-  const who = readStatusAttributions(deps, key, request.audience ?? "public", stored);
   const { deadline, freshness, concurrency, drift, logExcerpts } = request;
+  // Attributions name the writers of drifted fields: a status without drift has none to name, so no Query.
+  const who = drift === false ? undefined : readStatusAttributions(deps, key, request.audience ?? "public", stored);
   // Objects in namespaces the caller may not read are not read for it (issue #38: no borrowed reads).
   const access = releaseAccess(scope, key, logExcerpts);
   const report = await freshestState(

@@ -38,3 +38,12 @@ test("a stored endpoint that is not https is not trusted", async () => {
   await facts.write("odd", { endpoint: "http://10.0.0.1", caData: "eA==", fetchedAt: 1 });
   assert.equal(await facts.read("odd"), undefined);
 });
+
+test("the account and region the facts were described in are kept with them", async () => {
+  const facts = { endpoint: "https://def.gr7.eu-west-1.eks.amazonaws.com", caData: "eA==", fetchedAt: 2 };
+  await openClusterFactsStore(config).write("prod-3", { ...facts, describedIn: "123456789012/eu-west-1" });
+  assert.deepEqual(await openClusterFactsStore(config).read("prod-3"), {
+    ...facts,
+    describedIn: "123456789012/eu-west-1",
+  });
+});

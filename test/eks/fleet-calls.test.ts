@@ -276,3 +276,33 @@ test("a kept copy the API server contradicts is described again at once, however
   assert.equal((await cold.access("c0-0")).server, "https://new.eks.test");
   assert.equal(counts.describe, 2);
 });
+
+test("a kept copy described for another cluster of the same name (another region or account) is not used", async () => {
+  const clock = new ManualClock();
+  const { counts, connect } = aws(clock, { describe: async (cluster, call) => `${cluster}-${call}.eks.test` });
+  const facts = memoryClusterFacts();
+  const [entry] = fleet(1, 1);
+  assert.equal((await connect([entry], { facts }).access("c0-0")).server, "https://c0-0-1.eks.test");
+  // The registry now names a cluster of that name in another region: the next cold start asks EKS.
+  clock.advance(MINUTE);
+  const moved = connect([{ ...entry, region: "eu-west-1" }], { facts });
+  assert.equal((await moved.access("c0-0")).server, "https://c0-0-2.eks.test");
+  // And in another account (same region): asked again too.
+  clock.advance(MINUTE);
+  const otherAccount = connect([{ ...entry, region: "eu-west-1", roleArn: "arn:aws:iam::999999999999:role/reader" }], {
+    facts,
+  });
+  assert.equal((await otherAccount.access("c0-0")).server, "https://c0-0-3.eks.test");
+  // The same cluster again: the kept copy serves.
+  clock.advance(MINUTE);
+  assert.equal(
+    (
+      await connect([{ ...entry, region: "eu-west-1", roleArn: "arn:aws:iam::999999999999:role/reader" }], {
+        facts,
+      }).access("c0-0")
+    ).server,
+    "https://c0-0-3.eks.test",
+  );
+  assert.equal(counts.describe, 3);
+  assert.doesNotMatch(JSON.stringify([...facts.items.values()]), /arn:/, "no ARN is kept");
+});

@@ -79,7 +79,7 @@ export function historyRoutes(deps: ApiDeps): RouteDefinition[] {
     releaseRoute("/snapshots/{id}/diff", { query: ["against", "output"] }, async ({ key, query, event, context }) => {
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       // Who made the revision it arrives at: the ARN only in the IAM-signed JSON (docs/who.md).
-      const who = { attributions: deps.attributions, audience: format === "table" ? "public" : audienceFor(context) };
+      const who = { attributions: deps.attributions, audience: audienceFor(context, format) };
       const result = await diffSnapshots({ ...history(context), ...who }, snapshotIdParam(event), query?.against, key);
       if (format === "table") return text(result.diff, MEDIA_TYPES.table);
       return structured(result, format as "json" | "yaml");

@@ -65,7 +65,7 @@ export function releaseRoutes(deps: ApiDeps): RouteDefinition[] {
       const who = optionalFlag(query, "who", false);
       const format = chooseOutput(query?.output, event.headers?.accept, ["json", "yaml", "table"], "json");
       // The IAM-signed JSON may carry an identity's ARN and account id; a table or a browser never does.
-      const audience = format === "table" ? "public" : audienceFor(context);
+      const audience = audienceFor(context, format);
       const options = { max, cursor: optionalCursor(query), audience };
       annotate(context, { sizeHint: "ask for fewer revisions with ?max=" });
       // Metadata only: the use case never returns the user-supplied values.

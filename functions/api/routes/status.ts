@@ -25,7 +25,7 @@ function liveStatusRoute(deps: ApiDeps): RouteDefinition {
     const drift = optionalDrift(query);
     const format = chooseOutput(query?.output, event.headers?.accept, ["table", "json", "yaml"], "table");
     // The IAM-signed JSON may carry a writer's ARN and account id; a table or a browser never does.
-    const audience = format === "table" ? "public" : audienceFor(context);
+    const audience = audienceFor(context, format);
     const report = await releaseStatus(
       { store: deps.store, kube: deps.kube, logger, scope: scopeFor(deps, context), attributions: deps.attributions },
       {

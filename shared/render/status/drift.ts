@@ -89,7 +89,7 @@ export function driftObjectKey(object: { apiVersion: string; kind: string; name:
  * found (`kubectl-patch by alice@example.com`, docs/who.md). The cell is defused by `formatCell`: a session name
  * is data, its control characters never reach the terminal.
  */
-export function changedBy(field: AttributedDriftedField): string {
+function changedBy(field: AttributedDriftedField): string {
   if (!field.changedBy) return "<unknown>";
   if (field.helmRevision !== undefined) return `${field.changedBy} (revision ${field.helmRevision})`;
   const manager = field.subresource ? `${field.changedBy} (${field.subresource})` : field.changedBy;

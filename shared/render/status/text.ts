@@ -48,7 +48,7 @@ export function auditLoggingLine(auditLogging: string): string {
  * `HEALTH: Failed (kstatus: 1 of 12 resources not Current: 1 Failed) because Deployment api: container api
  * CrashLoopBackOff, exit code 1`. The citation is cluster text: one line, no control characters.
  */
-export function healthLine(health: StatusReport["health"]): string {
+function healthLine(health: StatusReport["health"]): string {
   const because = health.cause ? ` because ${formatCell(health.cause)}` : "";
   return `HEALTH: ${health.overall} (${health.ruleset}: ${health.message})${because}`;
 }

@@ -127,7 +127,7 @@ export function renderHelmHistory(
  * The WHO cell: the person (and the role they assumed), or why nobody is named; one line, controls defused (an
  * identity is data: a newline or ESC in a session name must not drive the reader's terminal).
  */
-export function whoCell(who: ShownWho | undefined): string {
+function whoCell(who: ShownWho | undefined): string {
   if (!who) return "-";
   if (who.state !== "found") return formatCell(`(${who.note})`);
   return formatCell(who.role ? `${who.name} (${who.role})` : who.name);
