@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { AttributionSubject, RevisionSubject } from "../../shared/who/attribution.ts";
+import { type AttributionSubject, forAudience, type RevisionSubject } from "../../shared/who/attribution.ts";
 import { auditEventFromJson, auditEventFromRow, identityOf } from "../../shared/who/audit-events.ts";
 import { createCloudWatchAuditLogLookup } from "../../shared/who/audit-log-lookup.ts";
 import { managerOf, resourceOfKind } from "../../shared/who/audit-match.ts";
@@ -35,6 +35,26 @@ describe("identity", () => {
       type: "kubernetes",
       name: "system:serviceaccount:argocd:argocd-application-controller",
     });
+  });
+
+  test("a username that is an ARN neither pattern reads, or holds an account id: no ARN or account in the name", () => {
+    const role = "arn:aws:iam::123456789012:role/platform-admin";
+    assert.deepEqual(identityOf({ username: role }), {
+      type: "kubernetes",
+      name: "role/platform-admin",
+      accountId: "123456789012",
+      arn: role,
+    });
+    const federated = "arn:aws:sts::123456789012:federated-user/carol";
+    assert.equal(identityOf({ username: "carol", arn: federated }).name, "carol");
+    assert.equal(identityOf({ username: "carol", arn: federated }).arn, federated, "kept for the IAM audience");
+    // aws-auth's `{{AccountID}}` template.
+    assert.equal(identityOf({ username: "admin:123456789012:dave" }).name, "admin:<account>:dave");
+    const shown = forAudience(
+      { identity: identityOf({ username: role }), verb: "patch", at: "", auditId: "a" },
+      "public",
+    );
+    assert.doesNotMatch(JSON.stringify(shown), /123456789012|arn:/);
   });
 
   test("control characters and bidirectional overrides are stripped, lengths bounded; markup stays data", () => {
