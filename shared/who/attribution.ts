@@ -8,6 +8,7 @@
  * implementations, one contract suite), the audit-log lookup port (`AuditLogLookup`; CloudWatch Logs), and the one
  * rule of what an identity shows to whom (`forAudience`).
  */
+import { withoutAwsDetails } from "../errors.ts";
 import type { ReleaseKey } from "../release/model.ts";
 
 /** A Helm revision: the create of its storage object. */
@@ -210,9 +211,23 @@ export interface AuditLogLookup {
 /** Who reads an answer: the IAM-signed API's JSON may show ARNs; everyone else (browser, chat, text) may not. */
 export type Audience = "iam" | "public";
 
-/** The one rule of what an identity shows (docs/security.md): no account id, no ARN outside the IAM API's JSON. */
+/**
+ * The one rule of what an identity shows (docs/security.md): no account id, no ARN outside the IAM API's JSON. Not
+ * in the identity's fields, nor in the texts read from the audit log beside them: a Kubernetes username an aws-auth
+ * mapping or an access entry made an ARN (`arn:aws:iam::123456789012:role/admin` shows `role/admin`) or filled with
+ * `{{AccountID}}`, a client's User-Agent. Here rather than when the evidence is kept, so what was kept before is
+ * covered too.
+ */
 export function forAudience(evidence: WriteEvidence, audience: Audience): WriteEvidence {
   if (audience === "iam") return evidence;
   const { accountId: _accountId, arn: _arn, ...identity } = evidence.identity;
-  return { ...evidence, identity };
+  const { userAgent, ...rest } = evidence;
+  return {
+    ...rest,
+    identity: { ...identity, name: withoutAccount(identity.name) },
+    ...(userAgent ? { userAgent: withoutAccount(userAgent) } : {}),
+  };
 }
+
+/** An ARN cut to its resource (`role/admin`), and any account id left out (shared/errors.ts). */
+const withoutAccount = (text: string) => withoutAwsDetails(text.replace(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d{12}:/g, ""));

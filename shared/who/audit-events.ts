@@ -4,7 +4,6 @@
  * identity aws-iam-authenticator put in `user` made into an `AuditIdentity`. Everything read here is data from
  * the cluster: control characters are stripped and lengths bounded; escaping for display is the display's job.
  */
-import { withoutAwsDetails } from "../errors.ts";
 import type { AuditIdentity } from "./attribution.ts";
 
 /** The fields asked of Logs Insights, JSON paths with arrays as `.0` (its flattening). */
@@ -154,20 +153,17 @@ export function identityOf(event: Pick<AuditEventFacts, "username" | "arn" | "se
   const user = arn ? IAM_USER.exec(arn) : null;
   if (arn && user) return { type: "iam-user", name: user[2], accountId: user[1], arn };
   // Any other caller by its username, which an aws-auth mapping or an access entry may make an ARN the patterns
-  // above do not read (a role's, a federated user's, the root's) or give `{{AccountID}}`: the name is shown to
-  // every audience, so an ARN there is cut to its resource and an account id left out; the ARN and the account
-  // stay for the IAM audience only (`forAudience`).
-  const username = cleanText(event.username, MAX_LENGTH.name);
+  // above do not read (a role's, a federated user's, the root's): the ARN and its account are kept as for the
+  // others, for the IAM audience; what the name shows everyone else is `forAudience`'s.
   const accountId = arn ? ARN_ACCOUNT.exec(arn)?.[1] : undefined;
   return {
     type: "kubernetes",
-    name: (username && withoutAwsDetails(username.replace(ARN_PREFIX, ""))) || "(unknown)",
+    name: cleanText(event.username, MAX_LENGTH.name) ?? "(unknown)",
     ...(arn && accountId ? { accountId, arn } : {}),
   };
 }
 
-/** An ARN up to its resource (`arn:aws:iam::123456789012:`), and the account id in it. */
-const ARN_PREFIX = /\barn:aws[\w-]*:[\w-]*:[\w-]*:\d{12}:/g;
+/** The account id of an ARN. */
 const ARN_ACCOUNT = /^arn:aws[\w-]*:[\w-]*:[\w-]*:(\d{12}):/;
 
 /** The evidence's client claims, cleaned: the User-Agent and the first source address. */
