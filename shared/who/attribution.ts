@@ -46,11 +46,15 @@ export interface WriteSubject {
 
 export type AttributionSubject = RevisionSubject | WriteSubject;
 
+/** How each kind of subject's key starts: a reader that wants one kind reads that range of the release's keys. */
+export const KEY_PREFIX: Record<AttributionSubject["type"], string> = { revision: "rev#", write: "write#" };
+
 /** The one key of a subject inside its cluster: a subject is looked up once, whoever enqueues it. */
 export function attributionKey(subject: AttributionSubject): string {
-  if (subject.type === "revision") return `rev#${subject.namespace}#${subject.release}#${subject.revision}`;
-  return [
-    "write",
+  if (subject.type === "revision") {
+    return `${KEY_PREFIX.revision}${subject.namespace}#${subject.release}#${subject.revision}`;
+  }
+  return `${KEY_PREFIX.write}${[
     subject.objectNamespace ?? "",
     subject.apiVersion,
     subject.kind,
@@ -58,7 +62,7 @@ export function attributionKey(subject: AttributionSubject): string {
     subject.manager,
     subject.subresource ?? "",
     subject.at,
-  ].join("#");
+  ].join("#")}`;
 }
 
 /** The identity behind a request as aws-iam-authenticator reports it in the audit event's `user`. */
@@ -191,8 +195,12 @@ export interface AttributionStore {
   due(cluster: string, now: Date, limit: number): Promise<Attribution[]>;
   /** Writes the outcome of lookups (found, not-found, failed, logging-off, or pending with the next attempt). */
   settle(attributions: readonly Attribution[]): Promise<void>;
-  /** Every attribution kept for one release (its revisions' and the writes its drift showed), none expired. */
-  forRelease(release: ReleaseKey): Promise<Attribution[]>;
+  /**
+   * Every attribution kept for one release (its revisions' and the writes its drift showed), none expired; with
+   * `only`, those of that kind only (history wants its revisions, a status its drift writes: neither reads the
+   * other's, which a release deployed often or drifting often has many of).
+   */
+  forRelease(release: ReleaseKey, only?: AttributionSubject["type"]): Promise<Attribution[]>;
   clusterLogging(cluster: string): Promise<ClusterAuditLogging | undefined>;
   setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void>;
 }

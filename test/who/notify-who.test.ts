@@ -98,9 +98,9 @@ test("the notification and the diff read the release's attributions only, not th
   const after = await recordObservation(snapshots, observe(release, run(5), { podHealth: "Failed", revision: 3 }), 90);
   const reads: string[] = [];
   const attributions = new (class extends MemoryAttributionStore {
-    override async forRelease(key: Parameters<MemoryAttributionStore["forRelease"]>[0]) {
+    override async forRelease(...args: Parameters<MemoryAttributionStore["forRelease"]>) {
       reads.push("forRelease");
-      return super.forRelease(key);
+      return super.forRelease(...args);
     }
     override async clusterLogging(cluster: string) {
       reads.push("clusterLogging");
