@@ -73,8 +73,13 @@ export async function publishChange(deps: ChangeEventDeps, snapshot: Snapshot, p
  */
 async function whatPreceded(deps: ChangeEventDeps, snapshot: Snapshot, previous?: Snapshot): Promise<string[]> {
   if (!deps.attributions || !previous) return [];
-  const shown = await readShownAttributions(deps.attributions, snapshot.release, "public", (error) =>
-    deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+  // The release's attributions only: the message does not say whether the cluster's logging is off.
+  const shown = await readShownAttributions(
+    deps.attributions,
+    snapshot.release,
+    "public",
+    (error) => deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+    { clusterLogging: false },
   );
   const window = { after: previous.lastSeenAt, until: snapshot.firstSeenAt };
   return precedingWrites(shown, window).map((write) => precedingLine(write, snapshot.firstSeenAt));

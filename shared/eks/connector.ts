@@ -214,7 +214,7 @@ export function createEksConnector(options: EksConnectorOptions): EksConnector {
  * route actually needs cluster credentials (list, history and manifest never do). The provider the chain
  * returns caches its credentials and refreshes them before they expire.
  */
-function defaultCredentialChain(): CredentialsProvider {
+export function defaultCredentialChain(): CredentialsProvider {
   let chain: Promise<CredentialsProvider> | undefined;
   return async () => {
     chain ??= import("@aws-sdk/credential-providers").then(({ fromNodeProviderChain }) => fromNodeProviderChain());

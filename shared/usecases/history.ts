@@ -46,8 +46,13 @@ export async function releaseHistory(
   const [page, shown] = await Promise.all([
     deps.store.history(k, { limit: options.max, cursor: options.cursor }),
     deps.attributions
-      ? readShownAttributions(deps.attributions, k, options.audience ?? "public", (error) =>
-          deps.logger?.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+      ? readShownAttributions(
+          deps.attributions,
+          k,
+          options.audience ?? "public",
+          (error) => deps.logger?.warn("attributions not read", { error: (error as Error)?.message ?? String(error) }),
+          // Who made each revision: not the drift writes kept beside them.
+          { only: "revision" },
         )
       : noAttributions(k),
   ]);

@@ -188,7 +188,11 @@ async function revisionAuthor(
   changes: readonly Change[],
 ): Promise<SnapshotDiff["revisionBy"]> {
   if (!deps.attributions || !changes.some((change) => change.kind === "revision")) return undefined;
-  const shown = await readShownAttributions(deps.attributions, to.release, deps.audience ?? "public");
+  // The release's revisions' attributions only: the diff names no drift write, nor whether the cluster's logging is off.
+  const shown = await readShownAttributions(deps.attributions, to.release, deps.audience ?? "public", undefined, {
+    clusterLogging: false,
+    only: "revision",
+  });
   const who = shown.revisions.get(to.revision);
   return who && { revision: to.revision, who };
 }

@@ -8,6 +8,7 @@
  * implementations, one contract suite), the audit-log lookup port (`AuditLogLookup`; CloudWatch Logs), and the one
  * rule of what an identity shows to whom (`forAudience`).
  */
+import { withoutAwsDetails } from "../errors.ts";
 import type { ReleaseKey } from "../release/model.ts";
 
 /** A Helm revision: the create of its storage object. */
@@ -45,11 +46,15 @@ export interface WriteSubject {
 
 export type AttributionSubject = RevisionSubject | WriteSubject;
 
+/** How each kind of subject's key starts: a reader that wants one kind reads that range of the release's keys. */
+export const KEY_PREFIX: Record<AttributionSubject["type"], string> = { revision: "rev#", write: "write#" };
+
 /** The one key of a subject inside its cluster: a subject is looked up once, whoever enqueues it. */
 export function attributionKey(subject: AttributionSubject): string {
-  if (subject.type === "revision") return `rev#${subject.namespace}#${subject.release}#${subject.revision}`;
-  return [
-    "write",
+  if (subject.type === "revision") {
+    return `${KEY_PREFIX.revision}${subject.namespace}#${subject.release}#${subject.revision}`;
+  }
+  return `${KEY_PREFIX.write}${[
     subject.objectNamespace ?? "",
     subject.apiVersion,
     subject.kind,
@@ -57,7 +62,7 @@ export function attributionKey(subject: AttributionSubject): string {
     subject.manager,
     subject.subresource ?? "",
     subject.at,
-  ].join("#");
+  ].join("#")}`;
 }
 
 /** The identity behind a request as aws-iam-authenticator reports it in the audit event's `user`. */
@@ -190,8 +195,12 @@ export interface AttributionStore {
   due(cluster: string, now: Date, limit: number): Promise<Attribution[]>;
   /** Writes the outcome of lookups (found, not-found, failed, logging-off, or pending with the next attempt). */
   settle(attributions: readonly Attribution[]): Promise<void>;
-  /** Every attribution kept for one release (its revisions' and the writes its drift showed), none expired. */
-  forRelease(release: ReleaseKey): Promise<Attribution[]>;
+  /**
+   * Every attribution kept for one release (its revisions' and the writes its drift showed), none expired; with
+   * `only`, those of that kind only (history wants its revisions, a status its drift writes: neither reads the
+   * other's, which a release deployed often or drifting often has many of).
+   */
+  forRelease(release: ReleaseKey, only?: AttributionSubject["type"]): Promise<Attribution[]>;
   clusterLogging(cluster: string): Promise<ClusterAuditLogging | undefined>;
   setClusterLogging(cluster: string, logging: ClusterAuditLogging): Promise<void>;
 }
@@ -210,9 +219,23 @@ export interface AuditLogLookup {
 /** Who reads an answer: the IAM-signed API's JSON may show ARNs; everyone else (browser, chat, text) may not. */
 export type Audience = "iam" | "public";
 
-/** The one rule of what an identity shows (docs/security.md): no account id, no ARN outside the IAM API's JSON. */
+/**
+ * The one rule of what an identity shows (docs/security.md): no account id, no ARN outside the IAM API's JSON. Not
+ * in the identity's fields, nor in the texts read from the audit log beside them: a Kubernetes username an aws-auth
+ * mapping or an access entry made an ARN (`arn:aws:iam::123456789012:role/admin` shows `role/admin`) or filled with
+ * `{{AccountID}}`, a client's User-Agent. Here rather than when the evidence is kept, so what was kept before is
+ * covered too.
+ */
 export function forAudience(evidence: WriteEvidence, audience: Audience): WriteEvidence {
   if (audience === "iam") return evidence;
   const { accountId: _accountId, arn: _arn, ...identity } = evidence.identity;
-  return { ...evidence, identity };
+  const { userAgent, ...rest } = evidence;
+  return {
+    ...rest,
+    identity: { ...identity, name: withoutAccount(identity.name) },
+    ...(userAgent ? { userAgent: withoutAccount(userAgent) } : {}),
+  };
 }
+
+/** An ARN cut to its resource (`role/admin`), and any account id left out (shared/errors.ts). */
+const withoutAccount = (text: string) => withoutAwsDetails(text.replace(/\barn:aws[\w-]*:[\w-]*:[\w-]*:\d{12}:/g, ""));

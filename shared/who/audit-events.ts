@@ -152,8 +152,19 @@ export function identityOf(event: Pick<AuditEventFacts, "username" | "arn" | "se
   }
   const user = arn ? IAM_USER.exec(arn) : null;
   if (arn && user) return { type: "iam-user", name: user[2], accountId: user[1], arn };
-  return { type: "kubernetes", name: cleanText(event.username, MAX_LENGTH.name) ?? "(unknown)" };
+  // Any other caller by its username, which an aws-auth mapping or an access entry may make an ARN the patterns
+  // above do not read (a role's, a federated user's, the root's): the ARN and its account are kept as for the
+  // others, for the IAM audience; what the name shows everyone else is `forAudience`'s.
+  const accountId = arn ? ARN_ACCOUNT.exec(arn)?.[1] : undefined;
+  return {
+    type: "kubernetes",
+    name: cleanText(event.username, MAX_LENGTH.name) ?? "(unknown)",
+    ...(arn && accountId ? { accountId, arn } : {}),
+  };
 }
+
+/** The account id of an ARN. */
+const ARN_ACCOUNT = /^arn:aws[\w-]*:[\w-]*:[\w-]*:(\d{12}):/;
 
 /** The evidence's client claims, cleaned: the User-Agent and the first source address. */
 export function clientClaims(event: Pick<AuditEventFacts, "userAgent" | "sourceIp">) {

@@ -20,6 +20,7 @@ import {
   type EksClientFactory,
   type StsClientFactory,
 } from "../eks/aws-calls.ts";
+import { defaultCredentialChain } from "../eks/connector.ts";
 import { isDomainError, publicErrorMessage } from "../errors.ts";
 import { type Clock, type Logger, silentLogger, systemClock } from "../ports.ts";
 import type { BackoffPolicy } from "../retry.ts";
@@ -203,12 +204,7 @@ function failure(entry: ClusterEntry, error: unknown): LookupResult {
 
 function baseCredentials(connection: CloudWatchAuditLogLookupOptions["connection"]): CredentialsProvider {
   const keys = connection?.credentials;
-  if (keys) return async () => keys;
-  let chain: Promise<CredentialsProvider> | undefined;
-  return async () => {
-    chain ??= import("@aws-sdk/credential-providers").then(({ fromNodeProviderChain }) => fromNodeProviderChain());
-    return (await chain)();
-  };
+  return keys ? async () => keys : defaultCredentialChain();
 }
 
 /** A client per cluster, in its region, with one attempt per call: the lookup's own retry policy is the only one. */

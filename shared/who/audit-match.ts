@@ -13,6 +13,7 @@
  * - two or more such writes in that second: managedFields keeps the time (and the fields) of the last one, so the
  *   one completed last is taken, and `sameSecondWrites` says how many others there were.
  */
+import { storageObjectName } from "../release/storage-identity.ts";
 import { type AttributionSubject, attributionKey, type WriteEvidence, type WriteSubject } from "./attribution.ts";
 import { type AuditEventFacts, clientClaims, identityOf } from "./audit-events.ts";
 
@@ -27,11 +28,6 @@ export interface AuditTarget {
   namespace?: string;
   name: string;
   subresource?: string;
-}
-
-/** Helm's storage object of a revision (its Secret or ConfigMap). */
-export function revisionObjectName(release: string, revision: number): string {
-  return `sh.helm.release.v1.${release}.v${revision}`;
 }
 
 /** Plurals that the lowercase-and-suffix rule gets wrong. */
@@ -59,7 +55,8 @@ export function targetOf(subject: AttributionSubject): AuditTarget {
     return {
       resource: subject.storageKind === "ConfigMap" ? "configmaps" : "secrets",
       namespace: subject.namespace,
-      name: revisionObjectName(subject.release, subject.revision),
+      // Helm's storage object of the revision (its Secret or ConfigMap).
+      name: storageObjectName(subject.release, subject.revision),
     };
   }
   const slash = subject.apiVersion.indexOf("/");

@@ -5,7 +5,7 @@
  *        (pending ones also carry GSI1PK = WHOQ#<cluster>, GSI1SK = dueSortKey: the cluster's queue)
  *   PK = WHO#<cluster>                        SK = LOGGING            whether the cluster's audit logs could be read
  *
- * `forRelease` is one Query of the release's partition. `due` is one Query of the queue in GSI1 (sparse: a settled
+ * `forRelease` is one Query of the release's partition (of one kind's keys, `KEY_PREFIX`, when asked). `due` is one Query of the queue in GSI1 (sparse: a settled
  * attribution drops its GSI1 keys and leaves the queue; the release listings only ever query GSI1PK = DEPLOYED)
  * for the keys, then one consistent BatchGet of those items, so an attribution settled a moment ago is never handed
  * out again by a lagging index. `enqueue` puts each new subject with attribute_not_exists(PK): a subject is kept
@@ -26,6 +26,7 @@ import {
   type AttributionSubject,
   attributionExpiresAt,
   type ClusterAuditLogging,
+  KEY_PREFIX,
   pendingAttribution,
   supersedes,
 } from "./attribution.ts";
@@ -115,18 +116,19 @@ export class DynamoDbAttributionStore implements AttributionStore {
     await this.#table.batchWrite([...latest.values()].map((a) => ({ PutRequest: { Item: toItem(a) } })));
   }
 
-  async forRelease(release: ReleaseKey): Promise<Attribution[]> {
+  async forRelease(release: ReleaseKey, only?: AttributionSubject["type"]): Promise<Attribution[]> {
     const found: Attribution[] = [];
     await this.#table.queryAll(
       {
         TableName: this.#table.name,
-        KeyConditionExpression: "PK = :pk",
+        KeyConditionExpression: only ? "PK = :pk AND begins_with(SK, :kind)" : "PK = :pk",
         // TTL deletes up to days late: what has expired is not shown meanwhile.
         FilterExpression: "attribute_not_exists(#expiresAt) OR #expiresAt > :now",
         ExpressionAttributeNames: { "#expiresAt": TTL_ATTRIBUTE },
         ExpressionAttributeValues: {
           ":pk": releasePartition(release.cluster, release.namespace, release.name),
           ":now": Math.floor(this.#clock.now().getTime() / 1000),
+          ...(only ? { ":kind": KEY_PREFIX[only] } : {}),
         },
         ConsistentRead: true,
       },

@@ -57,11 +57,12 @@ export class MemoryAttributionStore implements AttributionStore {
     }
   }
 
-  async forRelease(release: ReleaseKey): Promise<Attribution[]> {
+  async forRelease(release: ReleaseKey, only?: AttributionSubject["type"]): Promise<Attribution[]> {
     const kept = this.#kept.get(release.cluster);
     if (kept) this.#expire(kept);
     return [...(kept?.values() ?? [])]
       .filter((a) => a.subject.namespace === release.namespace && a.subject.release === release.name)
+      .filter((a) => !only || a.subject.type === only)
       .map((a) => structuredClone(a));
   }
 

@@ -75,11 +75,12 @@ export async function readShownAttributions(
   release: ReleaseKey,
   audience: Audience,
   onError?: (error: unknown) => void,
-  options: { clusterLogging?: boolean } = {},
+  /** `only`: one kind of subject (`forRelease`'s), for a caller that shows only that kind. */
+  options: { clusterLogging?: boolean; only?: AttributionSubject["type"] } = {},
 ): Promise<ShownAttributions> {
   try {
     const [kept, logging] = await Promise.all([
-      store.forRelease(release),
+      store.forRelease(release, options.only),
       options.clusterLogging === false ? undefined : store.clusterLogging(release.cluster),
     ]);
     return joinAttributions(release, kept, logging, audience);
@@ -107,7 +108,8 @@ export function readStatusAttributions(
     deps.logger.warn("attributions not read", { error: (error as Error)?.message ?? String(error) });
   // One Query: the logging being off is told by the records the workers settled (their reason is the hint).
   return stored.then(
-    () => readShownAttributions(store, release, audience, onError, { clusterLogging: false }),
+    // Its drift writes only: a status shows who made each drifted field, never who made a revision.
+    () => readShownAttributions(store, release, audience, onError, { clusterLogging: false, only: "write" }),
     () => undefined,
   );
 }

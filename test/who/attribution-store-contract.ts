@@ -165,6 +165,12 @@ export function attributionStoreContract(label: string, makeStore: (clock?: Cloc
         "write#shop#v1#ConfigMap#web-config#kubectl-patch##2026-12-04T10:00:05Z",
       ]);
       assert.deepEqual(await store.forRelease({ cluster: uniqueName("none"), namespace: "shop", name: "web" }), []);
+      // One kind only: history reads its revisions, a status its drift writes.
+      const web = { cluster, namespace: "shop", name: "web" };
+      assert.deepEqual(keys(await store.forRelease(web, "revision")), ["rev#shop#web#1"]);
+      assert.deepEqual(keys(await store.forRelease(web, "write")), [
+        "write#shop#v1#ConfigMap#web-config#kubectl-patch##2026-12-04T10:00:05Z",
+      ]);
     });
 
     test("130 subjects at once (more than a batch): all kept, handed out in bounded slices", async () => {

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { AttributionSubject, RevisionSubject } from "../../shared/who/attribution.ts";
+import {
+  type AttributionSubject,
+  type AuditIdentity,
+  forAudience,
+  type RevisionSubject,
+} from "../../shared/who/attribution.ts";
 import { auditEventFromJson, auditEventFromRow, identityOf } from "../../shared/who/audit-events.ts";
 import { createCloudWatchAuditLogLookup } from "../../shared/who/audit-log-lookup.ts";
 import { managerOf, resourceOfKind } from "../../shared/who/audit-match.ts";
@@ -35,6 +40,22 @@ describe("identity", () => {
       type: "kubernetes",
       name: "system:serviceaccount:argocd:argocd-application-controller",
     });
+  });
+
+  test("a username that is an ARN neither pattern reads, or holds an account id: no ARN or account shown publicly", () => {
+    const role = "arn:aws:iam::123456789012:role/platform-admin";
+    const kept = identityOf({ username: role });
+    assert.deepEqual(kept, { type: "kubernetes", name: role, accountId: "123456789012", arn: role });
+    const evidence = (identity: AuditIdentity, userAgent?: string) =>
+      forAudience({ identity, verb: "patch", at: "", auditId: "a", ...(userAgent ? { userAgent } : {}) }, "public");
+    assert.deepEqual(evidence(kept).identity, { type: "kubernetes", name: "role/platform-admin" });
+    assert.deepEqual(forAudience({ identity: kept, verb: "patch", at: "", auditId: "a" }, "iam").identity, kept);
+    const federated = "arn:aws:sts::123456789012:federated-user/carol";
+    assert.equal(identityOf({ username: "carol", arn: federated }).arn, federated, "kept for the IAM audience");
+    // aws-auth's `{{AccountID}}` template; a client's User-Agent naming its role.
+    const shown = evidence(identityOf({ username: "admin:123456789012:dave" }), `deployer/1.0 (${role})`);
+    assert.equal(shown.identity.name, "admin:<account>:dave");
+    assert.doesNotMatch(JSON.stringify(shown), /123456789012|arn:/);
   });
 
   test("control characters and bidirectional overrides are stripped, lengths bounded; markup stays data", () => {

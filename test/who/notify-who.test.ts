@@ -90,3 +90,28 @@ test("the snapshot diff names who made the revision it arrives at; the public au
   const plain = await diffSnapshots(deps, after.snapshot.id);
   assert.equal(plain.revisionBy, undefined);
 });
+
+test("the notification and the diff read the release's attributions only, not the cluster's logging state", async () => {
+  const snapshots = new MemorySnapshotStore();
+  const release = uniqueRelease();
+  const before = await recordObservation(snapshots, observe(release, run(0)), 90);
+  const after = await recordObservation(snapshots, observe(release, run(5), { podHealth: "Failed", revision: 3 }), 90);
+  const reads: string[] = [];
+  const attributions = new (class extends MemoryAttributionStore {
+    override async forRelease(...args: Parameters<MemoryAttributionStore["forRelease"]>) {
+      reads.push("forRelease");
+      return super.forRelease(...args);
+    }
+    override async clusterLogging(cluster: string) {
+      reads.push("clusterLogging");
+      return super.clusterLogging(cluster);
+    }
+  })(STORE_CLOCK);
+  await attributions.settle([found(revisionSubject(release.cluster, release.namespace, release.name, 3), ALICE)]);
+  const notifications = new MemoryNotificationClaims();
+  const slack = { post: async () => {} };
+  const deps = { notifications, logger: silentLogger, metrics: { count() {} }, clock: { now: () => NOW }, slack };
+  await publishChange({ ...deps, attributions }, after.snapshot, before.snapshot);
+  await diffSnapshots({ snapshots, clusters: "any", clock: { now: () => NOW }, attributions }, after.snapshot.id);
+  assert.deepEqual(reads, ["forRelease", "forRelease"]);
+});
