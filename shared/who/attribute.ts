@@ -20,7 +20,7 @@ import { backoffDelay } from "../retry.ts";
 import type { Attribution, AttributionStore, AuditLogLookup, LookupResult, WriteEvidence } from "./attribution.ts";
 
 export interface AttributeOptions {
-  /** How long after a write its audit event may still arrive: past it, not found. Default 30 min (WHO_RETRY_WINDOW). */
+  /** How long after a write its audit event may still arrive: past it, not found. Default 30 min (WHO_RETRY_MINUTES). */
   retryWindowMs?: number;
   /** Subjects per lookup call. Default 100. */
   batchSize?: number;
