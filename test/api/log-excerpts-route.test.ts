@@ -6,21 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { NOT_GRANTED } from "../../shared/why/logs.ts";
 import { crashingDeployment, manifestOf, releaseOnSimForFile } from "../support/release-on-sim.ts";
-import {
-  bodyText,
-  httpApiEvent,
-  lambdaContext,
-  RecordingLogger,
-  RecordingMetrics,
-  signedTokenEvent,
-} from "./support.ts";
+import { bodyText, httpApiEvent, lambdaContext, signedTokenEvent, testApiHandler } from "./support.ts";
 
 const PLANTED = "r0ute-planted-pa55";
 const CLUSTER = "logs-route";
@@ -42,12 +33,11 @@ const { sim, kube: reader, store } = releaseOnSimForFile({ cluster: CLUSTER, man
 
 function handler(logExcerpts: "on" | "off") {
   const kube = reader();
-  return createApiHandler({
+  return testApiHandler({
     store,
     clusters: kube.connector,
     kube,
     clock: kube.clock,
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({ LOG_EXCERPTS: logExcerpts }),
     historyStores: memoryHistoryStores(),
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
