@@ -19,7 +19,7 @@ import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { openReleaseStore } from "../shared/store/config.ts";
 import { benchRelease, machineLoad, median, spread, startWatchdog } from "./lib.ts";
-import { benchReleasesTable } from "./releases-table.ts";
+import { benchFunctionEnv, benchReleasesTable } from "./local-stack.ts";
 import { bundle, serverlessEsbuild } from "./status-bundle.ts";
 
 const run = promisify(execFile);
@@ -155,14 +155,7 @@ async function main(): Promise<void> {
       await store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
 
     const env = {
-      AWS_REGION: cfg.region,
-      AWS_ENDPOINT_URL_DYNAMODB: cfg.endpoint ?? "",
-      RELEASES_TABLE: cfg.tableName,
-      AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-      CLUSTERS: JSON.stringify(sim.registryEntries()),
-      POWERTOOLS_LOG_LEVEL: "SILENT",
-      POWERTOOLS_METRICS_DISABLED: "true",
+      ...benchFunctionEnv(cfg, sim),
       BENCH_RELEASE: JSON.stringify({ cluster: CLUSTER, namespace: "bench", name: "bench" }),
     };
     // One of each first, untimed: the simulator's and DynamoDB Local's own first answers to a new client.

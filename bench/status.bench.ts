@@ -46,7 +46,7 @@ import {
   timed,
   timedHelmVersion,
 } from "./lib.ts";
-import { benchReleasesTable } from "./releases-table.ts";
+import { benchFunctionEnv, benchReleasesTable } from "./local-stack.ts";
 import { bundleFigures } from "./status-bundle.ts";
 import { cannedComparison } from "./status-canned.ts";
 import { type BenchContext, coldStatus, scaling } from "./status-cold-scale.ts";
@@ -304,16 +304,7 @@ async function main(): Promise<void> {
     section(rss.lines);
     await cluster.faults.set({ latencyMs: LATENCY_MS }); // the Lambda cold start is compared with the limit
     const bundled = await bundleFigures({
-      env: {
-        AWS_REGION: cfg.region,
-        AWS_ENDPOINT_URL_DYNAMODB: cfg.endpoint ?? "",
-        RELEASES_TABLE: cfg.tableName,
-        AWS_ACCESS_KEY_ID: simulator.credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: simulator.credentials.secretAccessKey,
-        CLUSTERS: JSON.stringify(simulator.registryEntries()),
-        POWERTOOLS_LOG_LEVEL: "SILENT",
-        POWERTOOLS_METRICS_DISABLED: "true",
-      },
+      env: benchFunctionEnv(cfg, simulator),
       statusPath: `/clusters/${CLUSTER}/namespaces/bench/releases/bench/status`,
       limitMs: l,
     });
