@@ -1,7 +1,7 @@
 /**
  * The benches' local stack as the functions see it: the releases table on DynamoDB Local, created fresh, and the
- * environment of a function process against that table and the simulator. A file of its own, not lib.ts: the
- * processes whose cold start a bench measures import lib.ts and must not load the DynamoDB client for it.
+ * environment of a function process against that table and the simulator. A file of its own, not lib.ts: every bench
+ * imports lib.ts, and only those that start DynamoDB Local need the DynamoDB client loaded.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { StoreConfig } from "../shared/store/config.ts";
