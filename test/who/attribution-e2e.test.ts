@@ -31,7 +31,7 @@ import { enqueueForAttribution, revisionSubject } from "../../shared/who/subject
 import { toolRunner } from "../drift/chart.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
-import { chartAndIdentities, STORE_CLOCK } from "./support.ts";
+import { chartAndIdentities, PATCH_WEB_CONFIG, STORE_CLOCK } from "./support.ts";
 
 const LAG_MS = 60_000;
 /** The sync worker's period in this test (npm start's AUDIT_INTERVAL default). */
@@ -127,15 +127,7 @@ test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the
   await toolRunner(home, asAlice)(helm, ["upgrade", "web", chart, "-n", "shop", "--set", "level=info"]);
   clock += 10_000;
   const patchedAt = clock;
-  await toolRunner(home, asBob)(kubectl, [
-    "-n",
-    "shop",
-    "patch",
-    "configmap",
-    "web-config",
-    "-p",
-    '{"data":{"LOG_LEVEL":"debug"}}',
-  ]);
+  await toolRunner(home, asBob)(kubectl, PATCH_WEB_CONFIG);
 
   const audit = auditRuntimeFromEnv(
     worker.env,

@@ -14,7 +14,7 @@ import {
 import { toolRunner } from "../drift/chart.ts";
 import { call } from "../sim/helpers.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
-import { chartAndIdentities, revisionSubject } from "./support.ts";
+import { chartAndIdentities, PATCH_WEB_CONFIG, revisionSubject } from "./support.ts";
 
 // The lookup against the simulated EKS's CloudWatch Logs: real helm and kubectl acting as two IAM identities,
 // and audit events seeded with recordAudit for what real tools cannot do on cue (a forged User-Agent, two writes
@@ -99,15 +99,7 @@ describe("helm as one identity, kubectl as another", () => {
     clock = START + 60_000;
     await helmAsAlice(helm, ["upgrade", "web", chart, "-n", "shop", "--set", "level=info"]);
     clock = START + 120_000;
-    await kubectlAsBob(kubectl, [
-      "-n",
-      "shop",
-      "patch",
-      "configmap",
-      "web-config",
-      "-p",
-      '{"data":{"LOG_LEVEL":"debug"}}',
-    ]);
+    await kubectlAsBob(kubectl, PATCH_WEB_CONFIG);
     const live = JSON.parse(
       await kubectlAsBob(kubectl, [
         "-n",

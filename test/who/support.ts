@@ -132,6 +132,17 @@ const WEB_CHART: Record<string, string> = {
   "values.yaml": "level: warn\n",
 };
 
+/** kubectl's arguments for the second identity's change: a patch of that chart's ConfigMap, LOG_LEVEL debug. */
+export const PATCH_WEB_CONFIG = [
+  "-n",
+  "shop",
+  "patch",
+  "configmap",
+  "web-config",
+  "-p",
+  '{"data":{"LOG_LEVEL":"debug"}}',
+];
+
 /**
  * Helm as one identity, kubectl as another: that chart written to `home`/web, and a kubeconfig of `cluster` for each
  * identity in the test's temp `home` (mode 0600; the test removes `home`).
