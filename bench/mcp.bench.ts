@@ -13,14 +13,13 @@ import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { deflateRawSync } from "node:zlib";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { Plugin } from "esbuild";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
-import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/table-schema.ts";
+import { openReleaseStore } from "../shared/store/config.ts";
 import { benchRelease, machineLoad, median, spread, startWatchdog } from "./lib.ts";
+import { benchFunctionEnv, benchReleasesTable } from "./local-stack.ts";
 import { bundle, serverlessEsbuild } from "./status-bundle.ts";
 
 const run = promisify(execFile);
@@ -145,15 +144,7 @@ async function main(): Promise<void> {
       startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 1 }),
       startDynamoDbLocal(),
     ]);
-    const cfg: StoreConfig = {
-      region: "us-east-1",
-      endpoint: dynamo.endpoint,
-      tableName: "bench-releases",
-      credentials: { accessKeyId: "bench", secretAccessKey: "bench" },
-    };
-    const admin = new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoint, credentials: cfg.credentials });
-    await ensureReleasesTable(admin, cfg);
-    admin.destroy();
+    const cfg = await benchReleasesTable(dynamo.endpoint);
     const store = openReleaseStore(cfg);
     const release = benchRelease("bench", "bench", 10);
     await sim.cluster(CLUSTER).materialize(release.manifest ?? "", { namespace: release.namespace });
@@ -164,14 +155,7 @@ async function main(): Promise<void> {
       await store.getLatest({ cluster: CLUSTER, namespace: "bench", name: "bench" });
 
     const env = {
-      AWS_REGION: cfg.region,
-      AWS_ENDPOINT_URL_DYNAMODB: cfg.endpoint ?? "",
-      RELEASES_TABLE: cfg.tableName,
-      AWS_ACCESS_KEY_ID: sim.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: sim.credentials.secretAccessKey,
-      CLUSTERS: JSON.stringify(sim.registryEntries()),
-      POWERTOOLS_LOG_LEVEL: "SILENT",
-      POWERTOOLS_METRICS_DISABLED: "true",
+      ...benchFunctionEnv(cfg, sim),
       BENCH_RELEASE: JSON.stringify({ cluster: CLUSTER, namespace: "bench", name: "bench" }),
     };
     // One of each first, untimed: the simulator's and DynamoDB Local's own first answers to a new client.

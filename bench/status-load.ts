@@ -11,6 +11,7 @@ import type { KubeReader } from "../shared/kube/reader.ts";
 import { silentLogger } from "../shared/ports.ts";
 import type { StoreConfig } from "../shared/store/config.ts";
 import { releaseStatus } from "../shared/usecases/status.ts";
+import { benchFunctionEnv } from "./local-stack.ts";
 import type { BenchContext } from "./status-cold-scale.ts";
 
 export interface ThroughputFigures {
@@ -112,16 +113,7 @@ export async function apiUnderLoad(
   release: { name: string; namespace: string },
   seconds: number,
 ): Promise<ApiLoadFigures> {
-  const env = {
-    AWS_REGION: store.region,
-    AWS_ENDPOINT_URL_DYNAMODB: store.endpoint,
-    RELEASES_TABLE: store.tableName,
-    AWS_ACCESS_KEY_ID: ctx.sim.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: ctx.sim.credentials.secretAccessKey,
-    CLUSTERS: JSON.stringify(ctx.sim.registryEntries()),
-    POWERTOOLS_LOG_LEVEL: "SILENT",
-    POWERTOOLS_METRICS_DISABLED: "true",
-  };
+  const env = benchFunctionEnv(store, ctx.sim);
   const saved = { ...process.env };
   // The SDK reads its keys, and Powertools its log level and metrics switch, from process.env itself.
   Object.assign(process.env, {

@@ -22,7 +22,6 @@
  * `cli status` for a 5 MB manifest, the bundle and its import; last, every
  * figure next to its target (docs/bench.md).
  */
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/dynamodb-local.ts";
 import { helmBinary, helmRunner } from "../local/helm-oracle.ts";
 import { startSimulatedEksInWorker, type WorkerSimulatedEks } from "../local/sim/worker.ts";
@@ -33,8 +32,7 @@ import { silentLogger } from "../shared/ports.ts";
 import { encodeHelmSecret } from "../shared/release/helm-codec.ts";
 import { renderStatusText } from "../shared/render/status/text.ts";
 import type { StatusReport } from "../shared/status/report.ts";
-import { openReleaseStore, type StoreConfig } from "../shared/store/config.ts";
-import { ensureReleasesTable } from "../shared/store/table-schema.ts";
+import { openReleaseStore } from "../shared/store/config.ts";
 import { releaseStatus, type StatusDeps } from "../shared/usecases/status.ts";
 import { openAttributionStore } from "../shared/who/config.ts";
 import {
@@ -48,6 +46,7 @@ import {
   timed,
   timedHelmVersion,
 } from "./lib.ts";
+import { benchFunctionEnv, benchReleasesTable } from "./local-stack.ts";
 import { bundleFigures } from "./status-bundle.ts";
 import { cannedComparison } from "./status-canned.ts";
 import { type BenchContext, coldStatus, scaling } from "./status-cold-scale.ts";
@@ -83,15 +82,7 @@ async function main(): Promise<void> {
       startSimulatedEksInWorker({ clusters: [{ name: CLUSTER }], seed: 1 }),
       startDynamoDbLocal(),
     ]);
-    const cfg: StoreConfig = {
-      region: "us-east-1",
-      endpoint: dynamo.endpoint,
-      tableName: "bench-releases",
-      credentials: { accessKeyId: "bench", secretAccessKey: "bench" },
-    };
-    const admin = new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoint, credentials: cfg.credentials });
-    await ensureReleasesTable(admin, cfg);
-    admin.destroy();
+    const cfg = await benchReleasesTable(dynamo.endpoint);
     const store = openReleaseStore(cfg);
 
     const simulator = sim;
@@ -313,16 +304,7 @@ async function main(): Promise<void> {
     section(rss.lines);
     await cluster.faults.set({ latencyMs: LATENCY_MS }); // the Lambda cold start is compared with the limit
     const bundled = await bundleFigures({
-      env: {
-        AWS_REGION: cfg.region,
-        AWS_ENDPOINT_URL_DYNAMODB: cfg.endpoint ?? "",
-        RELEASES_TABLE: cfg.tableName,
-        AWS_ACCESS_KEY_ID: simulator.credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: simulator.credentials.secretAccessKey,
-        CLUSTERS: JSON.stringify(simulator.registryEntries()),
-        POWERTOOLS_LOG_LEVEL: "SILENT",
-        POWERTOOLS_METRICS_DISABLED: "true",
-      },
+      env: benchFunctionEnv(cfg, simulator),
       statusPath: `/clusters/${CLUSTER}/namespaces/bench/releases/bench/status`,
       limitMs: l,
     });

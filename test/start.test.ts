@@ -4,29 +4,16 @@
  * group, like a terminal), and check that it exits and leaves nothing running.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ROOT, spawnLocalStart } from "./support/local-start.ts";
+import { hasJava, localStartsForFile, ROOT } from "./support/local-start.ts";
 
-const hasJava = spawnSync("java", ["-version"]).status === 0;
-const dataDir = mkdtempSync(join(tmpdir(), "helm-status-start-"));
-let child: ChildProcess | undefined;
-
-after(() => {
-  // Only if an assertion failed midway: never leave the stack running.
-  if (child?.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const starts = localStartsForFile("helm-status-start-");
+const dataDir = starts.dir;
 
 function alive(pid: number): boolean {
   try {
@@ -41,7 +28,7 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
   skip: !hasJava && "no java for DynamoDB Local",
   timeout: 120_000,
 }, async () => {
-  const start = spawnLocalStart("npm", ["start", "--silent"], {
+  const start = starts.spawn("npm", ["start", "--silent"], {
     dataDir,
     env: {
       PORT: "0",
@@ -50,9 +37,9 @@ test("npm start serves the demo, answers a status, and stops everything on Ctrl-
       DEMO_API_RECOVERS_AFTER: "7",
     },
   });
-  child = start.child;
+  const child = start.child;
   const { waitFor, output } = start;
-  const exited = new Promise<string>((resolve) => child!.once("exit", (code, signal) => resolve(`${code ?? signal}`)));
+  const exited = new Promise<string>((resolve) => child.once("exit", (code, signal) => resolve(`${code ?? signal}`)));
   const startedAt = Date.now();
 
   const [, url] = await waitFor(/API ready on (http:\/\/127\.0\.0\.1:\d+)/, 90_000);

@@ -7,9 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
+import type { ApiHandler } from "../../functions/api/handler.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { observationFromReport } from "../../shared/audit/observation.ts";
@@ -23,14 +21,7 @@ import { auditedState } from "../../shared/usecases/audit-release.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { BORROWING_MANIFEST, borrowingObjects, LEDGER_VALUE } from "../support/borrowing-release.ts";
-import {
-  bodyText,
-  httpApiEvent,
-  lambdaContext,
-  RecordingLogger,
-  RecordingMetrics,
-  signedTokenEvent,
-} from "./support.ts";
+import { bodyText, httpApiEvent, lambdaContext, signedTokenEvent, testApiHandler } from "./support.ts";
 
 const NOW = Date.now();
 const FIRST = NOW - 10 * 60_000;
@@ -38,7 +29,7 @@ const SECOND = NOW - 5 * 60_000;
 const PREFIX = "/clusters/eu/namespaces/shop/releases/api";
 
 let sim: SimulatedEks;
-let handler: ReturnType<typeof createApiHandler>;
+let handler: ApiHandler;
 let ids: string[] = [];
 
 before(async () => {
@@ -63,13 +54,10 @@ before(async () => {
     ids.push(recorded.snapshot.id);
   }
   ids = [...new Set(ids)];
-  handler = createApiHandler({
+  handler = testApiHandler({
     store,
     clusters: connector,
-    kube: createKubeReader({ connector }),
     clock: { now: () => new Date(NOW) },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {

@@ -7,9 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
+import type { ApiHandler } from "../../functions/api/handler.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
@@ -17,14 +15,7 @@ import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { BORROWING_MANIFEST, borrowingObjects, LEDGER_VALUE } from "../support/borrowing-release.ts";
-import {
-  bodyText,
-  httpApiEvent,
-  lambdaContext,
-  RecordingLogger,
-  RecordingMetrics,
-  signedTokenEvent,
-} from "./support.ts";
+import { bodyText, httpApiEvent, lambdaContext, signedTokenEvent, testApiHandler } from "./support.ts";
 
 const MANIFEST = `${BORROWING_MANIFEST}---
 apiVersion: rbac.authorization.k8s.io/v1
@@ -35,7 +26,7 @@ rules: []
 `;
 
 let sim: SimulatedEks;
-let handler: ReturnType<typeof createApiHandler>;
+let handler: ApiHandler;
 let kube: ReturnType<typeof createKubeReader>;
 
 before(async () => {
@@ -53,13 +44,10 @@ before(async () => {
   await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop", manifest: MANIFEST }));
   const connector = simConnector(sim);
   kube = createKubeReader({ connector });
-  handler = createApiHandler({
+  handler = testApiHandler({
     store,
     clusters: connector,
     kube,
-    clock: { now: () => new Date() },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     dashboard: {
       auth: "jwt",
       groupsClaim: "groups",

@@ -6,32 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { dashboardConfigFromEnv } from "../../functions/api/dashboard-config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { makeRelease } from "../store/fixtures.ts";
-import { bodyJson, lambdaContext, RecordingLogger, RecordingMetrics, signedTokenEvent } from "./support.ts";
+import { bodyJson, lambdaContext, signedTokenEvent, testApiHandler } from "./support.ts";
 
-const clusters = {
-  list: () => [{ name: "eu", region: "eu-west-1" }],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 await store.putRevision("eu", makeRelease({ name: "ledger", namespace: "payments" }));
 
-const handler = createApiHandler({
+const handler = testApiHandler({
   store,
-  clusters,
-  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
   dashboard: {
     auth: "jwt",
     groupsClaim: "groups",

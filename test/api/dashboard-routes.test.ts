@@ -8,12 +8,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import type { DashboardConfig } from "../../functions/api/dashboard-config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
@@ -22,9 +18,9 @@ import {
   bodyJson,
   httpApiEvent,
   lambdaContext,
-  RecordingLogger,
-  RecordingMetrics,
   signedTokenEvent,
+  testApiHandler,
+  unreachedClusters,
 } from "./support.ts";
 
 const assets = mkdtempSync(join(tmpdir(), "dashboard-assets-"));
@@ -32,14 +28,10 @@ mkdirSync(join(assets, "assets"));
 writeFileSync(join(assets, "index.html"), "<!doctype html><title>helm status</title>");
 writeFileSync(join(assets, "assets", "app-ABCD1234.js"), "console.log(1)");
 
-const clusters = {
-  list: () => [
-    { name: "eu", region: "eu-west-1" },
-    { name: "us", region: "us-east-1" },
-  ],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
+const clusters = unreachedClusters([
+  { name: "eu", region: "eu-west-1" },
+  { name: "us", region: "us-east-1" },
+]);
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 await store.putRevision("us", makeRelease({ name: "db", namespace: "data" }));
@@ -56,13 +48,10 @@ for (const release of [
 }
 
 function handlerWith(dashboard: Partial<DashboardConfig>) {
-  return createApiHandler({
+  return testApiHandler({
     store,
     clusters,
-    kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {

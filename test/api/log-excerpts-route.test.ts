@@ -5,26 +5,13 @@
  * setting off nobody does. The planted value never reaches any answer (text, JSON, YAML).
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
+import { test } from "node:test";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { NOT_GRANTED } from "../../shared/why/logs.ts";
-import { simConnector } from "../status/sim-connector.ts";
-import {
-  bodyText,
-  httpApiEvent,
-  lambdaContext,
-  RecordingLogger,
-  RecordingMetrics,
-  signedTokenEvent,
-} from "./support.ts";
+import { crashingDeployment, manifestOf, releaseOnSimForFile } from "../support/release-on-sim.ts";
+import { bodyText, httpApiEvent, lambdaContext, signedTokenEvent, testApiHandler } from "./support.ts";
 
 const PLANTED = "r0ute-planted-pa55";
 const CLUSTER = "logs-route";
@@ -35,59 +22,22 @@ const OBJECTS = [
     metadata: { name: "db", namespace: "shop" },
     stringData: { password: PLANTED },
   },
-  {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name: "crash", namespace: "shop" },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: "crash" } },
-      template: {
-        metadata: {
-          labels: { app: "crash" },
-          annotations: {
-            "sim.helm-status.dev/log-base64": Buffer.from(`login with ${PLANTED}\npanic: no database\n`).toString(
-              "base64",
-            ),
-          },
-        },
-        spec: { containers: [{ name: "app", image: "example/app:1.0", env: [{ name: "SIM_EXIT_CODE", value: "1" }] }] },
-      },
-    },
-  },
+  crashingDeployment("crash", {
+    "sim.helm-status.dev/log-base64": Buffer.from(`login with ${PLANTED}\npanic: no database\n`).toString("base64"),
+  }),
 ];
-const MANIFEST = OBJECTS.map((o) => `---\n${JSON.stringify(o)}\n`).join("");
+const MANIFEST = manifestOf(OBJECTS);
 const PATH = `/clusters/${CLUSTER}/namespaces/shop/releases/app/status`;
 
-let sim: SimulatedEks;
-let kube: KubeReader;
-const store = new MemoryReleaseStore();
-
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  sim.cluster(CLUSTER).materialize(MANIFEST, { namespace: "shop" });
-  kube = createKubeReader({ connector: simConnector(sim) });
-  await store.putRevision(CLUSTER, {
-    name: "app",
-    namespace: "shop",
-    version: 1,
-    manifest: MANIFEST,
-    info: { status: "deployed", last_deployed: "2026-12-04T10:00:00Z", description: "Install complete" },
-    chart: { metadata: { name: "app", version: "0.1.0" } },
-  } satisfies Release);
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
-});
+const { sim, kube: reader, store } = releaseOnSimForFile({ cluster: CLUSTER, manifest: MANIFEST });
 
 function handler(logExcerpts: "on" | "off") {
-  return createApiHandler({
+  const kube = reader();
+  return testApiHandler({
     store,
     clusters: kube.connector,
     kube,
     clock: kube.clock,
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
     settings: apiSettingsFromEnv({ LOG_EXCERPTS: logExcerpts }),
     historyStores: memoryHistoryStores(),
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
@@ -142,7 +92,7 @@ test("on the dashboard's mount: without the logs grant no excerpt and why; with 
 });
 
 test("LOG_EXCERPTS off (the default): no log read for anyone, nothing said", async () => {
-  const cluster = sim.cluster(CLUSTER);
+  const cluster = sim().cluster(CLUSTER);
   cluster.resetStats();
   const response = await handler("off")(httpApiEvent("GET", `${PATH}?output=json`), lambdaContext());
   assert.equal(response.statusCode, 200);

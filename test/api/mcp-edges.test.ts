@@ -15,16 +15,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { exportJWK, SignJWT } from "jose";
 import { ATTACK_RELEASE } from "../../bench/attack-fixtures.ts";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
-import type { ApiDeps } from "../../functions/api/types.ts";
 import { localJwtAuthorizer } from "../../local/jwt-authorizer.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
 import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
+import { httpApiEvent, lambdaContext, testApiDeps } from "./support.ts";
 
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
@@ -51,23 +49,6 @@ async function connect(url: string, options: ConstructorParameters<typeof Stream
   return client;
 }
 
-function memoryDeps(overrides: Partial<ApiDeps> = {}): ApiDeps {
-  const clusters = {
-    list: () => [{ name: "eu", region: "eu-west-1" }],
-    access: async () => Promise.reject(new Error("unused")),
-    invalidate: () => {},
-  };
-  return {
-    store: new MemoryReleaseStore(),
-    clusters,
-    kube: createKubeReader({ connector: clusters }),
-    clock: { now: () => new Date() },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
-    ...overrides,
-  };
-}
-
 describe("the viewer's mount behind npm start's JWT authorizer: a token for another audience gets nothing", () => {
   const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   let issuerServer: Server;
@@ -86,7 +67,7 @@ describe("the viewer's mount behind npm start's JWT authorizer: a token for anot
     issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
     const env = { DASHBOARD_OIDC_ISSUER: issuer, DASHBOARD_OIDC_CLIENT_ID: "app" };
     const handler = createApiHandler(
-      memoryDeps({
+      testApiDeps({
         dashboard: {
           auth: "jwt",
           groupsClaim: "groups",
@@ -143,7 +124,7 @@ describe("a tool call longer than the Lambda's deadline answers what it has, as 
     const connector = stallConnector(stall);
     kube = createKubeReader({ connector });
     const handler = createApiHandler(
-      memoryDeps({
+      testApiDeps({
         store,
         clusters: connector,
         kube,
@@ -162,7 +143,7 @@ describe("a tool call longer than the Lambda's deadline answers what it has, as 
 });
 
 test("a history tool without a snapshots table: the API's 502 (SnapshotsNotConfigured) as a tool error", async () => {
-  const handler = createApiHandler(memoryDeps());
+  const handler = createApiHandler(testApiDeps());
   const client = await connect("https://api.example/mcp", { fetch: asLambda(handler, 29_000) });
   for (const name of ["release_timeline", "fleet_health"]) {
     const args = name === "fleet_health" ? {} : { cluster: "eu", namespace: "shop", name: "api" };

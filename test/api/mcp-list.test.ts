@@ -8,27 +8,11 @@ import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createMcpServer, listOfTools, MCP_TOOLS, registerTools } from "../../functions/api/mcp/server.ts";
 import type { ApiDeps } from "../../functions/api/types.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
+import { lambdaContext, testApiDeps } from "./support.ts";
 
-const clusters = {
-  list: () => [{ name: "eu", region: "eu-west-1" }],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
-const deps: ApiDeps = {
-  store: new MemoryReleaseStore(),
-  clusters,
-  kube: createKubeReader({ connector: clusters }),
-  clock: { now: () => new Date() },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
-};
+const deps: ApiDeps = testApiDeps();
 
 async function listed(server: McpServer): Promise<object[]> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

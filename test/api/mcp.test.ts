@@ -12,8 +12,6 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
 import { createApiHandler } from "../../functions/api/handler.ts";
 import { MCP_TOOLS } from "../../functions/api/mcp/server.ts";
@@ -23,7 +21,6 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-loc
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { ensureSnapshotsTable } from "../../shared/snapshots/table-schema.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
@@ -31,7 +28,15 @@ import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
 import { observe, recordAudited, run } from "../history/fixtures.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { CLI } from "../support/cli.ts";
-import { httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics, signedTokenEvent } from "./support.ts";
+import {
+  httpApiEvent,
+  lambdaContext,
+  RecordingLogger,
+  RecordingMetrics,
+  signedTokenEvent,
+  testApiHandler,
+  unreachedClusters,
+} from "./support.ts";
 
 const DEMO_API = { cluster: "demo-eu", namespace: "shop", name: "api" };
 const hasJava = spawnSync("java", ["-version"]).status === 0;
@@ -298,23 +303,16 @@ describe("POST /mcp over HTTP on 127.0.0.1 (DynamoDB Local, the simulated EKS, t
 });
 
 describe("POST /dashboard/api/mcp: a signed-in viewer's grants narrow every tool", () => {
-  const clusters = {
-    list: () => [
-      { name: "eu", region: "eu-west-1" },
-      { name: "us", region: "us-east-1" },
-    ],
-    access: async () => Promise.reject(new Error("unused")),
-    invalidate: () => {},
-  };
+  const clusters = unreachedClusters([
+    { name: "eu", region: "eu-west-1" },
+    { name: "us", region: "us-east-1" },
+  ]);
   const store = new MemoryReleaseStore();
   const history = memoryHistoryStores();
-  const handler = createApiHandler({
+  const handler = testApiHandler({
     store,
     clusters,
-    kube: createKubeReader({ connector: clusters }),
     clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     historyStores: history,
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     dashboard: {

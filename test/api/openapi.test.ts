@@ -3,29 +3,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { parse } from "yaml";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { createRoutes } from "../../functions/api/handler.ts";
 import openapi from "../../functions/api/openapi.json" with { type: "json" };
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { statusDocument } from "../../shared/render/status/json.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { capture, demoLiveObjects, demoRelease, reportFromCapture } from "../status/captures.ts";
-import { RecordingLogger, RecordingMetrics } from "./support.ts";
+import { testApiDeps, unreachedClusters } from "./support.ts";
 
-const clusters = {
-  list: () => [],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
-const routes = createRoutes({
-  store: new MemoryReleaseStore(),
-  clusters,
-  kube: createKubeReader({ connector: clusters }),
-  clock: { now: () => new Date() },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
-});
+const routes = createRoutes(testApiDeps({ clusters: unreachedClusters([]) }));
 const routerKeys = routes.map((route) => `${route.method} ${route.path}`).sort();
 
 const documented = Object.entries(openapi.paths as Record<string, Record<string, unknown>>)

@@ -8,9 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ATTACK_RELEASE } from "../../bench/attack-fixtures.ts";
 import { type StallServer, stallConnector, startStallServer } from "../../bench/stall-server.ts";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
 import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { auditRuntimeFromEnv } from "../../functions/audit/deps.ts";
 import { createWorkerHandler } from "../../functions/audit/worker.ts";
 import { sqsRecordFrom } from "../../local/queue/lambda-event.ts";
@@ -18,7 +16,7 @@ import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "./support.ts";
+import { bodyText, httpApiEvent, lambdaContext, testApiHandler } from "./support.ts";
 
 const BUDGET_MS = 2_000;
 const SLACK_MS = 1_500;
@@ -40,12 +38,11 @@ for (const http2 of [true, false]) {
       await store.putRevision("silent", release);
       const connector = stallConnector(stall);
       const kube = createKubeReader({ connector, http2 });
-      const handler = createApiHandler({
+      const handler = testApiHandler({
         store,
         clusters: connector,
         kube,
         clock: kube.clock,
-        ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
         settings: apiSettingsFromEnv({ STATUS_DEADLINE_MARGIN_MS: "500" }),
       });
       try {

@@ -1,6 +1,6 @@
 /**
  * Shared by the API tests: real API Gateway HTTP API (payload 2.0) events, a
- * Lambda context, and recording stand-ins for the logger and metrics sinks.
+ * Lambda context, recording stand-ins for the logger and metrics sinks, and the API's dependencies with defaults.
  */
 import { randomUUID } from "node:crypto";
 import { gunzipSync } from "node:zlib";
@@ -8,8 +8,14 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import { generateKeyPair, SignJWT } from "jose";
-import type { ApiResult } from "../../functions/api/types.ts";
+import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
+import { apiSettingsFromEnv } from "../../functions/api/config.ts";
+import { type ApiHandler, createApiHandler } from "../../functions/api/handler.ts";
+import type { ApiDeps, ApiResult } from "../../functions/api/types.ts";
 import { apiGatewayClaims } from "../../local/jwt-authorizer.ts";
+import type { ClusterConnector } from "../../shared/clusters/connector.ts";
+import { createKubeReader } from "../../shared/kube/reader.ts";
+import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 
 export interface EventOptions {
   headers?: Record<string, string>;
@@ -186,4 +192,37 @@ export async function signedTokenEvent(
   });
   (event.requestContext as unknown as Record<string, unknown>).authorizer = { jwt: apiGatewayClaims(payload) };
   return event;
+}
+
+/** A connector to a registry of `clusters` that no test reaches through: the routes that only list or store. */
+export function unreachedClusters(
+  clusters: { name: string; region: string }[] = [{ name: "eu", region: "eu-west-1" }],
+): ClusterConnector {
+  return {
+    list: () => clusters,
+    access: async () => Promise.reject(new Error("unused")),
+    invalidate: () => {},
+  };
+}
+
+/**
+ * The API's dependencies as a test builds them: a memory store, no reachable cluster, the wall clock, recording
+ * telemetry and the default settings, each replaced by what `overrides` gives (a KubeReader over `clusters`).
+ */
+export function testApiDeps(overrides: Partial<ApiDeps> = {}): ApiDeps {
+  const clusters = overrides.clusters ?? unreachedClusters();
+  return {
+    store: new MemoryReleaseStore(),
+    clusters,
+    kube: overrides.kube ?? createKubeReader({ connector: clusters }),
+    clock: { now: () => new Date() },
+    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
+    settings: apiSettingsFromEnv({}),
+    ...overrides,
+  };
+}
+
+/** The API's handler over testApiDeps(overrides). */
+export function testApiHandler(overrides: Partial<ApiDeps> = {}): ApiHandler {
+  return createApiHandler(testApiDeps(overrides));
 }

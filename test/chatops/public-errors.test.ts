@@ -7,9 +7,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ATTACK_RELEASE, AWS_ENTRY, AWS_INTERNALS, awsFailures } from "../../bench/attack-fixtures.ts";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseAccessMap, resolveAccess } from "../../shared/chatops/access.ts";
 import { answerCommand } from "../../shared/chatops/answer.ts";
 import { parseChatCommand } from "../../shared/chatops/command.ts";
@@ -20,7 +17,7 @@ import { toClusterError } from "../../shared/eks/aws-calls.ts";
 import { createKubeReader } from "../../shared/kube/reader.ts";
 import { type Clock, type Logger, systemClock } from "../../shared/ports.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { bodyText, httpApiEvent, lambdaContext, testApiHandler } from "../api/support.ts";
 
 const ENTRY = AWS_ENTRY;
 const EKS_URL = "https://eks.eu-west-1.amazonaws.com";
@@ -67,13 +64,11 @@ for (const [what, failure] of awsFailureCases) {
       assert.match(logger.text(), LEAKS, "the log keeps AWS's full text");
 
       // The API answers the same public message.
-      const api = createApiHandler({
+      const api = testApiHandler({
         store,
         clusters,
         kube,
         clock,
-        ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-        settings: apiSettingsFromEnv({}),
       });
       const answered = await api(
         httpApiEvent("GET", "/clusters/prod-eu/namespaces/shop/releases/api/status"),

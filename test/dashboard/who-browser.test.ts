@@ -12,9 +12,6 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 import { buildDashboard } from "../../dashboard/build.ts";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
@@ -25,7 +22,7 @@ import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
 import { driftWriteSubject } from "../../shared/who/subjects.ts";
-import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { testApiHandler } from "../api/support.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { ROOT } from "../support/local-start.ts";
 import {
@@ -77,13 +74,11 @@ before(async () => {
     found(driftWriteSubject(key, plain.drift!.fields[0])!, ALICE),
   ]);
   const dashboard = await buildDashboard(assets);
-  const handler = createApiHandler({
+  const handler = testApiHandler({
     store,
     clusters: connector,
     kube,
     clock,
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     historyStores: memoryHistoryStores(),
     history: { auditIntervalSeconds: 300, retentionDays: 90 },
     attributions,

@@ -3,27 +3,15 @@
  * cold start fetched, the next one reads; the item carries no ARN and no listing of releases sees it.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
+import { test } from "node:test";
 import { openClusterFactsStore } from "../../shared/eks/facts-store.ts";
-import { openReleaseStore, type StoreConfig } from "../../shared/store/config.ts";
-import { ensureReleasesTable } from "../../shared/store/table-schema.ts";
+import { openReleaseStore } from "../../shared/store/config.ts";
+import { releasesTableForFile } from "../support/dynamo-table.ts";
 
-const credentials = { accessKeyId: "test", secretAccessKey: "test" };
-let engine: DynamoDbLocal;
-let config: StoreConfig;
-
-before(async () => {
-  engine = await startDynamoDbLocal();
-  config = { region: "us-east-1", endpoint: engine.endpoint, tableName: `facts-${process.pid}`, credentials };
-  const client = new DynamoDBClient({ region: config.region, endpoint: config.endpoint, credentials });
-  await ensureReleasesTable(client, config);
-  client.destroy();
-});
-after(async () => engine?.stop());
+const table = releasesTableForFile("facts");
 
 test("facts written by one process are read by the next; releases listings do not see them", async () => {
+  const config = table();
   const facts = { endpoint: "https://abc.gr7.us-east-1.eks.amazonaws.com", caData: "LS0tLS1CRUdJTg==", fetchedAt: 1 };
   await openClusterFactsStore(config).write("prod-1", { ...facts, version: "1.31" });
   assert.deepEqual(await openClusterFactsStore(config).read("prod-1"), { ...facts, version: "1.31" });
@@ -34,7 +22,7 @@ test("facts written by one process are read by the next; releases listings do no
 });
 
 test("a stored endpoint that is not https is not trusted", async () => {
-  const facts = openClusterFactsStore(config);
+  const facts = openClusterFactsStore(table());
   await facts.write("odd", { endpoint: "http://10.0.0.1", caData: "eA==", fetchedAt: 1 });
   assert.equal(await facts.read("odd"), undefined);
 });

@@ -5,15 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { isCalendarDateTime, parseCalendarTime } from "../../shared/input/calendar-time.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { isRunId } from "../../shared/snapshots/model.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyJson, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { bodyJson, httpApiEvent, lambdaContext, testApiHandler } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { observe, recordAudited, run } from "./fixtures.ts";
 
@@ -27,13 +23,10 @@ const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop" }));
 const history = memoryHistoryStores();
 for (const minutes of [-20, -15, -10]) await recordAudited(history, observe(release, run(minutes)));
-const handler = createApiHandler({
+const handler = testApiHandler({
   store,
   clusters,
-  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date("2026-01-01T00:00:00Z") },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
   historyStores: history,
   history: { auditIntervalSeconds: 300, retentionDays: 90 },
 });

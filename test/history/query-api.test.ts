@@ -1,14 +1,10 @@
 /** The history routes with real API Gateway v2 events (stores in memory; the DynamoDB side has its contract run). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { recordObservation } from "../../shared/audit/record.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { bodyJson, bodyText, httpApiEvent, lambdaContext, testApiHandler } from "../api/support.ts";
 import { NOW, observe, run } from "./fixtures.ts";
 
 const history = memoryHistoryStores();
@@ -16,18 +12,9 @@ const { snapshots, auditRuns } = history;
 const release = { cluster: "eu", namespace: "shop", name: "api" };
 const base = "/clusters/eu/namespaces/shop/releases/api/snapshots";
 const ids: string[] = [];
-const clusters = {
-  list: () => [{ name: "eu", region: "eu-west-1" }],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
-const handler = createApiHandler({
+const handler = testApiHandler({
   store: new MemoryReleaseStore(),
-  clusters,
-  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => NOW },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
   historyStores: history,
 });
 const get = (path: string, headers: Record<string, string> = {}) =>

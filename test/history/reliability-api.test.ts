@@ -1,13 +1,9 @@
 /** The reliability routes and ?at= on the status route, with real API Gateway v2 events (stores in memory). */
 import assert from "node:assert/strict";
 import { before, test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { memoryHistoryStores } from "../../shared/snapshots/history-stores.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { bodyJson, bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { bodyJson, bodyText, httpApiEvent, lambdaContext, testApiHandler } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { observe, recordAudited, run } from "./fixtures.ts";
 
@@ -23,13 +19,10 @@ const clusters = {
   access: async () => Promise.reject(new Error("unused: no cluster is read")),
   invalidate: () => {},
 };
-const handler = createApiHandler({
+const handler = testApiHandler({
   store,
   clusters,
-  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date(T0 + 62 * MIN) },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
   historyStores: history,
   history: { auditIntervalSeconds: 300, retentionDays: 90 },
 });

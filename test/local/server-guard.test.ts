@@ -13,17 +13,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { exportJWK, SignJWT } from "jose";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { localJwtAuthorizer } from "../../local/jwt-authorizer.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemorySyncStateStore } from "../../shared/store/sync-state-memory.ts";
-import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { testApiHandler } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
 
 const registryOnly: ClusterConnector = {
@@ -39,13 +35,9 @@ writeFileSync(join(assets, "assets", "app-ABCD1234.js"), "console.log(1)");
 let server: LocalServer;
 
 before(async () => {
-  const handler = createApiHandler({
+  const handler = testApiHandler({
     store: new MemoryReleaseStore(),
     clusters: registryOnly,
-    kube: createKubeReader({ connector: registryOnly }),
-    clock: { now: () => new Date() },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
     syncState: new MemorySyncStateStore(),
     dashboard: { auth: "off", groupsClaim: "groups", access: { groups: [] }, assetsDir: assets, connectOrigins: [] },
   });

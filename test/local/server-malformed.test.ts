@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { isShapedClientError, malformedCases, sendRaw } from "../../bench/malformed-requests.ts";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { type LocalServer, startLocalServer } from "../../local/server.ts";
 import type { ClusterConnector } from "../../shared/clusters/connector.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
-import { RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { testApiHandler } from "../api/support.ts";
 
 /** Issue 14 item 6: every malformed request gets a 4xx with {error: {code, message}}, never a bare status. */
 
@@ -21,13 +17,9 @@ let server: LocalServer;
 
 before(async () => {
   const store = new MemoryReleaseStore();
-  const handler = createApiHandler({
+  const handler = testApiHandler({
     store,
     clusters: registryOnly,
-    kube: createKubeReader({ connector: registryOnly }),
-    clock: { now: () => new Date() },
-    ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-    settings: apiSettingsFromEnv({}),
   });
   server = await startLocalServer({ handler, port: 0 });
 });

@@ -4,35 +4,21 @@
  * chat routes are there too (they answered 404 for seconds while the sync and the audits started).
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freeLoopbackPort } from "../../local/dynamodb-local.ts";
-import { spawnLocalStart } from "../support/local-start.ts";
+import { hasJava, localStartsForFile } from "../support/local-start.ts";
 
-const hasJava = spawnSync("java", ["-version"]).status === 0;
-const dataDir = mkdtempSync(join(tmpdir(), "helm-status-ready-"));
-let child: ChildProcess | undefined;
-
-after(() => {
-  if (child?.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const starts = localStartsForFile("helm-status-ready-");
+const dataDir = starts.dir;
 
 test("npm start: 503 until every route is mounted, then /healthz and the chat routes together", {
   skip: !hasJava && "no java for DynamoDB Local",
   timeout: 150_000,
 }, async () => {
   const port = await freeLoopbackPort();
-  const start = spawnLocalStart("npm", ["start", "--silent"], { dataDir, env: { PORT: String(port) } });
-  child = start.child;
+  const start = starts.spawn("npm", ["start", "--silent"], { dataDir, env: { PORT: String(port) } });
+  const child = start.child;
   const url = `http://127.0.0.1:${port}`;
   const seen = new Set<number>();
   let healthy = false;
@@ -62,5 +48,5 @@ test("npm start: 503 until every route is mounted, then /healthz and the chat ro
   assert.ok(healthy, start.output());
   assert.match(start.output(), /API ready on/);
   process.kill(-child.pid!, "SIGINT");
-  await new Promise((resolve) => child!.once("exit", resolve));
+  await new Promise((resolve) => child.once("exit", resolve));
 });

@@ -5,16 +5,12 @@
  * then read by uid (one small LIST), cited by its cause chain; the other app's are never shown.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { test } from "node:test";
 import { EVENTS_LIST_LIMIT } from "../../shared/kube/events.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
-import { simConnector } from "./sim-connector.ts";
+import { releaseOnSimForFile } from "../support/release-on-sim.ts";
 
 const CLUSTER = "crowded";
 const MANIFEST = `---\n${JSON.stringify({
@@ -31,52 +27,42 @@ const MANIFEST = `---\n${JSON.stringify({
   },
 })}\n`;
 
-let sim: SimulatedEks;
-let kube: KubeReader;
 let podUid: string;
-const store = new MemoryReleaseStore();
-
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  const cluster = sim.cluster(CLUSTER);
-  cluster.materialize(MANIFEST, { namespace: "shop", createdAt: new Date(Date.now() - 5 * 60_000) });
-  const pod = cluster.list("v1", "Pod", "shop").find((p) => p.metadata?.name?.startsWith("api-"))!;
-  podUid = pod.metadata!.uid!;
-  const now = new Date().toISOString();
-  cluster.apply(
-    Array.from({ length: 10_000 }, (_, i) => ({
-      apiVersion: "v1",
-      kind: "Event",
-      metadata: { name: `aaa-noise.${String(i).padStart(5, "0")}`, namespace: "shop" },
-      type: "Warning",
-      reason: "NoiseBackOff",
-      message: "another app's crash loop",
-      involvedObject: { kind: "Pod", name: pod.metadata!.name, namespace: "shop", uid: "another-release-pod" },
-      count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
-    })),
-  );
-  kube = createKubeReader({ connector: simConnector(sim) });
-  await store.putRevision(CLUSTER, {
-    name: "api",
-    namespace: "shop",
-    version: 1,
-    manifest: MANIFEST,
-    info: { status: "deployed", last_deployed: "2026-12-04T10:00:00Z", description: "Install complete" },
-    chart: { metadata: { name: "api", version: "0.1.0" } },
-  } satisfies Release);
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
+const {
+  sim,
+  kube: reader,
+  store,
+} = releaseOnSimForFile({
+  cluster: CLUSTER,
+  manifest: MANIFEST,
+  release: "api",
+  arrange(cluster) {
+    cluster.materialize(MANIFEST, { namespace: "shop", createdAt: new Date(Date.now() - 5 * 60_000) });
+    const pod = cluster.list("v1", "Pod", "shop").find((p) => p.metadata?.name?.startsWith("api-"))!;
+    podUid = pod.metadata!.uid!;
+    const now = new Date().toISOString();
+    cluster.apply(
+      Array.from({ length: 10_000 }, (_, i) => ({
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { name: `aaa-noise.${String(i).padStart(5, "0")}`, namespace: "shop" },
+        type: "Warning",
+        reason: "NoiseBackOff",
+        message: "another app's crash loop",
+        involvedObject: { kind: "Pod", name: pod.metadata!.name, namespace: "shop", uid: "another-release-pod" },
+        count: 1,
+        firstTimestamp: now,
+        lastTimestamp: now,
+      })),
+    );
+  },
 });
 
 test("10,000 events of another app: one bounded page, then the release's unready pod's own by uid; theirs never shown", async () => {
-  const cluster = sim.cluster(CLUSTER);
+  const cluster = sim().cluster(CLUSTER);
   cluster.resetStats();
   const report = await releaseStatus(
-    { store, kube, logger: silentLogger },
+    { store, kube: reader(), logger: silentLogger },
     { cluster: CLUSTER, namespace: "shop", name: "api", drift: false, freshness: false },
   );
   const eventLists = cluster

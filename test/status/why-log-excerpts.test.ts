@@ -4,39 +4,19 @@
  * planted value of the release's own Secret never reaches an answer); a 100 MB log is read bounded.
  */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { type SimulatedEks, startSimulatedEks } from "../../local/sim/index.ts";
+import { test } from "node:test";
 import { Grants } from "../../shared/access/grants.ts";
 import { viewerScope } from "../../shared/clusters/scope.ts";
-import { createKubeReader, type KubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
-import type { Release } from "../../shared/release/model.ts";
 import { renderStatusJson, renderStatusYaml } from "../../shared/render/status/json.ts";
 import { renderStatusText } from "../../shared/render/status/text.ts";
-import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseStatus } from "../../shared/usecases/status.ts";
 import { EXCERPT_BYTES } from "../../shared/why/log-mask.ts";
 import { NOT_GRANTED } from "../../shared/why/logs.ts";
-import { simConnector } from "./sim-connector.ts";
+import { crashingDeployment, manifestOf, releaseOnSimForFile } from "../support/release-on-sim.ts";
 
 const PLANTED = "pl4nted-db-pa55word";
 const CLUSTER = "logs";
-
-function deployment(name: string, annotations: Record<string, string>): object {
-  return {
-    apiVersion: "apps/v1",
-    kind: "Deployment",
-    metadata: { name, namespace: "shop" },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name }, annotations },
-        spec: { containers: [{ name: "app", image: "example/app:1.0", env: [{ name: "SIM_EXIT_CODE", value: "1" }] }] },
-      },
-    },
-  };
-}
 
 const SECRET = {
   apiVersion: "v1",
@@ -47,51 +27,30 @@ const SECRET = {
 const OBJECTS = [
   SECRET,
   // Planted as base64, so the Deployment's own annotation (shown in -o json) does not carry the value as text.
-  deployment("crash", {
+  crashingDeployment("crash", {
     "sim.helm-status.dev/log-base64": Buffer.from(`connecting as app with ${PLANTED}\npanic: no database\n`).toString(
       "base64",
     ),
   }),
-  deployment("huge", { "sim.helm-status.dev/log-bytes": String(100 * 1024 * 1024) }),
+  crashingDeployment("huge", { "sim.helm-status.dev/log-bytes": String(100 * 1024 * 1024) }),
 ];
-const MANIFEST = OBJECTS.map((o) => `---\n${JSON.stringify(o)}\n`).join("");
+const MANIFEST = manifestOf(OBJECTS);
 
-let sim: SimulatedEks;
-let kube: KubeReader;
-const store = new MemoryReleaseStore();
-
-before(async () => {
-  sim = await startSimulatedEks({ clusters: [{ name: CLUSTER }] });
-  sim.cluster(CLUSTER).materialize(MANIFEST, { namespace: "shop" });
-  kube = createKubeReader({ connector: simConnector(sim) });
-  const release: Release = {
-    name: "app",
-    namespace: "shop",
-    version: 1,
-    manifest: MANIFEST,
-    info: { status: "deployed", last_deployed: "2026-12-04T10:00:00Z", description: "Install complete" },
-    chart: { metadata: { name: "app", version: "0.1.0" } },
-  };
-  await store.putRevision(CLUSTER, release);
-});
-after(async () => {
-  await kube?.close();
-  await sim?.stop();
-});
+const { sim, kube, store } = releaseOnSimForFile({ cluster: CLUSTER, manifest: MANIFEST });
 
 const status = (logExcerpts: boolean, grants?: Grants) =>
   releaseStatus(
     {
       store,
-      kube,
+      kube: kube(),
       logger: silentLogger,
-      ...(grants ? { scope: viewerScope(kube.connector, grants) } : {}),
+      ...(grants ? { scope: viewerScope(kube().connector, grants) } : {}),
     },
     { cluster: CLUSTER, namespace: "shop", name: "app", drift: false, freshness: false, logExcerpts },
   );
 
 test("off by default: no log is read, nothing is said", async () => {
-  const cluster = sim.cluster(CLUSTER);
+  const cluster = sim().cluster(CLUSTER);
   cluster.resetStats();
   const report = await status(false);
   assert.ok(report.causes?.length);

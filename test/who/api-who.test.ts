@@ -5,22 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
 import { parseViewerAccessMap } from "../../shared/access/viewer-access.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import { bodyText, httpApiEvent, lambdaContext, testApiHandler } from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK } from "./support.ts";
 
-const clusters = {
-  list: () => [{ name: "eu", region: "eu-west-1" }],
-  access: async () => Promise.reject(new Error("unused")),
-  invalidate: () => {},
-};
 const store = new MemoryReleaseStore();
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop", version: 1, status: "superseded" }));
 await store.putRevision("eu", makeRelease({ name: "api", namespace: "shop", version: 2, status: "deployed" }));
@@ -29,13 +20,9 @@ await attributions.settle([
   found(revisionSubject("eu", "shop", "api", 1), HOSTILE),
   found(revisionSubject("eu", "shop", "api", 2), ALICE),
 ]);
-const handler = createApiHandler({
+const handler = testApiHandler({
   store,
-  clusters,
-  kube: createKubeReader({ connector: clusters }),
   clock: { now: () => new Date("2026-12-02T16:00:00Z") },
-  ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-  settings: apiSettingsFromEnv({}),
   attributions,
   // Sign-in off (npm start's default): the mount answers as a browser, without a token.
   dashboard: {

@@ -6,7 +6,7 @@
  * with a run every minute), queries per 100 new revisions, lookups repeated.
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -31,7 +31,7 @@ import { enqueueForAttribution, revisionSubject } from "../../shared/who/subject
 import { toolRunner } from "../drift/chart.ts";
 import { simConnector } from "../status/sim-connector.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
-import { STORE_CLOCK } from "./support.ts";
+import { chartAndIdentities, PATCH_WEB_CONFIG, STORE_CLOCK } from "./support.ts";
 
 const LAG_MS = 60_000;
 /** The sync worker's period in this test (npm start's AUDIT_INTERVAL default). */
@@ -111,24 +111,11 @@ function syncWorker(attributions: MemoryAttributionStore, notSynced: readonly st
   return { run, store, env, asked, settled };
 }
 
-const CHART: Record<string, string> = {
-  "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
-  "templates/config.yaml":
-    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  LOG_LEVEL: {{ .Values.level | quote }}\n",
-  "values.yaml": "level: warn\n",
-};
-
 test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the worker records A and B within two lags", async (t) => {
   const [helm, kubectl] = [await helmPath(), await kubectlPath()];
   if (!helm || !kubectl) return t.skip("no helm/kubectl");
   const cluster = sim.cluster("who");
-  const chart = join(home, "web");
-  await mkdir(join(chart, "templates"), { recursive: true });
-  for (const [name, text] of Object.entries(CHART)) await writeFile(join(chart, name), text);
-  const asAlice = join(home, "alice.kubeconfig");
-  const asBob = join(home, "bob.kubeconfig");
-  await writeFile(asAlice, cluster.kubeconfig({ credentials: alice }), { mode: 0o600 });
-  await writeFile(asBob, cluster.kubeconfig({ credentials: bob }), { mode: 0o600 });
+  const { chart, asAlice, asBob } = await chartAndIdentities(home, cluster, { alice, bob });
 
   const attributions = new MemoryAttributionStore(STORE_CLOCK);
   const worker = syncWorker(attributions);
@@ -140,15 +127,7 @@ test("helm upgrade as A, kubectl patch as B: the sync and the audit enqueue, the
   await toolRunner(home, asAlice)(helm, ["upgrade", "web", chart, "-n", "shop", "--set", "level=info"]);
   clock += 10_000;
   const patchedAt = clock;
-  await toolRunner(home, asBob)(kubectl, [
-    "-n",
-    "shop",
-    "patch",
-    "configmap",
-    "web-config",
-    "-p",
-    '{"data":{"LOG_LEVEL":"debug"}}',
-  ]);
+  await toolRunner(home, asBob)(kubectl, PATCH_WEB_CONFIG);
 
   const audit = auditRuntimeFromEnv(
     worker.env,

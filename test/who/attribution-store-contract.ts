@@ -14,16 +14,10 @@ import {
   type WriteSubject,
 } from "../../shared/who/attribution.ts";
 import { uniqueName } from "../store/fixtures.ts";
+import { revisionSubject } from "./support.ts";
 
-export const revision = (cluster: string, release: string, n: number, namespace = "shop"): RevisionSubject => ({
-  type: "revision",
-  cluster,
-  namespace,
-  release,
-  revision: n,
-  storageKind: "Secret",
-  createdAt: "2026-12-04T10:00:00Z",
-});
+export const revision = (cluster: string, release: string, n: number, namespace = "shop"): RevisionSubject =>
+  revisionSubject(cluster, namespace, release, n, "2026-12-04T10:00:00Z");
 
 export const write = (cluster: string, release: string, at: string): WriteSubject => ({
   type: "write",

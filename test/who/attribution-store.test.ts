@@ -1,38 +1,27 @@
 /** The AttributionStore contract on both implementations: memory, and DynamoDB Local (started once for this file). */
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/dynamodb-local.ts";
-import { createDocumentClient, type StoreConfig } from "../../shared/store/config.ts";
+import { test } from "node:test";
+import { createDocumentClient } from "../../shared/store/config.ts";
 import { Table } from "../../shared/store/dynamodb-table.ts";
-import { ensureReleasesTable, TTL_ATTRIBUTE } from "../../shared/store/table-schema.ts";
+import { TTL_ATTRIBUTE } from "../../shared/store/table-schema.ts";
 import { ATTRIBUTION_RETENTION_DAYS } from "../../shared/who/attribution.ts";
 import { openAttributionStore } from "../../shared/who/config.ts";
 import { DynamoDbAttributionStore } from "../../shared/who/dynamodb-attribution-store.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
+import { LOCAL_CREDENTIALS, releasesTableForFile } from "../support/dynamo-table.ts";
 import { attributionStoreContract, revision } from "./attribution-store-contract.ts";
 
-const credentials = { accessKeyId: "test", secretAccessKey: "test" };
-let engine: DynamoDbLocal;
-let config: StoreConfig;
-
-before(async () => {
-  engine = await startDynamoDbLocal();
-  config = { region: "us-east-1", endpoint: engine.endpoint, tableName: `attributions-${process.pid}`, credentials };
-  const client = new DynamoDBClient({ region: config.region, endpoint: config.endpoint, credentials });
-  await ensureReleasesTable(client, config);
-  client.destroy();
-});
-after(async () => engine?.stop());
+const credentials = LOCAL_CREDENTIALS;
+const config = releasesTableForFile("attributions");
 
 attributionStoreContract("memory", async (clock) => new MemoryAttributionStore(clock));
 attributionStoreContract(
   "dynamodb-local",
-  async (clock) => new DynamoDbAttributionStore(new Table(createDocumentClient(config), config), clock),
+  async (clock) => new DynamoDbAttributionStore(new Table(createDocumentClient(config()), config()), clock),
 );
 
 test("dynamodb: a settled attribution carries the releases table's TTL attribute, a pending one none", async () => {
-  const table = new Table(createDocumentClient(config), config);
+  const table = new Table(createDocumentClient(config()), config());
   const store = new DynamoDbAttributionStore(table);
   const cluster = `ttl-${process.pid}`;
   const T0 = new Date("2026-12-04T10:00:00.000Z");

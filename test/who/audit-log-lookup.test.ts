@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -14,6 +14,7 @@ import {
 import { toolRunner } from "../drift/chart.ts";
 import { call } from "../sim/helpers.ts";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
+import { chartAndIdentities, PATCH_WEB_CONFIG, revisionSubject } from "./support.ts";
 
 // The lookup against the simulated EKS's CloudWatch Logs: real helm and kubectl acting as two IAM identities,
 // and audit events seeded with recordAudit for what real tools cannot do on cue (a forged User-Agent, two writes
@@ -65,15 +66,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 function revision(cluster: string, release: string, n: number, createdAt: number, namespace = "shop"): RevisionSubject {
-  return {
-    type: "revision",
-    cluster,
-    namespace,
-    release,
-    revision: n,
-    storageKind: "Secret",
-    createdAt: second(createdAt),
-  };
+  return revisionSubject(cluster, namespace, release, n, second(createdAt));
 }
 
 function write(cluster: string, name: string, manager: string, at: number, kind = "ConfigMap"): WriteSubject {
@@ -92,25 +85,12 @@ function write(cluster: string, name: string, manager: string, at: number, kind 
   };
 }
 
-const CHART: Record<string, string> = {
-  "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
-  "templates/config.yaml":
-    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  LOG_LEVEL: {{ .Values.level | quote }}\n",
-  "values.yaml": "level: warn\n",
-};
-
 describe("helm as one identity, kubectl as another", () => {
   test("the revisions name who ran helm, the patch names who ran kubectl; the User-Agent stays a claim", async (t) => {
     const [helm, kubectl] = [await helmPath(), await kubectlPath()];
     if (!helm || !kubectl) return t.skip("no helm/kubectl");
     const cluster = sim.cluster("audited");
-    const chart = join(home, "web");
-    await mkdir(join(chart, "templates"), { recursive: true });
-    for (const [name, text] of Object.entries(CHART)) await writeFile(join(chart, name), text);
-    const asAlice = join(home, "alice.kubeconfig");
-    const asBob = join(home, "bob.kubeconfig");
-    await writeFile(asAlice, cluster.kubeconfig({ credentials: alice }), { mode: 0o600 });
-    await writeFile(asBob, cluster.kubeconfig({ credentials: bob }), { mode: 0o600 });
+    const { chart, asAlice, asBob } = await chartAndIdentities(home, cluster, { alice, bob });
     const helmAsAlice = toolRunner(home, asAlice);
     const kubectlAsBob = toolRunner(home, asBob);
 
@@ -119,15 +99,7 @@ describe("helm as one identity, kubectl as another", () => {
     clock = START + 60_000;
     await helmAsAlice(helm, ["upgrade", "web", chart, "-n", "shop", "--set", "level=info"]);
     clock = START + 120_000;
-    await kubectlAsBob(kubectl, [
-      "-n",
-      "shop",
-      "patch",
-      "configmap",
-      "web-config",
-      "-p",
-      '{"data":{"LOG_LEVEL":"debug"}}',
-    ]);
+    await kubectlAsBob(kubectl, PATCH_WEB_CONFIG);
     const live = JSON.parse(
       await kubectlAsBob(kubectl, [
         "-n",

@@ -11,21 +11,13 @@ import { helmHistoryElements, renderHelmHistory } from "../../shared/render/tabl
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { releaseHistory } from "../../shared/usecases/history.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK, unsettled } from "./support.ts";
+import { ACCOUNT, ALICE, found, HOSTILE, revisionSubject, STORE_CLOCK, unsettled, webRevision } from "./support.ts";
 
 const key = { cluster: "demo-us", namespace: "shop", name: "web" };
 
+/** The drift tests' web revision, with no manifest and a value (a password) that history never shows. */
 function revision(version: number, status: string): Release {
-  return {
-    name: "web",
-    namespace: "shop",
-    version,
-    info: { status, description: `Upgrade ${version}`, last_deployed: `2026-12-02T15:0${version}:00Z` },
-    chart: { metadata: { name: "web", version: "1.0.0", appVersion: "1" } },
-    config: { password: "never" },
-    manifest: "",
-    hooks: [],
-  } as Release;
+  return { ...webRevision(version, status), config: { password: "never" }, manifest: "" };
 }
 
 async function stores() {

@@ -6,17 +6,20 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { telemetryDeps } from "../../functions/_shared/telemetry.ts";
-import { apiSettingsFromEnv } from "../../functions/api/config.ts";
 import { apiDepsFromEnv } from "../../functions/api/deps.ts";
-import { createApiHandler } from "../../functions/api/handler.ts";
-import { createKubeReader } from "../../shared/kube/reader.ts";
 import { silentLogger } from "../../shared/ports.ts";
 import { encodeHelmConfigMap, encodeHelmSecret } from "../../shared/release/helm-codec.ts";
 import { MemoryReleaseStore } from "../../shared/store/memory-store.ts";
 import { importReleases } from "../../shared/usecases/import.ts";
 import { MemoryAttributionStore } from "../../shared/who/memory-attribution-store.ts";
-import { bodyText, httpApiEvent, lambdaContext, RecordingLogger, RecordingMetrics } from "../api/support.ts";
+import {
+  bodyText,
+  httpApiEvent,
+  lambdaContext,
+  RecordingLogger,
+  RecordingMetrics,
+  testApiHandler,
+} from "../api/support.ts";
 import { makeRelease } from "../store/fixtures.ts";
 import { STORE_CLOCK } from "./support.ts";
 
@@ -85,19 +88,10 @@ test("an enqueue that fails is logged, never the import's failure; without a sto
 });
 
 test("POST import enqueues with WHO_LOOKUP on (the API's attribution store), nothing with it off", async () => {
-  const clusters = {
-    list: () => [{ name: "eu", region: "eu-west-1" }],
-    access: async () => Promise.reject(new Error("unused")),
-    invalidate: () => {},
-  };
   const post = async (attributions: MemoryAttributionStore | undefined) => {
-    const handler = createApiHandler({
+    const handler = testApiHandler({
       store: new MemoryReleaseStore(),
-      clusters,
-      kube: createKubeReader({ connector: clusters }),
       clock: { now: () => NOW },
-      ...telemetryDeps(new RecordingLogger(), new RecordingMetrics()),
-      settings: apiSettingsFromEnv({}),
       ...(attributions ? { attributions } : {}),
     });
     const body = JSON.stringify(document);

@@ -4,26 +4,14 @@
  * the status's DRIFT names bob. Then Ctrl-C.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { helmPath, kubectlPath } from "../support/kube-tools.ts";
-import { ROOT, spawnLocalStart } from "../support/local-start.ts";
+import { hasJava, localStartsForFile, ROOT } from "../support/local-start.ts";
 
-const hasJava = spawnSync("java", ["-version"]).status === 0;
-const work = mkdtempSync(join(tmpdir(), "helm-status-who-tour-"));
-let child: ChildProcess | undefined;
-
-after(() => {
-  if (child?.pid && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {}
-  }
-  rmSync(work, { recursive: true, force: true });
-});
+const starts = localStartsForFile("helm-status-who-tour-");
+const work = starts.dir;
 
 test("npm start's who tour: history names who ran helm upgrade, DRIFT names who ran kubectl patch", {
   skip: !hasJava && "no java for DynamoDB Local",
@@ -31,11 +19,11 @@ test("npm start's who tour: history names who ran helm upgrade, DRIFT names who 
 }, async (t) => {
   const [helm, kubectl] = [await helmPath(), await kubectlPath()];
   if (!helm || !kubectl) return t.skip("no helm/kubectl");
-  const start = spawnLocalStart("npm", ["start", "--silent"], {
+  const start = starts.spawn("npm", ["start", "--silent"], {
     dataDir: join(work, "data"),
     env: { PORT: "0", AUDIT_INTERVAL: "5", SIM_AUDIT_LAG: "2" },
   });
-  child = start.child;
+  const child = start.child;
   const { waitFor, output } = start;
   const [, url] = await waitFor(/API ready on (http:\/\/127\.0\.0\.1:\d+)/, 90_000);
   const [, within] = await waitFor(/# within about (\d+)s/, 30_000);
@@ -93,5 +81,5 @@ test("npm start's who tour: history names who ran helm upgrade, DRIFT names who 
   assert.doesNotMatch(drift, /arn:aws/);
 
   process.kill(-child.pid!, "SIGINT");
-  await new Promise((resolve) => child!.once("exit", resolve));
+  await new Promise((resolve) => child.once("exit", resolve));
 });

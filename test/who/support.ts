@@ -1,6 +1,8 @@
 /** Attributions as the workers settle them, for the tests of what they show (docs/who.md). */
 import assert from "node:assert/strict";
-import type { SimCluster } from "../../local/sim/index.ts";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SimCluster, SimCredentials } from "../../local/sim/index.ts";
 import type { Clock } from "../../shared/ports.ts";
 import type { Release } from "../../shared/release/model.ts";
 import {
@@ -8,6 +10,7 @@ import {
   type AttributionSubject,
   type AuditIdentity,
   attributionKey,
+  type RevisionSubject,
 } from "../../shared/who/attribution.ts";
 import { call } from "../sim/helpers.ts";
 
@@ -70,16 +73,15 @@ export function unsettled(subject: AttributionSubject, state: Attribution["state
   };
 }
 
-export function revisionSubject(cluster: string, namespace: string, release: string, revision: number) {
-  return {
-    type: "revision" as const,
-    cluster,
-    namespace,
-    release,
-    revision,
-    storageKind: "Secret" as const,
-    createdAt: "2026-12-02T15:00:00Z",
-  };
+/** A revision stored as a Secret, written at `createdAt` (what the who lookup searches the audit log around). */
+export function revisionSubject(
+  cluster: string,
+  namespace: string,
+  release: string,
+  revision: number,
+  createdAt = "2026-12-02T15:00:00Z",
+): RevisionSubject {
+  return { type: "revision", cluster, namespace, release, revision, storageKind: "Secret", createdAt };
 }
 
 /** The release the drift tests read: one ConfigMap `web-settings` in shop, LOG_LEVEL info. */
@@ -120,4 +122,42 @@ export async function writeDrift(cluster: SimCluster, advance: (ms: number) => v
     headers: { "content-type": "application/merge-patch+json" },
   });
   assert.equal(patched.status, 200, patched.text);
+}
+
+/** The chart the who tests deploy with real helm: one ConfigMap web-config, LOG_LEVEL the value `level` (warn). */
+const WEB_CHART: Record<string, string> = {
+  "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+  "templates/config.yaml":
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  LOG_LEVEL: {{ .Values.level | quote }}\n",
+  "values.yaml": "level: warn\n",
+};
+
+/** kubectl's arguments for the second identity's change: a patch of that chart's ConfigMap, LOG_LEVEL debug. */
+export const PATCH_WEB_CONFIG = [
+  "-n",
+  "shop",
+  "patch",
+  "configmap",
+  "web-config",
+  "-p",
+  '{"data":{"LOG_LEVEL":"debug"}}',
+];
+
+/**
+ * Helm as one identity, kubectl as another: that chart written to `home`/web, and a kubeconfig of `cluster` for each
+ * identity in the test's temp `home` (mode 0600; the test removes `home`).
+ */
+export async function chartAndIdentities(
+  home: string,
+  cluster: SimCluster,
+  identities: { alice: SimCredentials; bob: SimCredentials },
+): Promise<{ chart: string; asAlice: string; asBob: string }> {
+  const chart = join(home, "web");
+  await mkdir(join(chart, "templates"), { recursive: true });
+  for (const [name, text] of Object.entries(WEB_CHART)) await writeFile(join(chart, name), text);
+  const asAlice = join(home, "alice.kubeconfig");
+  const asBob = join(home, "bob.kubeconfig");
+  await writeFile(asAlice, cluster.kubeconfig({ credentials: identities.alice }), { mode: 0o600 });
+  await writeFile(asBob, cluster.kubeconfig({ credentials: identities.bob }), { mode: 0o600 });
+  return { chart, asAlice, asBob };
 }
