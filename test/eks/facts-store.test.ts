@@ -28,6 +28,7 @@ test("a stored endpoint that is not https is not trusted", async () => {
 });
 
 test("the account and region the facts were described in are kept with them", async () => {
+  const config = table();
   const facts = { endpoint: "https://def.gr7.eu-west-1.eks.amazonaws.com", caData: "eA==", fetchedAt: 2 };
   await openClusterFactsStore(config).write("prod-3", { ...facts, describedIn: "123456789012/eu-west-1" });
   assert.deepEqual(await openClusterFactsStore(config).read("prod-3"), {
